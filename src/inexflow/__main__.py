@@ -1,0 +1,3 @@
+from inexflow.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""INEX XML run submissions.
+
+``<inex-submission participant-id=".." run-id=".." task=".." ...><topic topic-id="..">
+<result><file>..</file><path>..</path> | <fol offset=".." length=".."/><rank>..</rank>
+<rsv>..</rsv></result>...</topic></inex-submission>``. ``rank`` and ``rsv`` are optional;
+without ranks the results are ordered by descending rsv, then file order.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from inexflow.errors import InputError
+from inexflow.formats.runs import RESULT_COLUMNS, Run, check_duplicates, normalise_task, order_results
+from inexflow.formats.xmlutil import attr, child_text, local, parse_xml, where
+from inexflow.formats.xpath import canonical_xpath
+
+
+def _num(path, el, text, what, conv):
+    try:
+        v = conv(text)
+    except ValueError:
+        raise InputError(path, where(el), f"{what} {text!r} is not a number") from None
+    if isinstance(v, float) and math.isnan(v):
+        raise InputError(path, where(el), f"{what} is NaN")
+    return v
+
+
+def read_xml_run(path) -> Run:
+    root = parse_xml(path)
+    if local(root.tag) != "inex-submission":
+        raise InputError(path, where(root), f"root element <{local(root.tag)}>", "<inex-submission>")
+    run_id = attr(path, root, "run-id", "run_id", "runid")
+    participant = attr(path, root, "participant-id", "participant_id", required=False, default="")
+    task_attr = attr(path, root, "task", required=False, default="")
+    task = normalise_task(task_attr) if task_attr else ""
+    if task is None:
+        raise InputError(path, where(root), f"unknown task {task_attr!r}",
+                         "Thorough, Focused, RelevantInContext, BestInContext or FetchBrowse")
+    rows = []
+    all_ranked = True
+    for t in root:
+        if local(t.tag) != "topic":
+            continue
+        topic = attr(path, t, "topic-id", "topic_id", "id")
+        for r in t:
+            if local(r.tag) != "result":
+                continue
+            doc = child_text(path, r, "file")
+            if not doc:
+                raise InputError(path, where(r), "empty <file>")
+            doc = doc[:-4] if doc.endswith(".xml") else doc
+            xpath, off, ln = "", -1, -1
+            fol = next((c for c in r if local(c.tag) == "fol"), None)
+            p = child_text(path, r, "path", required=False)
+            if fol is not None:
+                off = _num(path, fol, attr(path, fol, "offset", "file-offset"), "offset", int)
+                ln = _num(path, fol, attr(path, fol, "length", "file-length"), "length", int)
+                if off < 0 or ln < 0:
+                    raise InputError(path, where(fol), f"negative offset or length ({off}, {ln})",
+                                     "non-negative integers")
+            elif p is not None:
+                try:
+                    xpath = canonical_xpath(p)
+                except ValueError as e:
+                    raise InputError(path, where(r), str(e)) from None
+            else:
+                raise InputError(path, where(r), "result has neither <path> nor <fol>")
+            rank_t = child_text(path, r, "rank", required=False)
+            rsv_t = child_text(path, r, "rsv", required=False)
+            rank = _num(path, r, rank_t, "rank", int) if rank_t else 0
+            all_ranked &= bool(rank_t)
+            rsv = _num(path, r, rsv_t, "rsv", float) if rsv_t else float("nan")
+            rows.append((topic, doc, xpath, off, ln, rank, rsv, r.sourceline))
+    if not rows:
+        raise InputError(path, where(root), "run has no results")
+    df = pd.DataFrame.from_records(rows, columns=list(RESULT_COLUMNS))
+    check_duplicates(df, path)
+    df = order_results(df, has_rank=all_ranked)
+    return Run(run_id, participant, task, "inex-xml", str(path), df)
+
+
+def write_xml_run(run: Run, path, task_label: str):
+    """Write ``run`` as an INEX XML submission (used by the simulator)."""
+    from xml.sax.saxutils import quoteattr
+
+    from inexflow.tables import write_text
+
+    out = [f'<?xml version="1.0" encoding="UTF-8"?>\n<inex-submission participant-id={quoteattr(run.participant)} '
+           f'run-id={quoteattr(run.run_id)} task={quoteattr(task_label)} query="automatic">\n']
+    for topic, g in run.results.groupby("topic", sort=False):
+        out.append(f'  <topic topic-id="{topic}">\n')
+        for r in g.itertuples():
+            loc = (f"<path>{r.xpath}</path>" if r.xpath else f'<fol offset="{r.offset}" length="{r.length}"/>')
+            out.append(f"    <result><file>{r.doc}</file>{loc}<rank>{r.rank}</rank><rsv>{r.rsv!r}</rsv></result>\n")
+        out.append("  </topic>\n")
+    out.append("</inex-submission>\n")
+    write_text("".join(out), path)

@@ -1,0 +1,143 @@
+"""The canonical run table and the dispatcher over run formats.
+
+A :class:`Run` holds metadata (``run_id``, ``participant``, ``task``, ``format``,
+``source``) and one table ``results`` with one row per result, in evaluation order
+(topic by topic, best first):
+
+=========  =======  ==========================================================
+column     dtype    meaning
+=========  =======  ==========================================================
+topic      str      topic id
+doc        str      document id (file name without ``.xml``)
+xpath      str      canonical element xpath; "" for passage results
+offset     int64    passage start in characters of the document's text; -1 for elements
+length     int64    passage length in characters; -1 for elements
+rank       int64    rank as given in the file (or file order where none is given)
+rsv        float64  retrieval status value (NaN where none is given)
+line       int64    line in the source file, for error messages
+=========  =======  ==========================================================
+
+Ordering rule (the single rule used everywhere, ``shared/spec/measures.md``): results
+are ordered by the rank given in the file; where a format gives only scores, by
+descending score, then by file order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from inexflow.errors import InputError
+
+RESULT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "offset": "int64",
+                  "length": "int64", "rank": "int64", "rsv": "float64", "line": "int64"}
+
+TASKS = ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse")
+_TASK_ALIASES = {"thorough": "thorough", "focused": "focused", "relevantincontext": "relevant-in-context",
+                 "ric": "relevant-in-context", "allincontext": "relevant-in-context",
+                 "bestincontext": "best-in-context", "bic": "best-in-context",
+                 "fetchbrowse": "fetch-browse", "fetchandbrowse": "fetch-browse"}
+
+
+def normalise_task(name: str) -> str | None:
+    """``RelevantInContext``, ``relevant in context``, ``ric`` -> ``relevant-in-context``."""
+    return _TASK_ALIASES.get(re.sub(r"[^a-z]", "", name.lower()))
+
+
+@dataclass
+class Run:
+    run_id: str
+    participant: str
+    task: str
+    format: str
+    source: str
+    results: pd.DataFrame
+
+    @property
+    def is_passage(self) -> bool:
+        return bool((self.results["offset"] >= 0).any())
+
+    def meta(self) -> dict:
+        return {"run_id": self.run_id, "participant": self.participant, "task": self.task,
+                "format": self.format, "source": self.source}
+
+    def save(self, path):
+        from inexflow.tables import write_parquet
+        write_parquet(self.results, path, self.meta())
+
+    @classmethod
+    def load(cls, path) -> "Run":
+        from inexflow.tables import read_parquet, read_parquet_metadata
+        m = read_parquet_metadata(path)
+        return cls(m["run_id"], m["participant"], m["task"], m["format"], m["source"], read_parquet(path))
+
+
+def order_results(df: pd.DataFrame, has_rank: bool) -> pd.DataFrame:
+    """Sort into evaluation order (see module docstring); ``df`` rows are in file order."""
+    from inexflow.formats.assessments import topic_sort_key
+
+    df = df.copy()
+    df["_topic"] = df["topic"].map(topic_sort_key)
+    df["_file"] = np.arange(len(df))
+    if has_rank:
+        keys, asc = ["_topic", "rank", "_file"], [True, True, True]
+    else:
+        df["_neg"] = -df["rsv"].fillna(-np.inf)
+        keys, asc = ["_topic", "_neg", "_file"], [True, True, True]
+    df = df.sort_values(keys, ascending=asc, kind="stable")
+    if not has_rank:
+        df["rank"] = df.groupby("topic", sort=False).cumcount() + 1
+    return df[list(RESULT_COLUMNS)].reset_index(drop=True).astype(RESULT_COLUMNS)
+
+
+def check_duplicates(df: pd.DataFrame, path):
+    """A result (same element or same passage) listed twice for one topic is legal but odd:
+    the official tools score every line, so it is kept and reported as a warning naming
+    the first repeated line and how many there are."""
+    from inexflow.errors import warn_input
+
+    key = ["topic", "doc", "xpath", "offset", "length"]
+    dup = df.duplicated(key, keep="first")
+    if dup.any():
+        second = df[dup].iloc[0]
+        same = df[(df[key] == second[key]).all(axis=1)].iloc[0]
+        what = second.xpath or f"{second.offset}:{second.length}"
+        warn_input(path, f"line {second.line}", f"duplicate result: topic {second.topic} doc {second.doc} "
+                   f"{what} already on line {same.line} ({int(dup.sum())} repeated results in the run; "
+                   "all are scored, as the official tools do)")
+
+
+def detect_run_format(path) -> str:
+    with open(path, "rb") as fh:
+        head = fh.read(4096).lstrip()
+    return "xml" if head.startswith(b"<") else "text"
+
+
+def read_run(path, task: str | None = None, participant: str | None = None, fmt: str = "auto") -> Run:
+    """Read one run file. ``task``/``participant`` override or fill in what the file says."""
+    from inexflow.formats import run_text, run_xml
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(path, None, "run file not found")
+    f = detect_run_format(path) if fmt == "auto" else fmt
+    if f == "xml":
+        run = run_xml.read_xml_run(path)
+    elif f == "text":
+        run = run_text.read_text_run(path)
+    else:
+        raise InputError(path, None, f"unknown run format {f!r}", "auto, xml or text")
+    if task:
+        t = normalise_task(task)
+        if t is None:
+            raise InputError(path, None, f"unknown task {task!r}", ", ".join(TASKS))
+        run.task = t
+    if participant:
+        run.participant = str(participant)
+    if not run.participant:
+        run.participant = run.run_id
+    return run

@@ -1,0 +1,74 @@
+"""Measure families and the registry the ``score`` stage and the CLI use.
+
+A family is one function ``score(run, ctx) -> DataFrame[topic, quant, measure, value]``
+returning per-topic values and the means over topics (topic ``all``). Adding a family is
+one :func:`register_family` call; tasks name the families they are scored with in the
+config (``tasks: {TASK: {families: [...]}}``).
+
+Families so far:
+
+- ``xcg``      XCG thorough measures (Kazai & Lalmas, INEX 2005 paper, section 5):
+               nxCG[k], MAnxCG[k], MAep, iMAep, Q, R -- :mod:`inexflow.measures.xcg`
+- ``passage``  the official INEX 2007-2010 focused passage measures iP[x], AiP, MAiP
+               and the tool's bookkeeping lines (Pal, Mitra & Kamps; INEX 2009 tool) --
+               :mod:`inexflow.measures.passage`
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pandas as pd
+
+from inexflow.formats.assessments import Assessments
+
+SCORE_COLUMNS = ["run", "topic", "task", "quant", "measure", "value"]
+
+
+@dataclass
+class ScoringContext:
+    """What a measure family may use: the assessments, recall-bases per quantisation, options.
+
+    options: ``cutoffs`` (list of int), ``quants`` (list of str), ``empty_topics_zero``
+    (bool, the ``-e`` of the official tools: topics assessed but absent from the run
+    score 0 instead of being left out), ``all_qrels_topics`` (bool, the ``-c`` of the
+    passage tool), ``topics`` (optional list restricting the topic set).
+    """
+
+    assessments: Assessments
+    recallbases: dict[str, pd.DataFrame] = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
+
+    def opt(self, name, default=None):
+        return self.options.get(name, default)
+
+
+FamilyFn = Callable[["object", ScoringContext], pd.DataFrame]
+FAMILIES: dict[str, FamilyFn] = {}
+
+
+def register_family(name: str):
+    def deco(fn: FamilyFn) -> FamilyFn:
+        FAMILIES[name] = fn
+        return fn
+    return deco
+
+
+def get_family(name: str) -> FamilyFn:
+    if name not in FAMILIES:
+        raise ValueError(f"unknown measure family {name!r}; choose one of {', '.join(sorted(FAMILIES))}")
+    return FAMILIES[name]
+
+
+def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
+    """Score ``run`` with ``family``; the tidy table ``SCORE_COLUMNS``."""
+    df = get_family(family)(run, ctx)
+    df.insert(0, "run", run.run_id)
+    df.insert(2, "task", run.task)
+    return df[SCORE_COLUMNS]
+
+
+# families register themselves on import
+from inexflow.measures import passage as _passage  # noqa: E402,F401
+from inexflow.measures import xcg as _xcg  # noqa: E402,F401

@@ -1,0 +1,40 @@
+"""Which topics a run is scored on, and the tidy rows for per-topic values and means.
+
+Rule (spec note, XCG): topics with an empty (ideal) recall-base are left out of every
+mean; topics assessed but absent from the run are left out by default and score 0 with
+``empty_topics_zero`` (``-e``); topics in the run but not assessed are ignored with a
+warning.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from inexflow.errors import InputError, warn_input
+from inexflow.formats.assessments import topic_sort_key
+
+
+def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None) -> list[str]:
+    run_topics = list(dict.fromkeys(run.results["topic"]))
+    assessed_set = set(assessed)
+    restrict = ctx.opt("topics")
+    if restrict:
+        restrict = set(map(str, restrict))
+        assessed_set &= restrict
+    unassessed = [t for t in run_topics if t not in assessed_set and (not restrict or t in restrict)]
+    if unassessed and len(unassessed) == len(run_topics):
+        raise InputError(run.source, None, f"none of the run's {len(run_topics)} topics is in the assessments "
+                         f"(run topics {', '.join(run_topics[:5])}...)", "a run for the assessed topics")
+    if unassessed:
+        warn_input(run.source, None, f"{len(unassessed)} topics not in the assessments are ignored: "
+                   f"{', '.join(unassessed[:10])}")
+    if empty_zero is None:
+        empty_zero = bool(ctx.opt("empty_topics_zero", False))
+    topics = assessed_set if empty_zero else assessed_set & set(run_topics)
+    return sorted(topics, key=topic_sort_key)
+
+
+def tidy(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:
+    """Rows (topic, quant, measure, value) as a table."""
+    return pd.DataFrame.from_records(rows, columns=["topic", "quant", "measure", "value"]).astype(
+        {"topic": object, "quant": object, "measure": object, "value": "float64"})

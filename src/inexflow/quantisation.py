@@ -1,0 +1,145 @@
+"""Quantisation functions: map (exhaustivity, specificity) to a gain in [0, 1].
+
+One registry, keyed by (scale, name); adding a quantisation is one decorated function.
+Definitions follow ``shared/spec/measures.md`` (Quantisations), which settles the 2005
+paper (Kazai & Lalmas, INEX 2005 evaluation measures, section 4), the 2006 paper
+(section 3) and the 2002-2004 scale of Hiemstra & Mihajlovic (section 2).
+
+Encoding of the assessment table: on ``inex2005`` exh is -1 for ``?`` (too small), 0, 1
+or 2 and spec is rsize/size; on ``inex2006`` and ``fol`` only spec counts; on
+``inex2002`` exh and spec are 0..3.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+QuantFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+QUANTISATIONS: dict[tuple[str, str], QuantFn] = {}
+# FOL qrels give element relevance on the 2006 (specificity-only) scale.
+SCALE_ALIASES = {"fol": "inex2006"}
+
+
+def register(scale: str, name: str):
+    def deco(fn: QuantFn) -> QuantFn:
+        QUANTISATIONS[(scale, name)] = fn
+        return fn
+    return deco
+
+
+def names_for_scale(scale: str) -> list[str]:
+    scale = SCALE_ALIASES.get(scale, scale)
+    return sorted(n for s, n in QUANTISATIONS if s == scale)
+
+
+def get_quantisation(scale: str, name: str) -> QuantFn:
+    """The quantisation ``name`` on ``scale``; a name of another scale is a clear error."""
+    s = SCALE_ALIASES.get(scale, scale)
+    if (s, name) not in QUANTISATIONS:
+        raise ValueError(f"quantisation {name!r} is not defined for assessments on the {scale} scale; "
+                         f"choose one of {', '.join(names_for_scale(scale))}")
+    return QUANTISATIONS[(s, name)]
+
+
+def quantise(scale: str, name: str, exh, spec) -> np.ndarray:
+    fn = get_quantisation(scale, name)
+    out = fn(np.asarray(exh, dtype=np.float64), np.asarray(spec, dtype=np.float64))
+    return np.clip(out.astype(np.float64), 0.0, 1.0)
+
+
+# --- INEX 2005 scale: e in {?(-1), 0, 1, 2}, s in [0, 1] --------------------------------
+
+@register("inex2005", "strict")
+def q2005_strict(e, s):
+    return ((e == 2) & (s == 1)).astype(float)
+
+
+@register("inex2005", "gen")
+def q2005_gen(e, s):
+    """e * s / 2 with ``?`` counting as e = 0."""
+    return np.maximum(e, 0) * s / 2
+
+
+@register("inex2005", "genLifted")
+def q2005_gen_lifted(e, s):
+    """(e' + 1) * s / 3 for relevant elements (s > 0), e' = 0 for ``?``."""
+    return np.where(s > 0, (np.maximum(e, 0) + 1) * s / 3, 0.0)
+
+
+@register("inex2005", "binexh")
+def q2005_binexh(e, s):
+    return s.copy()
+
+
+@register("inex2005", "binexh_nosmall")
+def q2005_binexh_nosmall(e, s):
+    return np.where(e == -1, 0.0, s)
+
+
+@register("inex2005", "fullyspec")
+def q2005_fullyspec(e, s):
+    return (s == 1).astype(float)
+
+
+# --- INEX 2006 scale: specificity only (hl / len) -------------------------------------------
+
+@register("inex2006", "spec")
+def q2006_spec(e, s):
+    return s.copy()
+
+
+@register("inex2006", "gen")
+def q2006_gen(e, s):
+    """``gen`` on 2006 data means spec (spec note)."""
+    return s.copy()
+
+
+# --- INEX 2002-2004 scale: e, s in 0..3 -----------------------------------------------------
+
+def _table(mapping: dict[str, float]) -> QuantFn:
+    lut = np.zeros((4, 4))
+    for es, v in mapping.items():
+        lut[int(es[0]), int(es[1])] = v
+
+    def fn(e, s):
+        return lut[e.astype(int), s.astype(int)]
+    return fn
+
+
+register("inex2002", "strict")(_table({"33": 1.0}))
+register("inex2002", "gen")(_table({"33": 1.0, "23": .75, "32": .75, "31": .75, "13": .5, "22": .5, "21": .5,
+                                    "12": .25, "11": .25}))
+register("inex2002", "sog")(_table({"33": 1.0, "23": .9, "13": .75, "32": .75, "22": .5, "12": .25, "31": .25,
+                                    "21": .1, "11": .1}))
+
+
+@register("inex2002", "e3s321")
+def q2002_e3s321(e, s):
+    return (e == 3).astype(float)
+
+
+@register("inex2002", "e3s32")
+def q2002_e3s32(e, s):
+    return ((e == 3) & (s >= 2)).astype(float)
+
+
+@register("inex2002", "s3e321")
+def q2002_s3e321(e, s):
+    return (s == 3).astype(float)
+
+
+@register("inex2002", "s3e32")
+def q2002_s3e32(e, s):
+    return ((s == 3) & (e >= 2)).astype(float)
+
+
+@register("inex2002", "liberal")
+def q2002_liberal(e, s):
+    return ((e >= 2) | (s >= 2)).astype(float)
+
+
+@register("inex2002", "anyrel")
+def q2002_anyrel(e, s):
+    return (e > 0).astype(float)

@@ -1,0 +1,162 @@
+"""Full and ideal recall-bases (INEX 2005 paper, section 5; spec note "Ideal recall-base").
+
+- :func:`element_relevance` gives one table of assessed elements for every assessment
+  scale; for FOL qrels (passages only) it derives, through the collection index, every
+  element containing highlighted text, ancestors included, with rsize = highlighted
+  characters inside it and spec = rsize / size (the 2006 scale).
+- :func:`full_recallbase` keeps the elements with quant > 0 and their gain.
+- :func:`ideal_recallbase` applies the relevant-path procedure: a relevant path runs from
+  the article root to a relevant element with no relevant descendants; on each path the
+  element with the highest gain is kept, equal gains going to the ancestor
+  (``tie='ancestor'``, default) or the descendant (``tie='descendant'``); where two
+  selected elements overlap, the ancestor is kept. The result never overlaps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from inexflow.errors import InputError
+from inexflow.formats.assessments import ELEMENT_COLUMNS, Assessments, make_table
+from inexflow.quantisation import quantise
+
+RECALLBASE_COLUMNS = ["topic", "doc", "xpath", "size", "gain", "ideal"]
+
+
+def merge_ranges(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Union of half-open ranges, sorted and non-overlapping."""
+    if len(starts) == 0:
+        return starts, ends
+    order = np.argsort(starts, kind="stable")
+    s, e = starts[order], ends[order]
+    out_s, out_e = [s[0]], [e[0]]
+    for a, b in zip(s[1:], e[1:]):
+        if a <= out_e[-1]:
+            out_e[-1] = max(out_e[-1], b)
+        else:
+            out_s.append(a)
+            out_e.append(b)
+    return np.asarray(out_s, dtype=np.int64), np.asarray(out_e, dtype=np.int64)
+
+
+def overlap_with_passages(items: pd.DataFrame, passages: pd.DataFrame, keys=("topic", "doc")) -> np.ndarray:
+    """Characters of each item's [start, end) inside the (non-overlapping) passages of its keys.
+
+    ``items`` needs ``start``/``end`` and ``keys``; ``passages`` needs ``start``/``end`` and
+    ``keys``. Vectorised through a merge on the keys.
+    """
+    keys = list(keys)
+    if len(items) == 0 or len(passages) == 0:
+        return np.zeros(len(items), dtype=np.int64)
+    left = items[keys + ["start", "end"]].reset_index(drop=True)
+    left["_row"] = np.arange(len(left))
+    right = passages[keys + ["start", "end"]].rename(columns={"start": "ps", "end": "pe"})
+    m = left.merge(right, on=keys, how="inner")
+    ov = np.minimum(m["end"].to_numpy(), m["pe"].to_numpy()) - np.maximum(m["start"].to_numpy(), m["ps"].to_numpy())
+    ov = np.maximum(ov, 0)
+    return np.bincount(m["_row"].to_numpy(), weights=ov, minlength=len(left)).astype(np.int64)
+
+
+def normalised_passages(assessments: Assessments) -> pd.DataFrame:
+    """Highlighted passages as merged [start, end) ranges per (topic, doc)."""
+    p = assessments.passages
+    p = p[p["start"] >= 0]
+    rows = []
+    for (t, d), g in p.groupby(["topic", "doc"], sort=False):
+        s, e = merge_ranges(g["start"].to_numpy(np.int64), (g["start"] + g["length"]).to_numpy(np.int64))
+        rows.extend((t, d, a, b) for a, b in zip(s, e))
+    return pd.DataFrame.from_records(rows, columns=["topic", "doc", "start", "end"]).astype(
+        {"topic": object, "doc": object, "start": "int64", "end": "int64"})
+
+
+def element_relevance(assessments: Assessments, index: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The assessed elements (``ELEMENT_COLUMNS``) on the assessments' own scale.
+
+    FOL: derived from passages and the collection index (needs ``index``). 2002-2004:
+    sizes filled in from the index where given (needed for overlap-aware measures).
+    """
+    if assessments.scale != "fol":
+        els = assessments.elements
+        if index is not None and (els["size"] < 0).any():
+            ix = index.assign(isize=index["end"] - index["start"])[["doc", "xpath", "isize"]]
+            m = els.merge(ix, on=["doc", "xpath"], how="left")
+            fill = (m["size"] < 0) & m["isize"].notna()
+            m.loc[fill, "size"] = m.loc[fill, "isize"]
+            els = m.drop(columns="isize").astype(ELEMENT_COLUMNS)
+        return els
+    if index is None:
+        raise InputError(assessments.source, None, "FOL qrels need the collection index to derive element "
+                         "relevance", "a 'collection' directory in the config")
+    passages = normalised_passages(assessments)
+    docs = passages[["topic", "doc"]].drop_duplicates()
+    known = set(index["doc"].unique())
+    missing = sorted(set(docs["doc"]) - known)
+    if missing:
+        raise InputError(assessments.source, f"document {missing[0]}", f"assessed document not in the collection "
+                         f"index ({len(missing)} missing)", "every assessed document in the collection")
+    cand = docs.merge(index[["doc", "xpath", "start", "end"]], on="doc", how="inner")
+    cand["rsize"] = overlap_with_passages(cand, passages)
+    cand = cand[cand["rsize"] > 0]
+    size = (cand["end"] - cand["start"]).to_numpy(np.int64)
+    rows = pd.DataFrame({"topic": cand["topic"].to_numpy(), "doc": cand["doc"].to_numpy(),
+                         "xpath": cand["xpath"].to_numpy(), "exh": np.nan,
+                         "spec": cand["rsize"].to_numpy() / np.maximum(size, 1), "size": size,
+                         "rsize": cand["rsize"].to_numpy(np.int64)})
+    return make_table(list(rows.itertuples(index=False, name=None)), ELEMENT_COLUMNS)
+
+
+def full_recallbase(elements: pd.DataFrame, scale: str, quant: str) -> pd.DataFrame:
+    """Every assessed element with quant > 0: topic, doc, xpath, size, gain."""
+    gain = quantise(scale, quant, elements["exh"].to_numpy(), elements["spec"].to_numpy())
+    out = elements[["topic", "doc", "xpath", "size"]].copy()
+    out["gain"] = gain
+    return out[out["gain"] > 0].reset_index(drop=True)
+
+
+def _ancestors(xpath: str):
+    i = xpath.rfind("/")
+    while i > 0:
+        xpath = xpath[:i]
+        yield xpath
+        i = xpath.rfind("/")
+
+
+def ideal_elements(gains: dict[str, float], tie: str = "ancestor") -> list[str]:
+    """The ideal elements among one document's relevant elements ``{xpath: gain > 0}``."""
+    has_rel_desc = set()
+    for xp in gains:
+        for a in _ancestors(xp):
+            if a in has_rel_desc:
+                break
+            has_rel_desc.add(a)
+    chosen = set()
+    for leaf in gains:
+        if leaf in has_rel_desc:
+            continue
+        best, best_gain = leaf, gains[leaf]
+        for a in _ancestors(leaf):  # walking up: ancestors come later
+            g = gains.get(a)
+            if g is None:
+                continue
+            if g > best_gain or (g == best_gain and tie == "ancestor"):
+                best, best_gain = a, g
+        chosen.add(best)
+    # final filter: where two selected elements overlap, keep the ancestor
+    return sorted(x for x in chosen if not any(a in chosen for a in _ancestors(x)))
+
+
+def ideal_recallbase(full: pd.DataFrame, tie: str = "ancestor") -> pd.DataFrame:
+    """Mark the ideal elements of a full recall-base (adds the boolean column ``ideal``)."""
+    if tie not in ("ancestor", "descendant"):
+        raise ValueError(f"ideal_tie must be 'ancestor' or 'descendant', not {tie!r}")
+    ideal = np.zeros(len(full), dtype=bool)
+    pos = {}
+    for i, (t, d, x) in enumerate(zip(full["topic"], full["doc"], full["xpath"])):
+        pos[(t, d, x)] = i
+    for (t, d), g in full.groupby(["topic", "doc"], sort=False):
+        for x in ideal_elements(dict(zip(g["xpath"], g["gain"])), tie):
+            ideal[pos[(t, d, x)]] = True
+    out = full.copy()
+    out["ideal"] = ideal
+    return out[RECALLBASE_COLUMNS]

@@ -1,0 +1,85 @@
+"""Reading and writing the cached intermediate tables.
+
+All writes go to a temporary file in the destination directory and are renamed into
+place, so that a killed job never leaves a half-written output that a re-run would
+trust. Parquet is used for machine tables, TSV for tables meant for people. Both are
+written deterministically (no timestamps, fixed column order, ``repr`` floats) so that
+the same inputs give byte-identical outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+
+
+@contextmanager
+def atomic_path(path):
+    """Yield a temporary path next to ``path``; rename it to ``path`` on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_parquet(df: pd.DataFrame, path, metadata: dict | None = None):
+    """Write ``df`` to Parquet atomically; ``metadata`` is stored as JSON in the schema."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df.reset_index(drop=True), preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    if metadata is not None:
+        meta[b"inexflow"] = json.dumps(metadata, sort_keys=True).encode()
+    table = table.replace_schema_metadata(meta)
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+
+
+def read_parquet(path) -> pd.DataFrame:
+    return pd.read_parquet(path)
+
+
+def read_parquet_metadata(path) -> dict:
+    import pyarrow.parquet as pq
+
+    meta = pq.read_schema(path).metadata or {}
+    raw = meta.get(b"inexflow")
+    return json.loads(raw) if raw else {}
+
+
+def format_value(v) -> str:
+    """Format one value for TSV output: floats with repr (round-trip exact)."""
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def write_tsv(df: pd.DataFrame, path):
+    """Write ``df`` as a tab-separated table with a header, atomically and deterministically."""
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write("\t".join(map(str, df.columns)) + "\n")
+            for row in df.itertuples(index=False, name=None):
+                fh.write("\t".join(format_value(v) for v in row) + "\n")
+
+
+def write_text(text: str, path):
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(text, encoding="utf-8")
+
+
+def write_json(obj, path):
+    write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n", path)
