@@ -1,0 +1,22 @@
+# inexflow: evaluate an INEX-style campaign end to end.
+#   snakemake --cores all                       (config/config.yaml: the demo campaign)
+#   snakemake --cores 16 --configfile my.yaml   (your campaign)
+# The rules live in workflow/rules/*.smk; each calls one thin script in scripts/.
+from snakemake.utils import min_version
+
+min_version("8.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/parse.smk"
+include: "workflow/rules/score.smk"
+include: "workflow/rules/analysis.smk"
+
+
+rule all:
+    input:
+        final_outputs(),
+    default_target: True

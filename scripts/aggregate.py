@@ -1,0 +1,24 @@
+"""Stage aggregate: all per-run scores -> one tidy table, the means, one ranked summary per task."""
+from pathlib import Path
+
+import pandas as pd
+
+from inexflow.aggregate import combine_scores, task_summary
+from inexflow.stage import run_stage
+from inexflow.tables import read_parquet, write_parquet, write_tsv
+
+
+def main(smk, log):
+    scores = combine_scores([read_parquet(p) for p in smk.input.scores])
+    write_parquet(scores, smk.output.scores)
+    write_tsv(scores, smk.output.scores_tsv)
+    write_tsv(scores[scores["topic"] == "all"], smk.output.means)
+    participants = dict(smk.params.participants)
+    for path in smk.output.summaries:
+        task = Path(path).stem
+        summary = task_summary(scores, task, smk.params.main_measures[task], participants)
+        log.info("task %s: %d ranked rows", task, len(summary))
+        write_tsv(summary, path)
+
+
+run_stage(main, snakemake)  # noqa: F821

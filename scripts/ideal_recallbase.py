@@ -1,0 +1,19 @@
+"""Stage ideal_recallbase: assessments (+ index) -> full and ideal recall-base of one quantisation."""
+from pathlib import Path
+
+from inexflow.formats.assessments import Assessments
+from inexflow.scoring import build_recallbases
+from inexflow.stage import run_stage
+from inexflow.tables import read_parquet, write_parquet
+
+
+def main(smk, log):
+    a = Assessments.load(Path(smk.input.elements).parent)
+    index = read_parquet(smk.input.index) if smk.input.get("index") else None
+    quant = smk.wildcards.quant
+    rb = build_recallbases(a, index, [quant], smk.params.ideal_tie)[quant]
+    log.info("quant %s: %d relevant elements, %d ideal", quant, len(rb), int(rb["ideal"].sum()))
+    write_parquet(rb, smk.output.recallbase, {"quant": quant, "scale": a.scale, "ideal_tie": smk.params.ideal_tie})
+
+
+run_stage(main, snakemake)  # noqa: F821

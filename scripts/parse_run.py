@@ -1,0 +1,17 @@
+"""Stage parse_run: one run file -> results/runs/RUN.parquet (element extents resolved)."""
+from inexflow.formats.runs import read_run
+from inexflow.scoring import resolve_extents
+from inexflow.stage import run_stage
+from inexflow.tables import read_parquet
+
+
+def main(smk, log):
+    run = read_run(smk.input.run, task=smk.params.task, participant=smk.params.participant)
+    if smk.params.collection:
+        run = resolve_extents(run, smk.params.collection, read_parquet(smk.input.index))
+    log.info("run %s (participant %s, task %s, %s): %d results, %d topics", run.run_id, run.participant,
+             run.task, run.format, len(run.results), run.results["topic"].nunique())
+    run.save(smk.output.run)
+
+
+run_stage(main, snakemake)  # noqa: F821

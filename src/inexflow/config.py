@@ -1,0 +1,110 @@
+"""Campaign configuration beyond the JSON schema: run discovery and cross-key checks.
+
+``runs`` is a list of entries ``{path: GLOB, task: TASK?, participant: NAME?,
+participant_pattern: REGEX?}``. Each matching file is one run, named by its file name
+without the extension (the name used in ``results/``). The task comes from the entry or,
+for INEX XML runs, from the submission's ``task`` attribute; the participant from the
+entry, from ``participant_pattern`` (a regex with a group ``participant`` matched against
+the file name), from the XML ``participant-id``, or else the run name.
+"""
+
+from __future__ import annotations
+
+import glob
+import re
+from pathlib import Path
+
+from inexflow.formats.runs import TASKS, normalise_task
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def _sniff_xml(path: str) -> dict:
+    with open(path, "rb") as fh:
+        head = fh.read(4096).decode("utf-8", "replace")
+    if not head.lstrip().startswith("<"):
+        return {}
+    out = {}
+    m = re.search(r"<inex-submission\b[^>]*>", head)
+    if m:
+        for key, name in (("task", "task"), ("participant", "participant-id")):
+            a = re.search(rf'\b{name}\s*=\s*["\']([^"\']*)["\']', m.group(0))
+            if a:
+                out[key] = a.group(1)
+    return out
+
+
+def discover_runs(config: dict) -> dict[str, dict]:
+    runs: dict[str, dict] = {}
+    for i, entry in enumerate(config["runs"]):
+        files = sorted(glob.glob(entry["path"]))
+        if not files:
+            raise ConfigError(f"config runs[{i}]: path {entry['path']!r} matches no file "
+                              "(for the demo campaign run 'make demo' or 'inexflow simulate --out demo' first)")
+        for f in files:
+            name = Path(f).name
+            stem = name.rsplit(".", 1)[0] if "." in name else name
+            if stem in runs:
+                raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
+                                  f"{runs[stem]['file']} (run names are file names without extension)")
+            sniff = _sniff_xml(f)
+            task_name = entry.get("task") or sniff.get("task")
+            if not task_name:
+                raise ConfigError(f"config runs[{i}]: no task for {f}: give 'task' in the entry "
+                                  "(text runs do not name their task)")
+            task = normalise_task(task_name)
+            if task is None:
+                raise ConfigError(f"config runs[{i}]: unknown task {task_name!r} for {f} "
+                                  f"(one of {', '.join(TASKS)})")
+            participant = entry.get("participant")
+            if not participant and entry.get("participant_pattern"):
+                m = re.search(entry["participant_pattern"], name)
+                if not m or "participant" not in m.groupdict():
+                    raise ConfigError(f"config runs[{i}]: participant_pattern {entry['participant_pattern']!r} "
+                                      f"does not match {name!r} with a group named 'participant'")
+                participant = m.group("participant")
+            participant = participant or sniff.get("participant") or stem
+            runs[stem] = {"file": f, "task": task, "participant": str(participant)}
+    for stem, r in runs.items():
+        if r["task"] not in config["tasks"]:
+            raise ConfigError(f"config: run {stem} ({r['file']}) is a {r['task']} run but 'tasks' has no "
+                              f"entry for {r['task']!r} (configured: {', '.join(sorted(config['tasks']))})")
+    return runs
+
+
+def assessment_files(spec: str) -> list[str]:
+    """A file, a directory (its files, sorted) or a glob -> the assessment files."""
+    p = Path(spec)
+    if p.is_dir():
+        files = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+    elif p.is_file():
+        files = [spec]
+    else:
+        files = sorted(glob.glob(spec))
+    if not files:
+        raise ConfigError(f"config assessments.path {spec!r}: no assessment file found")
+    return files
+
+
+def validate_config(config: dict):
+    """Checks the schema cannot express; fills ``_assessment_files``."""
+    from inexflow.measures import FAMILIES
+    from inexflow.quantisation import QUANTISATIONS
+
+    known_quants = sorted({n for _, n in QUANTISATIONS})
+    for q in config["quantisations"]:
+        if q not in known_quants:
+            raise ConfigError(f"config quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
+    for task, t in config["tasks"].items():
+        if normalise_task(task) != task:
+            raise ConfigError(f"config tasks: unknown task {task!r} (one of {', '.join(TASKS)})")
+        for fam in t["families"]:
+            if fam not in FAMILIES:
+                raise ConfigError(f"config tasks.{task}.families: unknown family {fam!r} "
+                                  f"(one of {', '.join(sorted(FAMILIES))})")
+    pool = config["pool"]
+    if ("target" in pool) == ("depth" in pool):
+        raise ConfigError("config pool: give exactly one of 'target' (documents per topic) or 'depth'")
+    config["_assessment_files"] = assessment_files(config["assessments"]["path"])

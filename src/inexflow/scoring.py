@@ -1,0 +1,94 @@
+"""Glue shared by the ``score`` stage and ``inexflow score``: which family scores a task,
+resolving element results to character ranges, building recall-bases, printing scores.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pandas as pd
+
+from inexflow.errors import InputError
+from inexflow.formats.assessments import Assessments, topic_sort_key
+from inexflow.formats.collection import index_collection
+from inexflow.formats.runs import Run
+from inexflow.recallbase import element_relevance, full_recallbase, ideal_recallbase
+
+log = logging.getLogger("inexflow")
+
+# Default measure families per task and kind of assessments (passage = FOL qrels).
+DEFAULT_FAMILIES = {
+    ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["xcg"],
+    ("focused", "passage"): ["passage"],
+    ("relevant-in-context", "passage"): ["passage"], ("best-in-context", "passage"): ["passage"],
+}
+
+
+def assessment_kind(a: Assessments) -> str:
+    return "passage" if a.scale == "fol" else "element"
+
+
+def families_for(task: str, a: Assessments) -> list[str]:
+    fams = DEFAULT_FAMILIES.get((task, assessment_kind(a)))
+    if not fams:
+        raise ValueError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
+                         f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")
+    return fams
+
+
+def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> Run:
+    """Fill offset/length of element results with the element's character range.
+
+    Documents found in ``index`` are taken from it; the others are indexed from
+    ``collection`` (a document missing there is an error naming it).
+    """
+    res = run.results
+    el = res["xpath"] != ""
+    if not el.any() or collection is None:
+        return run
+    need = list(dict.fromkeys(res.loc[el, "doc"]))
+    have = set(index["doc"].unique()) if index is not None and len(index) else set()
+    extra = index_collection(collection, [d for d in need if d not in have])
+    ix = pd.concat([index, extra], ignore_index=True) if index is not None and len(index) else extra
+    m = res.loc[el, ["doc", "xpath", "line", "topic"]].merge(
+        ix[["doc", "xpath", "start", "end"]], on=["doc", "xpath"], how="left")
+    bad = m["start"].isna().to_numpy()
+    if bad.any():
+        r = m[bad].iloc[0]
+        raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not exist "
+                         f"in the collection document ({int(bad.sum())} unresolvable results)",
+                         "the xpath of an element of that document")
+    res = res.copy()
+    res.loc[el, "offset"] = m["start"].to_numpy(np.int64)
+    res.loc[el, "length"] = (m["end"] - m["start"]).to_numpy(np.int64)
+    run.results = res
+    return run
+
+
+def build_recallbases(a: Assessments, index: pd.DataFrame | None, quants, tie="ancestor") -> dict[str, pd.DataFrame]:
+    """Full recall-base with the ``ideal`` flag for every quantisation in ``quants``."""
+    els = element_relevance(a, index)
+    return {q: ideal_recallbase(full_recallbase(els, a.scale, q), tie) for q in quants}
+
+
+COUNT_MEASURES = {"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size"}
+
+
+def format_value(measure: str, v: float) -> str:
+    if measure in COUNT_MEASURES and float(v).is_integer():
+        return str(int(v))
+    return repr(float(v))
+
+
+def format_scores(df: pd.DataFrame, per_topic: bool) -> str:
+    """``measure<TAB>topic<TAB>value`` lines, topics in order, then the ``all`` lines."""
+    rows = df if per_topic else df[df["topic"] == "all"]
+    rows = rows.assign(_k=rows["topic"].map(lambda t: (1, 0, "") if t == "all" else (0,) + topic_sort_key(t)[1:]))
+    rows = rows.sort_values("_k", kind="stable")
+    quants = rows["quant"].unique()
+    out = []
+    for r in rows.itertuples():
+        name = r.measure if len(quants) <= 1 else f"{r.measure}.{r.quant}"
+        out.append(f"{name}\t{r.topic}\t{format_value(r.measure, r.value)}\n")
+    return "".join(out)

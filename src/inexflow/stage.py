@@ -1,0 +1,48 @@
+"""Support for the thin stage scripts in ``scripts/`` run by Snakemake's ``script:``.
+
+:func:`run_stage` sends the library's log to the rule's log file (and stderr), and turns
+an input problem into one clear message naming the rule, the input and the reason, with
+a non-zero exit and no traceback. Outputs are written atomically by
+:mod:`inexflow.tables`, so a failed or killed job leaves nothing a re-run would trust.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+
+
+def setup_logging(logfile: str | None):
+    root = logging.getLogger("inexflow")
+    root.setLevel(logging.INFO)
+    root.handlers.clear()
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%H:%M:%S")
+    if logfile:
+        fh = logging.FileHandler(logfile, mode="w", encoding="utf-8")
+        fh.setFormatter(fmt)
+        root.addHandler(fh)
+    err = logging.StreamHandler(sys.stderr)
+    err.setLevel(logging.WARNING)
+    err.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    root.addHandler(err)
+    return root
+
+
+def run_stage(fn, smk):
+    """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
+    from inexflow.errors import InputError
+
+    logfile = smk.log[0] if len(smk.log) else None
+    log = setup_logging(logfile)
+    rule = getattr(smk, "rule", "stage")
+    t0 = time.perf_counter()
+    log.info("rule %s: inputs %s", rule, ", ".join(map(str, smk.input)) or "-")
+    try:
+        fn(smk, log)
+    except (InputError, ValueError) as e:
+        msg = f"rule {rule} failed: {e}"
+        log.error(msg)
+        print(f"inexflow: error: {msg}", file=sys.stderr)
+        sys.exit(1)
+    log.info("rule %s done in %.2fs: outputs %s", rule, time.perf_counter() - t0, ", ".join(map(str, smk.output)))

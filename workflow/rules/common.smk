@@ -1,0 +1,50 @@
+# Configuration: validation, run discovery, helpers shared by the rules.
+import glob
+import os
+import re
+import sys
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+SRC = str(Path(workflow.basedir) / "src")
+if SRC not in sys.path:
+    sys.path.insert(0, SRC)
+# the stage scripts import the library from src/ whether or not it is installed
+os.environ["PYTHONPATH"] = SRC + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")
+
+from inexflow.config import discover_runs, validate_config  # noqa: E402
+
+try:
+    validate(config, str(Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"))
+except WorkflowError as e:
+    raise WorkflowError(f"config is invalid (see README, 'Configuration'): {e}") from None
+validate_config(config)
+
+RUNS = discover_runs(config)
+TASKS = sorted({r["task"] for r in RUNS.values()})
+QUANTS = list(config["quantisations"])
+COLLECTION = config.get("collection") or ""
+RES = "results"
+
+
+wildcard_constraints:
+    run="[^/]+",
+    family="[a-z_]+",
+    quant="[A-Za-z0-9_]+",
+    task="[a-z-]+",
+
+
+def families_of(run):
+    return config["tasks"][RUNS[run]["task"]]["families"]
+
+
+def score_files():
+    return [f"{RES}/scores/{run}/{fam}.parquet" for run in sorted(RUNS) for fam in families_of(run)]
+
+
+def final_outputs():
+    extra = [f"{RES}/topics.parquet"] if config.get("topics") else []
+    return [f"{RES}/report.html", f"{RES}/scores/means.tsv", f"{RES}/pool/depths.tsv",
+            f"{RES}/analysis/correlation.tsv"] + [f"{RES}/summary/{t}.tsv" for t in TASKS] + extra

@@ -1,0 +1,64 @@
+# Parsing stages: assessments, topics, the collection index, one job per run.
+
+
+rule parse_assessments:
+    input:
+        assessments=config["_assessment_files"],
+    output:
+        elements=f"{RES}/assessments/elements.parquet",
+        passages=f"{RES}/assessments/passages.parquet",
+        documents=f"{RES}/assessments/documents.parquet",
+    params:
+        format=config["assessments"].get("format", "auto"),
+    log:
+        "logs/parse_assessments.log",
+    benchmark:
+        "logs/benchmarks/parse_assessments.tsv"
+    script:
+        "../../scripts/parse_assessments.py"
+
+
+rule parse_topics:
+    input:
+        topics=config.get("topics") or [],
+    output:
+        topics=f"{RES}/topics.parquet",
+    log:
+        "logs/parse_topics.log",
+    script:
+        "../../scripts/parse_topics.py"
+
+
+rule index_collection:
+    input:
+        documents=f"{RES}/assessments/documents.parquet",
+        elements=f"{RES}/assessments/elements.parquet",
+        passages=f"{RES}/assessments/passages.parquet",
+    output:
+        index=f"{RES}/collection/index.parquet",
+    params:
+        collection=COLLECTION,
+    log:
+        "logs/index_collection.log",
+    benchmark:
+        "logs/benchmarks/index_collection.tsv"
+    script:
+        "../../scripts/index_collection.py"
+
+
+rule parse_run:
+    input:
+        run=lambda w: RUNS[w.run]["file"],
+        index=[f"{RES}/collection/index.parquet"] if COLLECTION else [],
+    output:
+        run=f"{RES}/runs/{{run}}.parquet",
+    params:
+        task=lambda w: RUNS[w.run]["task"],
+        participant=lambda w: RUNS[w.run]["participant"],
+        collection=COLLECTION,
+    log:
+        "logs/parse_run/{run}.log",
+    benchmark:
+        "logs/benchmarks/parse_run/{run}.tsv"
+    script:
+        "../../scripts/parse_run.py"

@@ -1,0 +1,64 @@
+# Recall-bases (one job per quantisation) and scoring (one job per run x measure family).
+
+
+rule ideal_recallbase:
+    input:
+        elements=f"{RES}/assessments/elements.parquet",
+        passages=f"{RES}/assessments/passages.parquet",
+        documents=f"{RES}/assessments/documents.parquet",
+        index=[f"{RES}/collection/index.parquet"] if COLLECTION else [],
+    output:
+        recallbase=f"{RES}/recallbase/{{quant}}.parquet",
+    params:
+        ideal_tie=config["ideal_tie"],
+    log:
+        "logs/ideal_recallbase/{quant}.log",
+    benchmark:
+        "logs/benchmarks/ideal_recallbase/{quant}.tsv"
+    script:
+        "../../scripts/ideal_recallbase.py"
+
+
+def recallbases_for(w):
+    if w.family == "xcg":
+        return [f"{RES}/recallbase/{q}.parquet" for q in QUANTS]
+    return []
+
+
+rule score:
+    input:
+        run=f"{RES}/runs/{{run}}.parquet",
+        elements=f"{RES}/assessments/elements.parquet",
+        passages=f"{RES}/assessments/passages.parquet",
+        documents=f"{RES}/assessments/documents.parquet",
+        recallbases=recallbases_for,
+    output:
+        scores=f"{RES}/scores/{{run}}/{{family}}.parquet",
+    params:
+        options=lambda w: {"cutoffs": config["cutoffs"], "empty_topics_zero": config["empty_topics_zero"],
+                           "all_qrels_topics": config["all_qrels_topics"], "topics": config.get("topic_subset")},
+    log:
+        "logs/score/{run}.{family}.log",
+    benchmark:
+        "logs/benchmarks/score/{run}.{family}.tsv"
+    script:
+        "../../scripts/score.py"
+
+
+rule aggregate:
+    input:
+        scores=score_files(),
+    output:
+        scores=f"{RES}/scores/all.parquet",
+        scores_tsv=f"{RES}/scores/per_topic.tsv",
+        means=f"{RES}/scores/means.tsv",
+        summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
+    params:
+        participants={r: v["participant"] for r, v in RUNS.items()},
+        main_measures={t: config["tasks"][t]["main_measure"] for t in TASKS},
+    log:
+        "logs/aggregate.log",
+    benchmark:
+        "logs/benchmarks/aggregate.tsv"
+    script:
+        "../../scripts/aggregate.py"
