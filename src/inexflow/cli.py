@@ -31,8 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Score one or more runs against assessments, like the official INEX tools.")
     s.add_argument("--task", required=True,
                    choices=["thorough", "focused", "relevant-in-context", "best-in-context"])
-    s.add_argument("--assessments", required=True, nargs="+", metavar="FILE",
-                   help="assessment file(s): FOL qrels, INEX 2005/2006 or 2002-2004 XML")
+    s.add_argument("--assessments", required=True, action="append", metavar="FILE",
+                   help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
     s.add_argument("--assessments-format", default="auto", choices=["auto", "fol", "inex2005", "inex2006", "inex2002"])
     s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
     s.add_argument("--quant", default="gen", help="quantisation for XCG measures (default gen)")

@@ -1,0 +1,134 @@
+"""Readers for every input format, on inline samples and on the real INEX 2009/2010 files."""
+import re
+
+import numpy as np
+import pytest
+
+from conftest import write
+from inexflow.errors import InputError
+from inexflow.formats.assessments import read_assessments
+from inexflow.formats.runs import read_run
+from inexflow.formats.topics import read_topics
+from inexflow.formats.xpath import canonical_xpath, is_ancestor
+
+
+def test_canonical_xpath():
+    assert canonical_xpath(" /article/bdy[1]/sec[2]/ ") == "/article[1]/bdy[1]/sec[2]"
+    assert is_ancestor("/a[1]/b[1]", "/a[1]/b[1]/c[2]")
+    assert not is_ancestor("/a[1]/b[1]", "/a[1]/b[10]")
+    with pytest.raises(ValueError):
+        canonical_xpath("article[1]")
+    with pytest.raises(ValueError):
+        canonical_xpath("/article[0]")
+
+
+def test_real_fol_qrels(shared_data):
+    path = shared_data / "qrels-2009-2010.fol"
+    lines = [l.split() for l in path.read_text().splitlines() if l.strip()]
+    a = read_assessments(path)
+    assert a.scale == "fol"
+    assert len(a.documents) == len(lines)
+    assert len(a.topics) == len({l[0] for l in lines}) == 120
+    # every offset:length item with a positive length becomes one passage
+    items = [x for l in lines for x in l[6:] if int(x.split(":")[1]) > 0]
+    assert len(a.passages) == len(items)
+    assert int(a.documents["rel_chars"].sum()) == sum(int(l[3]) for l in lines)
+    first = a.passages.iloc[0]
+    assert (first.topic, first.doc, first.start, first.length) == ("2009001", "851", 1205, 3431)
+
+
+def test_real_text_run(shared_data):
+    path = shared_data / "runs" / "bert-focused.run"
+    lines = [l.split() for l in path.read_text().splitlines() if l.strip()]
+    run = read_run(path, task="focused")
+    assert run.run_id == "TREC2INEX" and run.task == "focused" and run.format == "fol-text"
+    assert len(run.results) == len(lines)
+    assert run.results["topic"].nunique() == len({l[0] for l in lines}) == 118
+    r = run.results.iloc[0]
+    assert (r.topic, r.doc, r.offset, r.length, r["rank"]) == ("2009001", "1528075", 9760, 1848, 1)
+
+
+def test_real_topics(shared_data):
+    path = shared_data / "topics-2009.xml"
+    text = path.read_text()
+    t = read_topics(path)
+    assert len(t) == len(re.findall(r"<topic id=", text))
+    row = t[t["topic"] == "2009001"].iloc[0]
+    assert row.title == "Nobel prize" and row.ct_no == "186"
+    assert row.castitle == "//article[about(., Nobel prize)]"
+
+
+INEX2005 = """<?xml version="1.0"?>
+<assessments topic="202" version="1">
+  <file name="co/2001/r1050" collection="ieee">
+    <best-entry-point path="/article[1]/bdy[1]/sec[1]"/>
+    <passage start="/article[1]/bdy[1]/sec[1]/p[1]/text()[1].0" end="/article[1]/bdy[1]/sec[1]/p[2]/text()[1].20" size="120"/>
+    <element path="/article[1]" exhaustivity="1" size="1000" rsize="120"/>
+    <element path="/article[1]/bdy[1]/sec[1]" exhaustivity="2" size="200" rsize="120"/>
+    <element path="/article/bdy/sec/p[2]" exhaustivity="?" size="20" rsize="20"/>
+  </file>
+</assessments>
+"""
+
+
+def test_inex2005_assessments(tmp_path):
+    a = read_assessments(write(tmp_path / "a.xml", INEX2005))
+    assert a.scale == "inex2005"
+    els = a.elements.set_index("xpath")
+    assert els.loc["/article[1]", "spec"] == 120 / 1000
+    assert els.loc["/article[1]/bdy[1]/sec[1]", "exh"] == 2
+    assert els.loc["/article[1]/bdy[1]/sec[1]/p[2]", "exh"] == -1  # '?' too small
+    assert els.loc["/article[1]/bdy[1]/sec[1]/p[2]", "spec"] == 1.0
+    d = a.documents.iloc[0]
+    assert (d.doc, d.bep_xpath, d.doc_chars, d.rel_chars) == ("co/2001/r1050", "/article[1]/bdy[1]/sec[1]", 1000, 120)
+    assert a.passages.iloc[0].start_point.endswith("text()[1].0")
+
+
+def test_inex2006_scale_without_exhaustivity(tmp_path):
+    text = INEX2005.replace(' exhaustivity="1"', "").replace(' exhaustivity="2"', "").replace(' exhaustivity="?"', "")
+    assert read_assessments(write(tmp_path / "a.xml", text)).scale == "inex2006"
+
+
+def test_inex2002_assessments_both_dialects(tmp_path):
+    text = """<assessments topic='91'>
+  <file file='tk/2000/k0001'>
+    <path path='/article[1]' exhaustiveness='2' specificity='1'/>
+    <path path="/article[1]/bdy[1]/sec[2]" exhaustiveness="3" specificity="3"/>
+  </file>
+  <file file='tk/2000/k0002'>
+    <path path='/article[1]' relevance='3' coverage='L'/>
+  </file>
+</assessments>"""
+    a = read_assessments(write(tmp_path / "a.xml", text))
+    assert a.scale == "inex2002"
+    got = {(r.doc, r.xpath): (r.exh, r.spec) for r in a.elements.itertuples()}
+    assert got == {("tk/2000/k0001", "/article[1]"): (2, 1), ("tk/2000/k0001", "/article[1]/bdy[1]/sec[2]"): (3, 3),
+                   ("tk/2000/k0002", "/article[1]"): (3, 2)}
+
+
+def test_xml_run_without_ranks_orders_by_rsv_then_file(tmp_path):
+    text = """<inex-submission participant-id="7" run-id="r1" task="Focused">
+  <topic topic-id="5">
+    <result><file>d1</file><path>/article[1]/sec[1]</path><rsv>0.5</rsv></result>
+    <result><file>d2.xml</file><path>/article[1]</path><rsv>0.9</rsv></result>
+    <result><file>d3</file><fol offset="10" length="5"/><rsv>0.5</rsv></result>
+  </topic>
+</inex-submission>"""
+    run = read_run(write(tmp_path / "r.xml", text))
+    assert (run.run_id, run.participant, run.task) == ("r1", "7", "focused")
+    assert list(run.results["doc"]) == ["d2", "d1", "d3"]
+    assert list(run.results["rank"]) == [1, 2, 3]
+    assert list(run.results["offset"]) == [-1, -1, 10]
+
+
+def test_text_element_run_canonicalises(tmp_path):
+    run = read_run(write(tmp_path / "r.txt", "1 Q0 d1 2 0.5 x /article/sec[2]/\n1 Q0 d1 1 0.7 x /article[1]\n"),
+                   task="thorough", participant="grp")
+    assert list(run.results["xpath"]) == ["/article[1]", "/article[1]/sec[2]"]
+    assert run.participant == "grp" and run.format == "xpath-text"
+    assert np.isclose(run.results["rsv"].iloc[0], 0.7)
+
+
+def test_unknown_task_is_an_error(tmp_path):
+    with pytest.raises(InputError, match="unknown task"):
+        read_run(write(tmp_path / "r.txt", "1 Q0 d 1 1 x 0 5\n"), task="fastest")

@@ -1,0 +1,71 @@
+"""Quantisations (spec note values) and the ideal recall-base procedure, by hand and by property."""
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inexflow.quantisation import get_quantisation, quantise
+from inexflow.recallbase import ideal_elements, ideal_recallbase
+
+
+def q(scale, name, e, s):
+    return float(quantise(scale, name, [e], [s])[0])
+
+
+def test_2005_quantisations():
+    assert q("inex2005", "gen", 2, 0.5) == 2 * 0.5 / 2
+    assert q("inex2005", "gen", -1, 1.0) == 0.0              # '?' counts as e = 0
+    assert q("inex2005", "genLifted", -1, 1.0) == pytest.approx((0 + 1) * 1.0 / 3)
+    assert q("inex2005", "genLifted", 2, 0.6) == pytest.approx((2 + 1) * 0.6 / 3)
+    assert q("inex2005", "genLifted", 0, 0.0) == 0.0
+    assert q("inex2005", "strict", 2, 1.0) == 1.0 and q("inex2005", "strict", 2, 0.99) == 0.0
+    assert q("inex2005", "binexh", -1, 0.3) == 0.3 and q("inex2005", "binexh_nosmall", -1, 0.3) == 0.0
+    assert q("inex2005", "fullyspec", 1, 1.0) == 1.0 and q("inex2005", "fullyspec", 2, 0.5) == 0.0
+
+
+def test_2006_and_fol_spec():
+    assert q("inex2006", "spec", np.nan, 0.25) == 0.25
+    assert q("fol", "gen", np.nan, 0.4) == 0.4  # gen on 2006/FOL data means spec
+
+
+def test_2002_quantisations():
+    assert q("inex2002", "gen", 1, 2) == 0.25 and q("inex2002", "gen", 3, 1) == 0.75
+    assert q("inex2002", "sog", 2, 3) == 0.9 and q("inex2002", "sog", 3, 1) == 0.25
+    assert q("inex2002", "strict", 3, 3) == 1.0 and q("inex2002", "strict", 3, 2) == 0.0
+    assert q("inex2002", "e3s32", 3, 1) == 0.0 and q("inex2002", "s3e32", 2, 3) == 1.0
+    assert q("inex2002", "liberal", 1, 2) == 1.0 and q("inex2002", "liberal", 1, 1) == 0.0
+    assert q("inex2002", "anyrel", 1, 1) == 1.0 and q("inex2002", "anyrel", 0, 0) == 0.0
+
+
+def test_wrong_scale_is_a_clear_error():
+    with pytest.raises(ValueError, match="not defined for assessments on the inex2002 scale"):
+        get_quantisation("inex2002", "binexh")
+
+
+def test_ideal_by_hand():
+    gains = {"/a[1]": 0.2, "/a[1]/b[1]": 0.8, "/a[1]/b[1]/c[1]": 0.8, "/a[1]/b[2]": 0.3}
+    # path a-b1-c1: max .8 shared by b1 and c1; path a-b2: b2 (.3) beats a (.2)
+    assert ideal_elements(gains, "ancestor") == ["/a[1]/b[1]", "/a[1]/b[2]"]
+    assert ideal_elements(gains, "descendant") == ["/a[1]/b[1]/c[1]", "/a[1]/b[2]"]
+    # an ancestor that wins one path removes the descendants other paths chose (final filter)
+    assert ideal_elements({"/a[1]": 0.5, "/a[1]/b[1]": 0.9, "/a[1]/d[1]": 0.1}) == ["/a[1]"]
+
+
+paths = st.lists(st.lists(st.integers(1, 3), min_size=1, max_size=4), min_size=1, max_size=15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(paths, st.lists(st.floats(0, 1), min_size=15, max_size=15), st.sampled_from(["ancestor", "descendant"]))
+def test_ideal_never_overlaps_nor_has_zero_gain(steps, gains, tie):
+    xps = sorted({"/a[1]" + "".join(f"/s[{i}]" for i in s) for s in steps})
+    full = pd.DataFrame({"topic": "1", "doc": "d", "xpath": xps, "size": 10, "gain": gains[:len(xps)]})
+    full = full[full["gain"] > 0]
+    ideal = ideal_recallbase(full, tie)
+    chosen = list(ideal.loc[ideal["ideal"], "xpath"])
+    assert (ideal.loc[ideal["ideal"], "gain"] > 0).all()
+    for x in chosen:
+        for y in chosen:
+            assert x == y or not (y.startswith(x + "/") or x.startswith(y + "/"))
+    if len(full):
+        assert chosen, "a non-empty recall-base has at least one ideal element"

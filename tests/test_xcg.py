@@ -1,0 +1,68 @@
+"""Thorough XCG: the spec note's worked example by hand, and reductions checked against trec_eval."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inexflow.measures.xcg import xcg_topic
+
+
+def test_spec_worked_example():
+    m = xcg_topic(np.array([0.5, 0, 1, 0]), np.array([1, 0.5, 0.5]), [1, 2, 3, 4])
+    # xCG = .5 .5 1.5 1.5 ; xCI = 1 1.5 2 2
+    assert [m[f"nxCG[{k}]"] for k in (1, 2, 3, 4)] == pytest.approx([0.5, 0.5 / 1.5, 0.75, 0.75])
+    assert m["MAnxCG[2]"] == pytest.approx((0.5 + 1 / 3) / 2)
+    # ep at rank 1: ideal reaches .5 at rank .5 -> .5/1; at rank 3: ideal reaches 1.5 at rank 2 -> 2/3
+    assert m["MAep"] == pytest.approx((0.5 + 2 / 3 + 0) / 3)
+    # iMAep: gr points .25 (ep .5) and .75 (ep 2/3); 25 levels at .5, 50 levels on the line, 25 at 0
+    line = sum(0.5 + (k / 100 - 0.25) / 0.5 * (1 / 6) for k in range(26, 76))
+    assert m["iMAep"] == pytest.approx((25 * 0.5 + line) / 100)
+    # Q: cbg = 1.5 1.5 3.5 3.5, cig = 2 3.5 5 5 -> (1.5/3 + 3.5/8) / 3 ; R: cbg(3) / (cig(3) + 3)
+    assert m["Q"] == pytest.approx((1.5 / 3 + 3.5 / 8) / 3)
+    assert m["R"] == pytest.approx(3.5 / 8)
+
+
+def test_ideal_run_scores_one():
+    xi = np.array([1.0, 0.7, 0.7, 0.2])
+    m = xcg_topic(xi.copy(), xi, [1, 2, 4, 10])
+    for k in ("nxCG[1]", "nxCG[2]", "nxCG[4]", "nxCG[10]", "MAep", "iMAep"):
+        assert m[k] == pytest.approx(1.0), k
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=30), st.integers(1, 12), st.integers(0, 10**6))
+def test_binary_reduces_to_trec_eval(rels, n_rel, seed):
+    """Each document a single element, binary gains, no overlap: MAep = AP, nxCG[k] = rel@k / min(k, R)."""
+    import pytrec_eval
+
+    n_rel = max(n_rel, sum(rels))
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i}" for i in range(len(rels))]
+    relevant = [d for d, r in zip(docs, rels) if r] + [f"u{i}" for i in range(n_rel - sum(rels))]
+    qrel = {"q": {d: 1 for d in relevant}}
+    scores = np.sort(rng.random(len(docs)))[::-1] + np.arange(len(docs))[::-1]  # strictly decreasing
+    run = {"q": {d: float(s) for d, s in zip(docs, scores)}}
+    ev = pytrec_eval.RelevanceEvaluator(qrel, {"map", "P_5", "P_10"}).evaluate(run)["q"]
+    m = xcg_topic(np.array(rels, dtype=float), np.ones(n_rel), [5, 10])
+    assert m["MAep"] == pytest.approx(ev["map"], abs=1e-12)
+    for k in (5, 10):
+        rel_at_k = ev[f"P_{k}"] * k  # trec_eval's P@k divides by k
+        assert m[f"nxCG[{k}]"] == pytest.approx(rel_at_k / min(k, n_rel), abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(0.01, 1), min_size=1, max_size=10), st.lists(st.booleans(), min_size=10, max_size=10),
+       st.integers(0, 8), st.integers(0, 10**6), st.integers(0, 5))
+def test_bounds_and_appending_non_relevant(ideal, returned, zeros, seed, extra):
+    """A thorough run returns each assessed element at most once: its gains are a sub-multiset of xI."""
+    xi = np.sort(np.array(ideal))[::-1]
+    xg = np.concatenate([xi[np.array(returned[:len(xi)])], np.zeros(zeros)])
+    xg = np.random.default_rng(seed).permutation(xg)
+    cut = [1, 2, 5, 10]
+    a = xcg_topic(xg, xi, cut)
+    b = xcg_topic(np.concatenate([xg, np.zeros(extra)]), xi, cut)
+    for k in ["MAep", "iMAep", "Q", "R"] + [f"nxCG[{c}]" for c in cut]:
+        assert 0 <= a[k] <= 1 + 1e-12, k
+    for k in cut:
+        if k <= len(xg):
+            assert a[f"nxCG[{k}]"] == b[f"nxCG[{k}]"]
