@@ -88,6 +88,21 @@ def assessment_files(spec: str) -> list[str]:
     return files
 
 
+def schema_errors(config: dict, schema_path) -> list[str]:
+    """Every violation of the JSON schema as one line ``config.KEY.PATH: problem``."""
+    import jsonschema
+    import yaml
+
+    with open(schema_path, encoding="utf-8") as fh:
+        schema = yaml.safe_load(fh)
+    validator = jsonschema.Draft202012Validator(schema)
+    out = []
+    for err in sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path))):
+        where = ".".join(str(p) for p in err.absolute_path)
+        out.append(f"config{'.' + where if where else ''}: {err.message}")
+    return out
+
+
 def validate_config(config: dict):
     """Checks the schema cannot express; fills ``_assessment_files``."""
     from inexflow.measures import FAMILIES

@@ -14,12 +14,13 @@ if SRC not in sys.path:
 # the stage scripts import the library from src/ whether or not it is installed
 os.environ["PYTHONPATH"] = SRC + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")
 
-from inexflow.config import discover_runs, validate_config  # noqa: E402
+from inexflow.config import discover_runs, schema_errors, validate_config  # noqa: E402
 
-try:
-    validate(config, str(Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"))
-except WorkflowError as e:
-    raise WorkflowError(f"config is invalid (see README, 'Configuration'): {e}") from None
+SCHEMA = str(Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
+_errors = schema_errors(config, SCHEMA)
+if _errors:
+    raise WorkflowError("config is invalid (see README, 'Configuration'):\n  " + "\n  ".join(_errors))
+validate(config, SCHEMA)  # fills in the schema's defaults
 validate_config(config)
 
 RUNS = discover_runs(config)

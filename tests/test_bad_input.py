@@ -1,0 +1,130 @@
+"""Bad input: one clear error naming file, place and problem, exit code 2, no traceback;
+warnings for input that is legal but odd."""
+import pytest
+
+from conftest import run_cli, write
+
+QRELS = "1 Q0 A 100 500 0 0:100\n"
+DOC = "<article><bdy><p>" + "x" * 100 + "</p><p>" + "y" * 50 + "</p></bdy></article>"
+
+
+def score(tmp_path, run_text, qrels=QRELS, task="focused", name="r.run", extra=()):
+    q = write(tmp_path / "q.fol", qrels)
+    r = write(tmp_path / name, run_text)
+    return run_cli("score", "--task", task, "--assessments", q, *extra, r)
+
+
+def assert_error(p, *fragments):
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr
+    assert p.stderr.startswith("inexflow: error: "), p.stderr
+    for f in fragments:
+        assert f in p.stderr, (f, p.stderr)
+
+
+def test_malformed_xml_run(tmp_path):
+    p = score(tmp_path, '<inex-submission run-id="x" task="Focused">\n<topic topic-id="1">\n<result>\n</topic>',
+              name="r.xml")
+    assert_error(p, "r.xml:line", "malformed XML")
+
+
+def test_missing_field_in_xml_run(tmp_path):
+    p = score(tmp_path, '<inex-submission run-id="x" task="Focused"><topic topic-id="1">\n'
+              '<result><path>/article[1]</path></result></topic></inex-submission>', name="r.xml")
+    assert_error(p, "r.xml:line 2 <result>", "missing child element <file>")
+
+
+def test_wrong_number_of_columns(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n1 Q0 A 2 0.5 r 20\n")
+    assert_error(p, "r.run:line 2", "7 columns", "8 as on the first line")
+
+
+def test_negative_length(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 -10\n")
+    assert_error(p, "r.run:line 1", "negative offset or length")
+
+
+def test_non_numeric_rank(tmp_path):
+    p = score(tmp_path, "1 Q0 A first 1.0 r 0 10\n")
+    assert_error(p, "r.run:line 1", "rank 'first' is not an integer")
+
+
+def test_run_topics_absent_from_assessments(tmp_path):
+    p = score(tmp_path, "7 Q0 A 1 1.0 r 0 10\n")
+    assert_error(p, "r.run", "none of the run's 1 topics is in the assessments")
+
+
+def test_unknown_topic_is_a_warning(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n7 Q0 A 1 1.0 r 0 10\n")
+    assert p.returncode == 0
+    assert "topics not in the assessments are ignored: 7" in p.stderr
+
+
+def test_duplicate_result_is_a_warning_and_scored(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n1 Q0 A 2 0.5 r 0 10\n", extra=["-q"])
+    assert p.returncode == 0
+    assert "r.run:line 2: duplicate result: topic 1 doc A 0:10 already on line 1" in p.stderr
+    assert "rel_ret_size\t1\t20" in p.stdout  # both lines count, as in the official tool
+
+
+def test_document_missing_from_collection(tmp_path):
+    write(tmp_path / "c" / "A.xml", DOC)
+    p = score(tmp_path, "1 Q0 B 1 1.0 r /article[1]\n", extra=["--collection", tmp_path / "c"])
+    assert_error(p, "document B", "not found in the collection")
+
+
+def test_element_not_in_document(tmp_path):
+    write(tmp_path / "c" / "A.xml", DOC)
+    p = score(tmp_path, "1 Q0 A 1 1.0 r /article[1]/bdy[1]/p[7]\n", extra=["--collection", tmp_path / "c"])
+    assert_error(p, "r.run:line 1", "element A/article[1]/bdy[1]/p[7]", "does not exist")
+
+
+def test_element_run_without_collection(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r /article[1]\n")
+    assert_error(p, "r.run:line 1", "has no character range", "collection")
+
+
+def test_element_run_on_fol_with_collection_scores(tmp_path):
+    write(tmp_path / "c" / "A.xml", DOC)
+    p = score(tmp_path, "1 Q0 A 1 1.0 r /article[1]/bdy[1]/p[1]\n1 Q0 A 2 0.5 r /article[1]/bdy[1]/p[2]\n",
+              extra=["--collection", tmp_path / "c", "-q"])
+    assert p.returncode == 0, p.stderr
+    # p[1] is exactly the highlighted [0, 100): P = 1 until recall 1
+    assert "AiP\t1\t1.0" in p.stdout and "ret_size\t1\t150" in p.stdout
+
+
+def test_bad_fol_qrels(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n", qrels="1 Q0 A 100 500 0 0-100\n")
+    assert_error(p, "q.fol:line 1", "passage '0-100' is not offset:length")
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n", qrels="1 Q0 A 100\n")
+    assert_error(p, "q.fol:line 1", "4 columns", "at least 5")
+
+
+def test_2005_assessment_without_size(tmp_path):
+    q = write(tmp_path / "a.xml", '<assessments topic="1"><file name="A">\n'
+              '<element path="/article[1]" exhaustivity="2" rsize="5"/></file></assessments>')
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
+    p = run_cli("score", "--task", "thorough", "--assessments", q, r)
+    assert_error(p, "a.xml:line 2 <element>", "has no size")
+
+
+def test_exhaustivity_outside_scale(tmp_path):
+    q = write(tmp_path / "a.xml", '<assessments topic="1"><file name="A">\n'
+              '<element path="/article[1]" exhaustivity="3" size="10" rsize="5"/></file></assessments>')
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
+    p = run_cli("score", "--task", "thorough", "--assessments", q, r)
+    assert_error(p, "a.xml:line 2 <element>", "exhaustivity '3' outside the 2005 scale")
+
+
+def test_missing_run_file(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n")
+    p = run_cli("score", "--task", "focused", "--assessments", tmp_path / "q.fol", tmp_path / "nope.run")
+    assert_error(p, "nope.run", "run file not found")
+
+
+def test_wrong_quantisation_for_scale(tmp_path):
+    q = write(tmp_path / "a.xml", "<assessments topic='1'><file file='A'>"
+              "<path path='/article[1]' exhaustiveness='3' specificity='3'/></file></assessments>")
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
+    p = run_cli("score", "--task", "thorough", "--quant", "binexh", "--assessments", q, r)
+    assert_error(p, "quantisation 'binexh' is not defined", "inex2002")

@@ -1,0 +1,60 @@
+"""Pooling by hand; the simulator's determinism and campaign structure."""
+import filecmp
+import json
+
+import pandas as pd
+
+from inexflow.formats.assessments import read_assessments
+from inexflow.formats.runs import read_run
+from inexflow.pool import build_pool
+from inexflow.simulate import SimulationConfig, simulate
+
+
+def test_pool_depth_by_hand():
+    r1 = pd.DataFrame({"topic": ["t"] * 3, "doc": ["a", "b", "c"]})
+    r2 = pd.DataFrame({"topic": ["t"] * 3, "doc": ["b", "d", "e"]})
+    # entry positions: a 1, b 1, d 2, c 3, e 3
+    pool, depths = build_pool({"r1": r1, "r2": r2}, target=3)
+    assert depths.iloc[0].depth == 2 and set(pool["doc"]) == {"a", "b", "d"}
+    pool, depths = build_pool({"r1": r1, "r2": r2}, target=4)  # depth 3 brings in both c and e
+    assert depths.iloc[0].depth == 3 and len(pool) == 5
+    pool, depths = build_pool({"r1": r1, "r2": r2}, depth=1)
+    assert set(pool["doc"]) == {"a", "b"}
+
+
+def test_simulator_is_deterministic_and_complete(tmp_path):
+    cfg = SimulationConfig(seed=7, n_docs=40, n_topics=3, n_groups=2, results_per_topic=20, pool_target=10)
+    s1 = simulate(tmp_path / "a", cfg)
+    simulate(tmp_path / "b", cfg)
+    cmp = filecmp.dircmp(tmp_path / "a", tmp_path / "b")
+
+    def same(c):
+        assert not c.diff_files and not c.left_only and not c.right_only, c.diff_files
+        for sub in c.subdirs.values():
+            same(sub)
+        _, mismatch, errors = filecmp.cmpfiles(c.left, c.right, c.common_files, shallow=False)
+        assert not mismatch and not errors
+    same(cmp)
+    assert s1["runs"] == 2 * 5 and s1["topics"] == 3
+    runs = sorted((tmp_path / "a" / "runs").iterdir())
+    tasks = {}
+    for r in runs:
+        run = read_run(r, task="focused" if r.suffix == ".txt" else None)
+        tasks.setdefault(run.task, []).append(run)
+        assert set(run.results["topic"]) == {"2009001", "2009002", "2009003"}
+    assert set(tasks) == {"thorough", "focused", "relevant-in-context", "best-in-context"}
+    for run in tasks["best-in-context"]:
+        assert not run.results.duplicated(["topic", "doc"]).any()  # one result per article
+    for run in tasks["relevant-in-context"]:
+        for _, g in run.results.groupby("topic"):  # articles not interleaved
+            docs = list(g["doc"])
+            assert docs == sorted(docs, key=docs.index)
+    # assessments cover pooled documents only, in three formats
+    fol = read_assessments(tmp_path / "a" / "assessments" / "qrels.fol")
+    a05 = read_assessments(sorted((tmp_path / "a" / "assessments" / "inex2005").iterdir()))
+    a02 = read_assessments(sorted((tmp_path / "a" / "assessments" / "inex2002").iterdir()))
+    assert (fol.scale, a05.scale, a02.scale) == ("fol", "inex2005", "inex2002")
+    assert set(fol.documents["doc"]) <= set(a05.documents["doc"])
+    meta = json.loads((tmp_path / "a" / "campaign.json").read_text())
+    assert len(a05.documents) == meta["pool_size"]
+    assert set(zip(fol.documents.topic, fol.documents.doc)) <= set(zip(a05.documents.topic, a05.documents.doc))

@@ -1,0 +1,142 @@
+"""The Snakemake DAG end to end on a small simulated campaign: outputs, determinism across
+core counts, the incremental dry-run property, config validation and stage failures."""
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import ROOT
+from inexflow.simulate import SimulationConfig, simulate
+
+SMALL = SimulationConfig(seed=3, n_docs=50, n_topics=4, n_groups=2, results_per_topic=30, pool_target=15)
+
+
+def make_campaign(workdir: Path, **overrides):
+    simulate(workdir / "demo", SMALL)
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    cfg["pool"]["target"] = 15
+    cfg.update(overrides)
+    (workdir / "config").mkdir(parents=True, exist_ok=True)
+    (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    return cfg
+
+
+def snakemake(workdir: Path, *args):
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
+                           str(workdir), *args], capture_output=True, text=True, env=env)
+
+
+def dry_run_jobs(workdir: Path) -> list[tuple[str, str]]:
+    p = snakemake(workdir, "-n", "--cores", "1")
+    assert p.returncode == 0, p.stdout + p.stderr
+    jobs, rule = [], None
+    for line in p.stdout.splitlines():
+        if line.startswith(("rule ", "localrule ")):
+            if rule:
+                jobs.append((rule, ""))
+            rule = line.split()[1].rstrip(":")
+        elif line.strip().startswith("wildcards:") and rule:
+            jobs.append((rule, line.split(":", 1)[1].strip()))
+            rule = None
+    if rule:
+        jobs.append((rule, ""))
+    return jobs
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory):
+    wd = tmp_path_factory.mktemp("campaign")
+    make_campaign(wd)
+    p = snakemake(wd, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    return wd
+
+
+def test_outputs(campaign):
+    res = campaign / "results"
+    for f in ["report.html", "scores/all.parquet", "scores/means.tsv", "scores/per_topic.tsv", "pool/depths.tsv",
+              "analysis/correlation.tsv", "topics.parquet", "collection/index.parquet", "recallbase/gen.parquet"]:
+        assert (res / f).is_file(), f
+    n_runs = len(list((campaign / "demo" / "runs").iterdir()))
+    scores = pd.read_parquet(res / "scores" / "all.parquet")
+    assert list(scores.columns) == ["run", "topic", "task", "quant", "measure", "value"]
+    assert scores["run"].nunique() == n_runs
+    for task, main in [("thorough", "MAep"), ("focused", "MAiP"), ("relevant-in-context", "MAiP"),
+                       ("best-in-context", "MAiP")]:
+        s = pd.read_csv(res / "summary" / f"{task}.tsv", sep="\t")
+        assert list(s.columns[:5]) == ["rank", "run", "participant", "quant", main]
+        assert s[main].is_monotonic_decreasing and s["rank"].iloc[0] == 1
+        # the summary's means are the means of the per-topic values
+        for r in s.itertuples():
+            per_topic = "AiP" if main == "MAiP" else main
+            per = scores[(scores.run == r.run) & (scores.measure == per_topic) & (scores.topic != "all")]
+            assert getattr(r, main) == pytest.approx(per["value"].mean())
+    assert (res / "report.html").read_text().count("<table>") >= 6
+    for log in ["parse_assessments.log", "aggregate.log"]:
+        assert (campaign / "logs" / log).is_file()
+
+
+def test_one_core_gives_the_same_bytes(campaign, tmp_path):
+    make_campaign(tmp_path)
+    p = snakemake(tmp_path, "--cores", "1")
+    assert p.returncode == 0, p.stderr
+
+    def compare(a, b):
+        c = filecmp.dircmp(a, b)
+        assert not c.left_only and not c.right_only
+        _, mismatch, errors = filecmp.cmpfiles(a, b, c.common_files, shallow=False)
+        assert not mismatch and not errors, mismatch
+        for sub in c.common_dirs:
+            compare(a / sub, b / sub)
+    compare(campaign / "results", tmp_path / "results")
+
+
+def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
+    assert dry_run_jobs(campaign) == []
+    run = campaign / "demo" / "runs" / "g01-focused-1.xml"
+    original = run.read_text()
+    try:
+        run.write_text(original.replace("<rsv>1.0</rsv>", "<rsv>1.5</rsv>", 1))
+        jobs = dry_run_jobs(campaign)
+        assert sorted(jobs) == sorted([("parse_run", "run=g01-focused-1"),
+                                       ("score", "run=g01-focused-1, family=passage"),
+                                       ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
+                                       ("all", "")])
+    finally:
+        run.write_text(original)
+
+
+def test_unknown_config_key_is_named(tmp_path):
+    make_campaign(tmp_path, quantisationz=["gen"])
+    p = snakemake(tmp_path, "-n", "--cores", "1")
+    assert p.returncode != 0
+    out = p.stdout + p.stderr
+    assert "config is invalid" in out
+    assert "config: Additional properties are not allowed ('quantisationz' was unexpected)" in out
+
+
+def test_unknown_quantisation_is_named(tmp_path):
+    make_campaign(tmp_path, quantisations=["gen", "strictest"])
+    p = snakemake(tmp_path, "-n", "--cores", "1")
+    assert p.returncode != 0 and "config quantisations: unknown 'strictest'" in p.stdout + p.stderr
+
+
+def test_failing_stage_names_rule_file_and_line(tmp_path):
+    make_campaign(tmp_path)
+    bad = tmp_path / "demo" / "runs" / "g01-fol-1.txt"
+    lines = bad.read_text().splitlines(keepends=True)
+    lines[4] = lines[4].rsplit(" ", 1)[0] + " -5\n"
+    bad.write_text("".join(lines))
+    p = snakemake(tmp_path, "--cores", "1", "results/runs/g01-fol-1.parquet")
+    assert p.returncode != 0
+    out = p.stdout + p.stderr
+    assert "rule parse_run failed" in out and "g01-fol-1.txt:line 5: negative offset or length" in out
+    assert not (tmp_path / "results" / "runs" / "g01-fol-1.parquet").exists()
