@@ -39,3 +39,11 @@ def test_resolve_element_run(tmp_path):
     bad = read_run(write(tmp_path / "b.txt", "1 Q0 d1 1 1 x /article[1]/bdy[1]/p[3]\n"), task="focused")
     with pytest.raises(InputError, match=r"b.txt:line 1: element d1/article\[1\]/bdy\[1\]/p\[3\]"):
         resolve_extents(bad, tmp_path / "c", pd.DataFrame(columns=["doc", "xpath", "start", "end"]))
+
+
+def test_whole_document_run_gets_the_document_length(tmp_path):
+    write(tmp_path / "c" / "d1.xml", DOC)
+    run = read_run(write(tmp_path / "r.txt", "1 Q0 d1 1 1.0 x\n"), task="focused")
+    assert (run.results.offset.iloc[0], run.results.length.iloc[0]) == (0, -1)
+    run = resolve_extents(run, tmp_path / "c")
+    assert (run.results.offset.iloc[0], run.results.length.iloc[0]) == (0, 8)

@@ -38,30 +38,37 @@ def families_for(task: str, a: Assessments) -> list[str]:
 
 
 def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> Run:
-    """Fill offset/length of element results with the element's character range.
+    """Fill offset/length of element results (and of whole-document results, length -1)
+    with the character range from the collection.
 
     Documents found in ``index`` are taken from it; the others are indexed from
     ``collection`` (a document missing there is an error naming it).
     """
     res = run.results
-    el = res["xpath"] != ""
-    if not el.any() or collection is None:
+    el = (res["xpath"] != "").to_numpy()
+    whole = ((res["xpath"] == "") & (res["length"] < 0)).to_numpy()
+    if not (el.any() or whole.any()) or collection is None:
         return run
-    need = list(dict.fromkeys(res.loc[el, "doc"]))
+    need = list(dict.fromkeys(res.loc[el | whole, "doc"]))
     have = set(index["doc"].unique()) if index is not None and len(index) else set()
     extra = index_collection(collection, [d for d in need if d not in have])
     ix = pd.concat([index, extra], ignore_index=True) if index is not None and len(index) else extra
-    m = res.loc[el, ["doc", "xpath", "line", "topic"]].merge(
-        ix[["doc", "xpath", "start", "end"]], on=["doc", "xpath"], how="left")
-    bad = m["start"].isna().to_numpy()
-    if bad.any():
-        r = m[bad].iloc[0]
-        raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not exist "
-                         f"in the collection document ({int(bad.sum())} unresolvable results)",
-                         "the xpath of an element of that document")
     res = res.copy()
-    res.loc[el, "offset"] = m["start"].to_numpy(np.int64)
-    res.loc[el, "length"] = (m["end"] - m["start"]).to_numpy(np.int64)
+    if el.any():
+        m = res.loc[el, ["doc", "xpath", "line", "topic"]].merge(
+            ix[["doc", "xpath", "start", "end"]], on=["doc", "xpath"], how="left")
+        bad = m["start"].isna().to_numpy()
+        if bad.any():
+            r = m[bad].iloc[0]
+            raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not "
+                             f"exist in the collection document ({int(bad.sum())} unresolvable results)",
+                             "the xpath of an element of that document")
+        res.loc[el, "offset"] = m["start"].to_numpy(np.int64)
+        res.loc[el, "length"] = (m["end"] - m["start"]).to_numpy(np.int64)
+    if whole.any():
+        roots = ix[ix["depth"] == 1].set_index("doc")["end"]
+        res.loc[whole, "offset"] = 0
+        res.loc[whole, "length"] = res.loc[whole, "doc"].map(roots).to_numpy(np.int64)
     run.results = res
     return run
 

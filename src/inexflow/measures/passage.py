@@ -69,8 +69,8 @@ def interpolated_precision(size: np.ndarray, rsize: np.ndarray, trel: int) -> np
 def passage_results(run) -> pd.DataFrame:
     """The run's results as character ranges; element results need their extent resolved."""
     res = run.results
-    if (res["offset"] < 0).any():
-        r = res[res["offset"] < 0].iloc[0]
+    if ((res["offset"] < 0) | (res["length"] < 0)).any():
+        r = res[(res["offset"] < 0) | (res["length"] < 0)].iloc[0]
         raise InputError(run.source, f"line {r.line}", f"element result {r.doc}{r.xpath} has no character "
                          "range", "a collection directory in the config (or --collection) to convert xpaths")
     out = res[["topic", "doc", "offset", "length"]].copy()
