@@ -100,20 +100,16 @@ def test_bad_fol_qrels(tmp_path):
     assert_error(p, "q.fol:line 1", "4 columns", "at least 5")
 
 
-def test_2005_assessment_without_size(tmp_path):
-    q = write(tmp_path / "a.xml", '<assessments topic="1"><file name="A">\n'
-              '<element path="/article[1]" exhaustivity="2" rsize="5"/></file></assessments>')
+@pytest.mark.parametrize("element,message", [
+    ('<element path="/article[1]" exhaustivity="2" rsize="5"/>', "has no size"),
+    ('<element path="/article[1]" exhaustivity="3" size="10" rsize="5"/>', "exhaustivity '3' outside the 2005 scale"),
+    ('<element path="/article[1]" exhaustivity="2" size="10" rsize="15"/>', "rsize 15 larger than size 10"),
+])
+def test_bad_2005_element(tmp_path, element, message):
+    q = write(tmp_path / "a.xml", f'<assessments topic="1"><file name="A">\n{element}</file></assessments>')
     r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
     p = run_cli("score", "--task", "thorough", "--assessments", q, r)
-    assert_error(p, "a.xml:line 2 <element>", "has no size")
-
-
-def test_exhaustivity_outside_scale(tmp_path):
-    q = write(tmp_path / "a.xml", '<assessments topic="1"><file name="A">\n'
-              '<element path="/article[1]" exhaustivity="3" size="10" rsize="5"/></file></assessments>')
-    r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
-    p = run_cli("score", "--task", "thorough", "--assessments", q, r)
-    assert_error(p, "a.xml:line 2 <element>", "exhaustivity '3' outside the 2005 scale")
+    assert_error(p, "a.xml:line 2 <element>", message)
 
 
 def test_missing_run_file(tmp_path):
