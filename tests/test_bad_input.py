@@ -39,6 +39,16 @@ def test_wrong_number_of_columns(tmp_path):
     assert_error(p, "r.run:line 2", "7 columns", "8 as on the first line")
 
 
+def test_extra_column(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n1 Q0 A 2 0.5 r 20 10 99\n")
+    assert_error(p, "r.run:line 2", "9 columns", "8 as on the first line")
+
+
+def test_blank_lines_keep_line_numbers(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n\n1 Q0 A 2 0.5 r 20 x\n")
+    assert_error(p, "r.run:line 3", "length 'x' is not an integer")
+
+
 def test_negative_length(tmp_path):
     p = score(tmp_path, "1 Q0 A 1 1.0 r 0 -10\n")
     assert_error(p, "r.run:line 1", "negative offset or length")

@@ -69,3 +69,26 @@ def test_ideal_never_overlaps_nor_has_zero_gain(steps, gains, tie):
             assert x == y or not (y.startswith(x + "/") or x.startswith(y + "/"))
     if len(full):
         assert chosen, "a non-empty recall-base has at least one ideal element"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("ab"), st.integers(0, 50), st.integers(1, 20)), min_size=1, max_size=25))
+def test_merge_ranges_grouped_equals_character_sets(items):
+    from inexflow.recallbase import merge_ranges_grouped
+
+    df = pd.DataFrame([(d, s, s + n) for d, s, n in items], columns=["doc", "start", "end"])
+    out = merge_ranges_grouped(df, ["doc"])
+    for d in "ab":
+        want = set()
+        for dd, s, n in items:
+            if dd == d:
+                want |= set(range(s, s + n))
+        got_ranges = out[out["doc"] == d]
+        got = set()
+        for s, e in zip(got_ranges["start"], got_ranges["end"]):
+            assert not (got & set(range(s, e))), "merged ranges are disjoint"
+            got |= set(range(s, e))
+        assert got == want
+        starts = list(got_ranges["start"])
+        ends = list(got_ranges["end"])
+        assert all(ends[i] < starts[i + 1] for i in range(len(starts) - 1)), "touching ranges are merged"

@@ -24,22 +24,6 @@ from inexflow.quantisation import quantise
 RECALLBASE_COLUMNS = ["topic", "doc", "xpath", "size", "gain", "ideal"]
 
 
-def merge_ranges(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Union of half-open ranges, sorted and non-overlapping."""
-    if len(starts) == 0:
-        return starts, ends
-    order = np.argsort(starts, kind="stable")
-    s, e = starts[order], ends[order]
-    out_s, out_e = [s[0]], [e[0]]
-    for a, b in zip(s[1:], e[1:]):
-        if a <= out_e[-1]:
-            out_e[-1] = max(out_e[-1], b)
-        else:
-            out_s.append(a)
-            out_e.append(b)
-    return np.asarray(out_s, dtype=np.int64), np.asarray(out_e, dtype=np.int64)
-
-
 def overlap_with_passages(items: pd.DataFrame, passages: pd.DataFrame, keys=("topic", "doc")) -> np.ndarray:
     """Characters of each item's [start, end) inside the (non-overlapping) passages of its keys.
 
@@ -58,16 +42,36 @@ def overlap_with_passages(items: pd.DataFrame, passages: pd.DataFrame, keys=("to
     return np.bincount(m["_row"].to_numpy(), weights=ov, minlength=len(left)).astype(np.int64)
 
 
+def merge_ranges_grouped(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Union of the [start, end) ranges within each group of ``keys``, vectorised.
+
+    A range starts a new merged range when it begins after every earlier range of its
+    group has ended; ranges that touch (end == next start) are merged.
+    """
+    if df.empty:
+        return df[keys + ["start", "end"]].copy()
+    d = df[keys + ["start", "end"]].sort_values(keys + ["start", "end"], kind="stable").reset_index(drop=True)
+    first = np.ones(len(d), dtype=bool)
+    same = np.ones(len(d) - 1, dtype=bool)
+    for k in keys:
+        v = d[k].to_numpy()
+        same &= v[1:] == v[:-1]
+    first[1:] = ~same
+    prev_end = d.groupby(keys, sort=False)["end"].cummax().to_numpy()
+    new = first.copy()
+    new[1:] |= d["start"].to_numpy()[1:] > prev_end[:-1]
+    seg = np.cumsum(new) - 1
+    out = d.groupby(seg, sort=True).agg({**{k: "first" for k in keys}, "start": "min", "end": "max"})
+    return out.reset_index(drop=True)
+
+
 def normalised_passages(assessments: Assessments) -> pd.DataFrame:
     """Highlighted passages as merged [start, end) ranges per (topic, doc)."""
     p = assessments.passages
     p = p[p["start"] >= 0]
-    rows = []
-    for (t, d), g in p.groupby(["topic", "doc"], sort=False):
-        s, e = merge_ranges(g["start"].to_numpy(np.int64), (g["start"] + g["length"]).to_numpy(np.int64))
-        rows.extend((t, d, a, b) for a, b in zip(s, e))
-    return pd.DataFrame.from_records(rows, columns=["topic", "doc", "start", "end"]).astype(
-        {"topic": object, "doc": object, "start": "int64", "end": "int64"})
+    p = p.assign(end=p["start"] + p["length"])
+    out = merge_ranges_grouped(p, ["topic", "doc"])
+    return out.astype({"topic": object, "doc": object, "start": "int64", "end": "int64"})
 
 
 def element_relevance(assessments: Assessments, index: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -81,7 +81,8 @@ def order_results(df: pd.DataFrame, has_rank: bool) -> pd.DataFrame:
     from inexflow.formats.assessments import topic_sort_key
 
     df = df.copy()
-    df["_topic"] = df["topic"].map(topic_sort_key)
+    order = {t: i for i, t in enumerate(sorted(df["topic"].unique(), key=topic_sort_key))}
+    df["_topic"] = df["topic"].map(order).to_numpy(np.int64)
     df["_file"] = np.arange(len(df))
     if has_rank:
         keys, asc = ["_topic", "rank", "_file"], [True, True, True]
