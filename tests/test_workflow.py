@@ -69,14 +69,14 @@ def test_outputs(campaign):
     scores = pd.read_parquet(res / "scores" / "all.parquet")
     assert list(scores.columns) == ["run", "topic", "task", "quant", "measure", "value"]
     assert scores["run"].nunique() == n_runs
-    for task, main in [("thorough", "MAep"), ("focused", "MAiP"), ("relevant-in-context", "MAiP"),
-                       ("best-in-context", "MAiP")]:
+    for task, main in [("thorough", "MAep"), ("focused", "MAiP"), ("relevant-in-context", "MAgP"),
+                       ("best-in-context", "MAgP")]:
         s = pd.read_csv(res / "summary" / f"{task}.tsv", sep="\t")
         assert list(s.columns[:5]) == ["rank", "run", "participant", "quant", main]
         assert s[main].is_monotonic_decreasing and s["rank"].iloc[0] == 1
         # the summary's means are the means of the per-topic values
         for r in s.itertuples():
-            per_topic = "AiP" if main == "MAiP" else main
+            per_topic = {"MAiP": "AiP", "MAgP": "AgP"}.get(main, main)
             per = scores[(scores.run == r.run) & (scores.measure == per_topic) & (scores.topic != "all")]
             assert getattr(r, main) == pytest.approx(per["value"].mean())
     assert (res / "report.html").read_text().count("<table>") >= 6

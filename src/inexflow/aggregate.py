@@ -34,7 +34,8 @@ def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participant
                          f"({', '.join(sorted(set(m['measure'])))})")
     wide.insert(1, "participant", wide["run"].map(participants).fillna(""))
     order = list(dict.fromkeys(m["measure"]))  # the order the family computes them in
-    first = [main_measure] + [c for c in order if c != main_measure]
+    counts = [c for c in order if c.startswith("num_") or c.endswith("_size")]
+    first = [main_measure] + [c for c in order if c != main_measure and c not in counts] + counts
     wide = wide[["run", "participant", "quant"] + first]
     wide = wide.sort_values(["quant", main_measure, "run"], ascending=[True, False, True], kind="stable")
     wide.insert(0, "rank", wide.groupby("quant")[main_measure].rank(method="min", ascending=False).astype(int))

@@ -39,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--overlap", choices=["on", "off"], help="overlap-aware scoring (default: off for thorough)")
     s.add_argument("--alpha", type=float, default=1.0, help="overlap alpha for focused XCG (default 1)")
     s.add_argument("--cutoffs", type=_cutoffs, default=[5, 10, 25, 50], help="nxCG cut-offs, e.g. 5,10,25,50")
+    s.add_argument("--beta", type=float, default=0.25,
+                   help="Relevant in Context F-beta (default 0.25 as the official tool; 1 for HiXEval 2006)")
+    s.add_argument("-n", "--bep-distance", dest="bep_distance", type=float, default=500,
+                   help="Best in Context: distance n at which a best entry point scores 0 (default 500)")
+    s.add_argument("--regroup", action="store_true",
+                   help="in-context runs: move interleaved results next to their article's first result (and say so)")
     s.add_argument("--ideal-tie", choices=["ancestor", "descendant"], default="ancestor")
     s.add_argument("-q", dest="per_topic", action="store_true", help="print per-topic values too")
     s.add_argument("-c", dest="all_qrels_topics", action="store_true",
@@ -76,7 +82,8 @@ def cmd_score(args) -> int:
         index = index_collection(args.collection, docs)
     recallbases = build_recallbases(a, index, [args.quant], args.ideal_tie) if "xcg" in fams else {}
     options = {"cutoffs": args.cutoffs, "empty_topics_zero": args.empty_topics_zero,
-               "all_qrels_topics": args.all_qrels_topics, "alpha": args.alpha}
+               "all_qrels_topics": args.all_qrels_topics, "alpha": args.alpha, "beta": args.beta,
+               "bep_distance": args.bep_distance, "regroup": args.regroup}
     ctx = ScoringContext(a, recallbases, options)
     for path in args.runs:
         run = read_run(path, task=args.task)

@@ -21,7 +21,7 @@ log = logging.getLogger("inexflow")
 DEFAULT_FAMILIES = {
     ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["xcg"],
     ("focused", "passage"): ["passage"],
-    ("relevant-in-context", "passage"): ["passage"], ("best-in-context", "passage"): ["passage"],
+    ("relevant-in-context", "passage"): ["ric"], ("best-in-context", "passage"): ["bic"],
 }
 
 

@@ -36,7 +36,9 @@ rule score:
         scores=f"{RES}/scores/{{run}}/{{family}}.parquet",
     params:
         options=lambda w: {"cutoffs": config["cutoffs"], "empty_topics_zero": config["empty_topics_zero"],
-                           "all_qrels_topics": config["all_qrels_topics"], "topics": config.get("topic_subset")},
+                           "all_qrels_topics": config["all_qrels_topics"], "topics": config.get("topic_subset"),
+                           "beta": config["beta"], "bep_distance": config["bep_distance"],
+                           "regroup": config["regroup"]},
     log:
         "logs/score/{run}.{family}.log",
     benchmark:

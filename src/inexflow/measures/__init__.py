@@ -12,6 +12,9 @@ Families so far:
 - ``passage``  the official INEX 2007-2010 focused passage measures iP[x], AiP, MAiP
                and the tool's bookkeeping lines (Pal, Mitra & Kamps; INEX 2009 tool) --
                :mod:`inexflow.measures.passage`
+- ``ric``      Relevant in Context: per-article F_beta, gP[r], gR[r], AgP, MAgP --
+               :mod:`inexflow.measures.incontext`
+- ``bic``      Best in Context: (n - d)/n per article, gP[r], AgP, MAgP -- idem
 """
 
 from __future__ import annotations
@@ -70,5 +73,6 @@ def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
 
 
 # families register themselves on import
+from inexflow.measures import incontext as _incontext  # noqa: E402,F401
 from inexflow.measures import passage as _passage  # noqa: E402,F401
 from inexflow.measures import xcg as _xcg  # noqa: E402,F401

@@ -1,0 +1,176 @@
+"""Relevant in Context and Best in Context, as the official INEX 2009/2010 tool computes
+them (inex_eval; INEX 2006 paper section 6 for gP/AgP; spec note "Passage measures").
+
+The run's results for a topic are grouped into articles in order of first appearance
+(an in-context run must list each article's results together; see
+:func:`check_grouping`). For article i at rank i:
+
+- Relevant in Context: P_i = highlighted characters retrieved in the article / characters
+  retrieved in it, R_i = highlighted characters retrieved / highlighted characters of the
+  article, score_i = F_beta = (1 + beta^2) P R / (beta^2 P + R) (0 if P = R = 0), beta a
+  parameter (0.25 as the tool; 1 for the 2006 HiXEval definition).
+- Best in Context: score_i = (n - d) / n for d = |BEP - start of the article's result| < n,
+  else 0, n a parameter (500 as the tool, ``-n``/``--bep-distance``); BEP is the qrels
+  best entry point offset.
+
+gP[r] = (1/r) sum_{i<=r} score_i (articles beyond the list count 0), gR[r] = relevant
+articles among the first r / relevant articles of the topic, AgP = (1/num_rel) sum of
+gP[r] over the ranks r of relevant articles, MAgP = mean AgP; ``ircl_prn.x`` at x = 0.0,
+0.1, ..., 1.0 is the mean over topics of max gP[r] over r with gR[r] >= x.
+
+Bookkeeping as the tool prints it: num_ret (articles), num_rel, num_rel_ret (articles),
+ret_size, rel_size, rel_ret_size (characters; 0 for Best in Context). In the ``all``
+block the tool sums num_rel and rel_size over every topic of the qrels, even those it
+does not average over (reproduced here).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from inexflow.errors import InputError
+from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.passage import passage_results
+from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.recallbase import normalised_passages, overlap_with_passages
+
+RANKS = (1, 2, 3, 5, 10, 25, 50)
+LEVELS11 = np.arange(0, 11)
+
+
+def check_grouping(run, regroup: bool = False):
+    """In-context runs list each article's results together; interleaving is an error
+    naming the run, topic, article and line, unless ``regroup`` (then the results are
+    moved next to the article's first result and the change is logged)."""
+    import logging
+
+    res = run.results
+    key = res["topic"].astype(str) + "\x00" + res["doc"].astype(str)
+    start = (key != key.shift()).to_numpy()
+    blocks = key[start]
+    dup = blocks.duplicated().to_numpy()
+    if not dup.any():
+        return run
+    i = int(np.flatnonzero(start)[np.flatnonzero(dup)[0]])
+    r = res.iloc[i]
+    if not regroup:
+        raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: results of article "
+                         f"{r.doc} are interleaved with other articles ({int(dup.sum())} such blocks)",
+                         "each article's results together (an in-context run); --regroup moves them")
+    first = key.groupby(key, sort=False).ngroup()
+    order = np.lexsort((np.arange(len(res)), first.to_numpy()))
+    moved = int((order != np.arange(len(res))).sum())
+    logging.getLogger("inexflow").warning("%s: run %s regrouped per article: %d results moved next to their "
+                                          "article's first result", run.source, run.run_id, moved)
+    run.results = res.iloc[order].reset_index(drop=True)
+    return run
+
+
+def _articles(run) -> pd.DataFrame:
+    """One row per (topic, article) in rank order with rank, chars retrieved, start offset."""
+    res = run.results
+    first = ~res.duplicated(["topic", "doc"])
+    arts = res.loc[first, ["topic", "doc", "offset"]].reset_index(drop=True)
+    arts["art_rank"] = arts.groupby("topic", sort=False).cumcount() + 1
+    return arts
+
+
+def _gp_measures(t, scores: np.ndarray, relevant: np.ndarray, nrel: int):
+    """gP/gR at RANKS, AgP and the 11-point interpolated gP for one topic."""
+    n = len(scores)
+    cum = np.cumsum(scores)
+    relcum = np.cumsum(relevant)
+    vals = {}
+    for r in RANKS:
+        k = min(r, n)
+        vals[f"gP[{r}]"] = float(cum[k - 1] / r) if k else 0.0
+        vals[f"gR[{r}]"] = float(relcum[k - 1] / nrel) if k and nrel else 0.0
+    gp = cum / np.arange(1, n + 1) if n else np.zeros(0)
+    agp = float(gp[relevant.astype(bool)].sum() / nrel) if nrel else 0.0
+    gr = relcum / nrel if nrel else np.zeros(n)
+    ip = np.zeros(len(LEVELS11))
+    if n:
+        sufmax = np.maximum.accumulate(gp[::-1])[::-1]
+        first = np.searchsorted(10 * relcum, LEVELS11 * nrel, side="left")
+        ok = first < n
+        ip[ok] = sufmax[first[ok]]
+    return vals, agp, ip
+
+
+def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
+    a = ctx.assessments
+    docs = a.documents
+    run = check_grouping(run, bool(ctx.opt("regroup", False)))
+    trel = docs.groupby("topic")["rel_chars"].sum().to_dict()
+    nrel = docs.groupby("topic")["doc"].nunique().to_dict()
+    topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics", False)))
+    res = passage_results(run) if kind == "ric" else run.results[["topic", "doc", "offset", "length"]].copy()
+    arts = _articles(run)
+    reldoc = docs.set_index(["topic", "doc"])
+    key = pd.MultiIndex.from_frame(arts[["topic", "doc"]])
+    arts["relevant"] = key.isin(reldoc.index)
+    arts["rel_chars"] = reldoc["rel_chars"].reindex(key).fillna(0).to_numpy()
+    if kind == "ric":
+        res["rsize"] = overlap_with_passages(res, normalised_passages(a))
+        per = res.groupby(["topic", "doc"], sort=False).agg(ret=("length", "sum"), rel=("rsize", "sum"))
+        arts = arts.join(per, on=["topic", "doc"])
+        beta2 = float(ctx.opt("beta", 0.25)) ** 2
+        p = np.where(arts["ret"] > 0, arts["rel"] / arts["ret"].where(arts["ret"] > 0, 1), 0.0)
+        r = np.where(arts["rel_chars"] > 0, arts["rel"] / arts["rel_chars"].where(arts["rel_chars"] > 0, 1), 0.0)
+        denom = beta2 * p + r
+        arts["score"] = np.where(denom > 0, (1 + beta2) * p * r / np.where(denom > 0, denom, 1), 0.0)
+    else:
+        n = float(ctx.opt("bep_distance", 500))
+        bep = docs.set_index(["topic", "doc"])["bep_offset"].reindex(key).to_numpy()
+        d = np.abs(arts["offset"].to_numpy() - bep)
+        arts["score"] = np.where(arts["relevant"].to_numpy() & (d < n), (n - d) / n, 0.0)
+        arts["ret"] = 0
+        arts["rel"] = 0
+    by_topic = arts.groupby("topic", sort=False).indices
+    rows, per_topic, ips = [], [], []
+    q = "chars"
+    for t in topics:
+        g = arts.iloc[by_topic.get(t, np.zeros(0, dtype=np.int64))]
+        vals = {"num_ret": len(g), "num_rel": nrel[t], "num_rel_ret": int(g["relevant"].sum()),
+                "ret_size": int(g["ret"].sum()), "rel_size": int(trel[t]), "rel_ret_size": int(g["rel"].sum())}
+        gvals, agp, ip = _gp_measures(t, g["score"].to_numpy(np.float64), g["relevant"].to_numpy(np.int64), nrel[t])
+        vals.update(gvals)
+        vals["AgP"] = agp
+        rows.extend((t, q, m, float(v)) for m, v in vals.items())
+        per_topic.append(vals)
+        ips.append(ip)
+    if per_topic:
+        rows.append(("all", q, "num_q", float(len(per_topic))))
+        rows.append(("all", q, "num_ret", float(sum(v["num_ret"] for v in per_topic))))
+        rows.append(("all", q, "num_rel", float(sum(nrel.values()))))  # the tool: every qrels topic
+        rows.append(("all", q, "num_rel_ret", float(sum(v["num_rel_ret"] for v in per_topic))))
+        rows.append(("all", q, "ret_size", float(sum(v["ret_size"] for v in per_topic))))
+        rows.append(("all", q, "rel_size", float(sum(trel.values()))))  # idem
+        rows.append(("all", q, "rel_ret_size", float(sum(v["rel_ret_size"] for v in per_topic))))
+        rows.append(("all", q, "MAgP", float(np.mean([v["AgP"] for v in per_topic]))))
+        for r in RANKS:
+            for m in (f"gP[{r}]", f"gR[{r}]"):
+                rows.append(("all", q, m, float(np.mean([v[m] for v in per_topic]))))
+        mean_ip = np.mean(ips, axis=0)
+        for k in LEVELS11:
+            rows.append(("all", q, f"ircl_prn.{k / 10:.2f}", float(mean_ip[k])))
+    return tidy(rows)
+
+
+@register_family("ric")
+def score_relevant_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
+    return _score_in_context(run, ctx, "ric")
+
+
+@register_family("bic")
+def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
+    """Best in Context: one result per article; a second result for an article is an error."""
+    res = run.results
+    dup = res.duplicated(["topic", "doc"]).to_numpy()
+    if dup.any():
+        r = res.iloc[int(np.flatnonzero(dup)[0])]
+        raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: article {r.doc} has "
+                         f"more than one result ({int(dup.sum())} extra results in the run)",
+                         "one best entry point per article in a best-in-context run")
+    return _score_in_context(run, ctx, "bic")
