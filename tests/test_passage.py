@@ -35,10 +35,11 @@ def parse_out(text):
 SPLIT_TOPIC = "2009079"
 
 
-@pytest.mark.parametrize("ref,opts", [("bert-focused.f.q.out", ["-q"]), ("bert-focused.f.c.q.out", ["-q", "-c"]),
-                                      ("bert-focused.t.q.out", ["-q"])])
-def test_matches_official_tool(shared_data, ref, opts):
-    p = run_cli("score", "--task", "focused", "--assessments", shared_data / "qrels-2009-2010.fol", *opts,
+@pytest.mark.parametrize("task,ref,opts", [("focused", "bert-focused.f.q.out", ["-q"]),
+                                           ("focused", "bert-focused.f.c.q.out", ["-q", "-c"]),
+                                           ("thorough", "bert-focused.t.q.out", ["-q"])])
+def test_matches_official_tool(shared_data, task, ref, opts):
+    p = run_cli("score", "--task", task, "--assessments", shared_data / "qrels-2009-2010.fol", *opts,
                 shared_data / "runs" / "bert-focused.run", check=0)
     got = parse_out(p.stdout)
     want = parse_out((shared_data / "reference" / ref).read_text())
@@ -80,3 +81,15 @@ def test_per_run_blocks_and_all_only(tmp_path):
     assert one[("MAiP", "all")] == pytest.approx((21 * 1 + 80 * 100 / 180) / 101)
     assert two[("MAiP", "all")] == 0.0
     assert one[("num_ret", "all")] == 2 and one[("art_prec", "all")] == 0.5
+
+
+def test_overlap_is_an_error_in_focused_but_not_in_thorough(tmp_path):
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 1.0 x 0 50\n1 Q0 B 2 0.9 x 0 80\n1 Q0 A 3 0.8 x 40 20\n")
+    p = run_cli("score", "--task", "focused", "--assessments", q, r)
+    assert p.returncode == 2
+    assert "r.run:line 3: run x, topic 1: passage 40:20 of article A overlaps an earlier result" in p.stderr
+    v = parse_out(run_cli("score", "--task", "thorough", "--assessments", q, "-q", r, check=0).stdout)
+    # thorough: every result's characters count: sizes 50, 80, 20 ; relevant 50, 0, 20
+    assert v[("ret_size", "1")] == 150 and v[("rel_ret_size", "1")] == 70
+    assert v[("iP[0.00]", "1")] == 1.0 and v[("AiP", "1")] == pytest.approx((51 * 1.0 + 20 * 70 / 150) / 101)

@@ -38,5 +38,7 @@ def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participant
     first = [main_measure] + [c for c in order if c != main_measure and c not in counts] + counts
     wide = wide[["run", "participant", "quant"] + first]
     wide = wide.sort_values(["quant", main_measure, "run"], ascending=[True, False, True], kind="stable")
-    wide.insert(0, "rank", wide.groupby("quant")[main_measure].rank(method="min", ascending=False).astype(int))
+    # rows of families without the main measure (NaN) stay unranked (rank 0)
+    rank = wide.groupby("quant")[main_measure].rank(method="min", ascending=False)
+    wide.insert(0, "rank", rank.fillna(0).astype(int))
     return wide.reset_index(drop=True)

@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
     s.add_argument("--assessments-format", default="auto", choices=["auto", "fol", "inex2005", "inex2006", "inex2002"])
     s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
+    s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
+                   help="measure families to use instead of the task's default (xcg, passage, passage_thorough, ric, "
+                        "bic), e.g. --family xcg for XCG on FOL qrels")
     s.add_argument("--quant", default="gen", help="quantisation for XCG measures (default gen)")
     s.add_argument("--overlap", choices=["on", "off"], help="overlap-aware scoring (default: off for thorough)")
     s.add_argument("--alpha", type=float, default=1.0, help="overlap alpha for focused XCG (default 1)")
@@ -74,7 +77,7 @@ def cmd_score(args) -> int:
     if args.overlap == "on":
         raise SystemExit("inexflow: error: --overlap on (focused XCG with rv/rv_norm) is not implemented yet")
     a = read_assessments(args.assessments, args.assessments_format)
-    fams = families_for(args.task, a)
+    fams = families_for(args.task, a, args.family)
     index = None
     if args.collection and (a.scale == "fol" or "xcg" in fams):
         from inexflow.formats.collection import index_collection

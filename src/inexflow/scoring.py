@@ -19,7 +19,7 @@ log = logging.getLogger("inexflow")
 
 # Default measure families per task and kind of assessments (passage = FOL qrels).
 DEFAULT_FAMILIES = {
-    ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["xcg"],
+    ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["passage_thorough"],
     ("focused", "passage"): ["passage"],
     ("relevant-in-context", "passage"): ["ric"], ("best-in-context", "passage"): ["bic"],
 }
@@ -29,7 +29,12 @@ def assessment_kind(a: Assessments) -> str:
     return "passage" if a.scale == "fol" else "element"
 
 
-def families_for(task: str, a: Assessments) -> list[str]:
+def families_for(task: str, a: Assessments, override: list[str] | None = None) -> list[str]:
+    if override:
+        from inexflow.measures import get_family
+        for f in override:
+            get_family(f)
+        return list(override)
     fams = DEFAULT_FAMILIES.get((task, assessment_kind(a)))
     if not fams:
         raise ValueError(f"no measure family scores task {task!r} on {a.scale} assessments yet "

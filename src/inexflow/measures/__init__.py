@@ -11,7 +11,8 @@ Families so far:
                nxCG[k], MAnxCG[k], MAep, iMAep, Q, R -- :mod:`inexflow.measures.xcg`
 - ``passage``  the official INEX 2007-2010 focused passage measures iP[x], AiP, MAiP
                and the tool's bookkeeping lines (Pal, Mitra & Kamps; INEX 2009 tool) --
-               :mod:`inexflow.measures.passage`
+               :mod:`inexflow.measures.passage`; ``passage_thorough`` the same for the
+               Thorough task (overlap allowed, the tool's ``-t``)
 - ``ric``      Relevant in Context: per-article F_beta, gP[r], gR[r], AgP, MAgP --
                :mod:`inexflow.measures.incontext`
 - ``bic``      Best in Context: (n - d)/n per article, gP[r], AgP, MAgP -- idem
