@@ -12,7 +12,10 @@ def main(smk, log):
     a = Assessments.load(Path(smk.input.elements).parent)
     run = Run.load(smk.input.run)
     rbs = {Path(p).stem: read_parquet(p) for p in smk.input.recallbases}
-    ctx = ScoringContext(a, rbs, dict(smk.params.options))
+    options = dict(smk.params.options)
+    if smk.input.get("index"):
+        options["index"] = read_parquet(smk.input.index)
+    ctx = ScoringContext(a, rbs, options)
     scores = score_run(run, smk.wildcards.family, ctx)
     log.info("run %s family %s: %d values", run.run_id, smk.wildcards.family, len(scores))
     write_parquet(scores, smk.output.scores)

@@ -38,7 +38,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
                    help="measure families to use instead of the task's default (xcg, passage, passage_thorough, ric, "
                         "bic), e.g. --family xcg for XCG on FOL qrels")
-    s.add_argument("--quant", default="gen", help="quantisation for XCG measures (default gen)")
+    s.add_argument("--quant", default="gen",
+                   help="quantisation(s) for element measures, comma-separated (default gen), e.g. strict,liberal")
+    s.add_argument("--cutoff-table", action="store_true",
+                   help="with --family cutoff: print the Hiemstra & Mihajlovic table (cut-off x quantisation, overlap)")
+    s.add_argument("--bepd-a", default="0.01,0.1,1,10,100", help="BEPD/EPRUM values of A (default 0.01,0.1,1,10,100)")
+    s.add_argument("--mean-doc-length", type=float, help="BEPD/EPRUM L (default: mean length of the assessed documents)")
     s.add_argument("--overlap", choices=["on", "off"], help="overlap-aware scoring (default: off for thorough)")
     s.add_argument("--alpha", type=float, default=1.0, help="overlap alpha for focused XCG (default 1)")
     s.add_argument("--cutoffs", type=_cutoffs, default=[5, 10, 25, 50], help="nxCG cut-offs, e.g. 5,10,25,50")
@@ -78,22 +83,30 @@ def cmd_score(args) -> int:
         raise SystemExit("inexflow: error: --overlap on (focused XCG with rv/rv_norm) is not implemented yet")
     a = read_assessments(args.assessments, args.assessments_format)
     fams = families_for(args.task, a, args.family)
+    quants = [q for q in args.quant.split(",") if q]
+    element_fams = {"xcg", "cutoff", "precall"}
     index = None
-    if args.collection and (a.scale == "fol" or "xcg" in fams):
+    if args.collection:
         from inexflow.formats.collection import index_collection
         docs = list(dict.fromkeys(list(a.documents["doc"]) + list(a.elements["doc"])))
         index = index_collection(args.collection, docs)
-    recallbases = build_recallbases(a, index, [args.quant], args.ideal_tie) if "xcg" in fams else {}
+    recallbases = build_recallbases(a, index, quants, args.ideal_tie) if element_fams & set(fams) else {}
     options = {"cutoffs": args.cutoffs, "empty_topics_zero": args.empty_topics_zero,
                "all_qrels_topics": args.all_qrels_topics, "alpha": args.alpha, "beta": args.beta,
-               "bep_distance": args.bep_distance, "regroup": args.regroup}
+               "bep_distance": args.bep_distance, "regroup": args.regroup, "index": index,
+               "bepd_a": [float(x) for x in args.bepd_a.split(",") if x], "mean_doc_length": args.mean_doc_length}
     ctx = ScoringContext(a, recallbases, options)
     for path in args.runs:
         run = read_run(path, task=args.task)
         run = resolve_extents(run, args.collection, index)
         sys.stdout.write(f'<eval run-id="{run.run_id}" file="{path}">\n')
         for fam in fams:
-            sys.stdout.write(format_scores(score_run(run, fam, ctx), args.per_topic))
+            scores = score_run(run, fam, ctx)
+            if args.cutoff_table and fam == "cutoff":
+                from inexflow.measures.cutoff import cutoff_table
+                sys.stdout.write(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
+            else:
+                sys.stdout.write(format_scores(scores, args.per_topic))
         sys.stdout.write("</eval>\n")
     return 0
 

@@ -22,6 +22,7 @@ DEFAULT_FAMILIES = {
     ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["passage_thorough"],
     ("focused", "passage"): ["passage"],
     ("relevant-in-context", "passage"): ["ric"], ("best-in-context", "passage"): ["bic"],
+    ("best-in-context", "element"): ["bepd"],
 }
 
 
@@ -93,14 +94,20 @@ def format_value(measure: str, v: float) -> str:
     return repr(float(v))
 
 
+NO_QUANT = {"-", "chars", "bep"}  # quant labels of measures that use no quantisation
+
+
 def format_scores(df: pd.DataFrame, per_topic: bool) -> str:
-    """``measure<TAB>topic<TAB>value`` lines, topics in order, then the ``all`` lines."""
+    """``measure<TAB>topic<TAB>value`` lines, topics in order, then the ``all`` lines.
+
+    With several quantisations, measure names get the quantisation as suffix (``MAep.strict``).
+    """
     rows = df if per_topic else df[df["topic"] == "all"]
     rows = rows.assign(_k=rows["topic"].map(lambda t: (1, 0, "") if t == "all" else (0,) + topic_sort_key(t)[1:]))
     rows = rows.sort_values("_k", kind="stable")
-    quants = rows["quant"].unique()
+    quants = [q for q in rows["quant"].unique() if q not in NO_QUANT]
     out = []
     for r in rows.itertuples():
-        name = r.measure if len(quants) <= 1 else f"{r.measure}.{r.quant}"
+        name = r.measure if len(quants) <= 1 or r.quant in NO_QUANT else f"{r.measure}.{r.quant}"
         out.append(f"{name}\t{r.topic}\t{format_value(r.measure, r.value)}\n")
     return "".join(out)

@@ -19,8 +19,11 @@ rule ideal_recallbase:
         "../../scripts/ideal_recallbase.py"
 
 
+ELEMENT_FAMILIES = {"xcg", "cutoff", "precall"}  # families that score against the recall-bases
+
+
 def recallbases_for(w):
-    if w.family == "xcg":
+    if w.family in ELEMENT_FAMILIES:
         return [f"{RES}/recallbase/{q}.parquet" for q in QUANTS]
     return []
 
@@ -32,13 +35,15 @@ rule score:
         passages=f"{RES}/assessments/passages.parquet",
         documents=f"{RES}/assessments/documents.parquet",
         recallbases=recallbases_for,
+        index=lambda w: [f"{RES}/collection/index.parquet"] if COLLECTION and w.family == "bepd" else [],
     output:
         scores=f"{RES}/scores/{{run}}/{{family}}.parquet",
     params:
         options=lambda w: {"cutoffs": config["cutoffs"], "empty_topics_zero": config["empty_topics_zero"],
                            "all_qrels_topics": config["all_qrels_topics"], "topics": config.get("topic_subset"),
                            "beta": config["beta"], "bep_distance": config["bep_distance"],
-                           "regroup": config["regroup"]},
+                           "regroup": config["regroup"], "bepd_a": config["bepd_a"],
+                           "mean_doc_length": config.get("mean_doc_length"), "cutoff_ks": config["cutoff_ks"]},
     log:
         "logs/score/{run}.{family}.log",
     benchmark:

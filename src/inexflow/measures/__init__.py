@@ -16,6 +16,11 @@ Families so far:
 - ``ric``      Relevant in Context: per-article F_beta, gP[r], gR[r], AgP, MAgP --
                :mod:`inexflow.measures.incontext`
 - ``bic``      Best in Context: (n - d)/n per article, gP[r], AgP, MAgP -- idem
+- ``bepd``     Best in Context 2006: BEPD[A] and EPRUM[A] -- :mod:`inexflow.measures.bepd`
+- ``cutoff``   precision and set-based overlap at cut-offs (Hiemstra & Mihajlovic) --
+               :mod:`inexflow.measures.cutoff`
+- ``precall``  inex_eval 2002: precall with expected search length over tie levels --
+               :mod:`inexflow.measures.precall`
 """
 
 from __future__ import annotations
@@ -74,6 +79,9 @@ def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
 
 
 # families register themselves on import
+from inexflow.measures import bepd as _bepd  # noqa: E402,F401
+from inexflow.measures import cutoff as _cutoff  # noqa: E402,F401
+from inexflow.measures import precall as _precall  # noqa: E402,F401
 from inexflow.measures import incontext as _incontext  # noqa: E402,F401
 from inexflow.measures import passage as _passage  # noqa: E402,F401
 from inexflow.measures import xcg as _xcg  # noqa: E402,F401

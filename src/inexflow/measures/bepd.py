@@ -1,0 +1,104 @@
+"""Best in Context 2006: BEPD and EPRUM (INEX 2006 evaluation measures paper, section 7.2).
+
+Base score of a result x in a relevant document with best entry point b:
+s(x, b) = A * L / (A * L + d(x, b)), d = |start of x - b| in characters, L the mean
+document length, A > 0; 0 for results in documents without a BEP.
+
+- ``BEPD[A]`` = sum of s over the run's results / number of BEPs of the topic, averaged
+  over topics.
+- ``EPRUM[A]``: EPRUM with targets = the BEPs (relevance 1), user behaviour = the user
+  reaches the BEP of x's document with probability s(x, b). After k results the expected
+  number of targets found is F_k = sum_{i<=k} s_i (one result per article), recall
+  F_k / N. The ideal run (the BEPs themselves) needs a search length of r * N to reach
+  recall r, so precision at recall r = r * N / k_r, with k_r the smallest rank where
+  F_k >= r * N (0 if never reached). ``EPRUM[A]`` is that precision averaged over
+  r = 0.01, 0.02, ..., 1.00.
+
+Assumptions (the paper does not fix them): L defaults to the mean ``doc_chars`` of the
+assessed documents (``mean_doc_length`` option to give the collection's); d is the
+absolute distance; k_r takes whole ranks (no interpolation between ranks); the 100
+recall levels are those of iMAep. With 0/1 probabilities EPRUM reduces to the mean of
+precision at the 100 recall levels (without interpolation), as the paper requires.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from inexflow.errors import InputError
+from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.topicset import scored_topics, tidy
+
+A_VALUES = (0.01, 0.1, 1.0, 10.0, 100.0)
+RECALL_LEVELS = np.arange(1, 101)
+
+
+def bep_offsets(ctx: ScoringContext) -> pd.Series:
+    """BEP character offset per (topic, doc): the qrels offset, or the BEP xpath via the index."""
+    d = ctx.assessments.documents
+    off = d["bep_offset"].to_numpy(np.int64).copy()
+    need = (off < 0) & (d["bep_xpath"] != "").to_numpy()
+    if need.any():
+        index = ctx.opt("index")
+        if index is None:
+            r = d[need].iloc[0]
+            raise InputError(ctx.assessments.source, f"topic {r.topic} doc {r.doc}", "best entry points given as "
+                             "xpaths need the collection index", "a collection directory (--collection)")
+        m = d.loc[need, ["doc", "bep_xpath"]].merge(index[["doc", "xpath", "start"]], left_on=["doc", "bep_xpath"],
+                                                     right_on=["doc", "xpath"], how="left")
+        if m["start"].isna().any():
+            r = m[m["start"].isna()].iloc[0]
+            raise InputError(ctx.assessments.source, f"doc {r.doc}", f"best entry point {r.bep_xpath} not in the "
+                             "collection index")
+        off[need] = m["start"].to_numpy(np.int64)
+    s = pd.Series(off, index=pd.MultiIndex.from_frame(d[["topic", "doc"]]))
+    return s[s >= 0]
+
+
+def eprum_precision(probs: np.ndarray, n_targets: int) -> float:
+    """Mean EPRUM precision over the 100 recall levels for one topic."""
+    if n_targets == 0:
+        return 0.0
+    found = np.cumsum(probs)
+    need = RECALL_LEVELS / 100 * n_targets
+    k = np.searchsorted(found, need - 1e-12, side="left")  # first rank (0-based) with F_k >= r N
+    ok = k < len(found)
+    prec = np.zeros(len(need))
+    prec[ok] = need[ok] / (k[ok] + 1)
+    return float(prec.mean())
+
+
+@register_family("bepd")
+def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
+    beps = bep_offsets(ctx)
+    docs = ctx.assessments.documents
+    L = float(ctx.opt("mean_doc_length") or docs.drop_duplicates("doc")["doc_chars"].replace(-1, np.nan).mean())
+    if not L > 0:
+        raise InputError(ctx.assessments.source, None, "cannot determine the mean document length L",
+                         "doc_chars in the assessments or the mean_doc_length option")
+    a_values = [float(a) for a in ctx.opt("bepd_a", A_VALUES)]
+    n_bep = beps.groupby(level=0).size().to_dict()
+    topics = scored_topics(run, list(n_bep), ctx)
+    res = run.results
+    if (res["offset"] < 0).any():
+        r = res[res["offset"] < 0].iloc[0]
+        raise InputError(run.source, f"line {r.line}", f"result {r.doc}{r.xpath} has no character offset",
+                         "a collection directory to convert xpaths")
+    key = pd.MultiIndex.from_frame(res[["topic", "doc"]])
+    bep = beps.reindex(key).to_numpy(np.float64)
+    dist = np.abs(res["offset"].to_numpy(np.float64) - bep)
+    groups = res.groupby("topic", sort=False).indices
+    rows, per = [], {f"{m}[{a:g}]": [] for a in a_values for m in ("BEPD", "EPRUM")}
+    for t in topics:
+        idx = groups.get(t, np.zeros(0, dtype=np.int64))
+        for a in a_values:
+            s = np.where(np.isnan(dist[idx]), 0.0, a * L / (a * L + np.nan_to_num(dist[idx])))
+            vals = {f"BEPD[{a:g}]": float(s.sum() / n_bep[t]), f"EPRUM[{a:g}]": eprum_precision(s, n_bep[t])}
+            for m, v in vals.items():
+                rows.append((t, "bep", m, v))
+                per[m].append(v)
+    if topics:
+        rows.append(("all", "bep", "num_q", float(len(topics))))
+        rows.extend(("all", "bep", m, float(np.mean(v))) for m, v in per.items())
+    return tidy(rows)

@@ -1,0 +1,95 @@
+"""Precision and set-based overlap at cut-offs (Hiemstra & Mihajlovic, "The simplest
+evaluation measures for XML information retrieval that could possibly be useful",
+section 4, Eq. 17).
+
+- ``P[k]`` (per quantisation): the sum of the quantised assessments of the first k
+  results divided by k (binary quantisations: relevant elements among the first k / k);
+  unassessed elements count 0.
+- ``overlap[k]``: the fraction of the first k results that overlap (are nested with, or
+  equal to) another of the first k results of the same article (Eq. 17).
+
+Lists shorter than k are padded, as the paper does, with elements that are neither
+relevant nor overlapping, so both are divided by k. Defaults k in {5, 10, 20, 30, 100,
+200, 1500} (option ``cutoff_ks``); the paper's quantisations are strict, liberal,
+e3s321 ("exhaust.") and s3e321 ("specific") -- whichever quantisations the context has.
+:func:`cutoff_table` lays the means out like the paper's Tables 1-4.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.xcg import thorough_gains
+
+CUTOFFS = (5, 10, 20, 30, 100, 200, 1500)
+
+
+def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
+    """For a list of elements: does each overlap (nest with, or equal) another in the list?"""
+    flags = np.zeros(len(docs), dtype=bool)
+    by_doc: dict[str, list[int]] = {}
+    for i, d in enumerate(docs):
+        by_doc.setdefault(d, []).append(i)
+    for idx in by_doc.values():
+        if len(idx) < 2:
+            continue
+        xs = sorted((xpaths[i], i) for i in idx)
+        # after sorting, a nested or equal pair is adjacent-reachable through prefixes: check each
+        # element against the open chain of its ancestors in sorted order
+        stack: list[tuple[str, int]] = []
+        for x, i in xs:
+            while stack and not (x == stack[-1][0] or x.startswith(stack[-1][0] + "/")):
+                stack.pop()
+            if stack:
+                flags[i] = True
+                for _, j in stack:
+                    flags[j] = True
+            stack.append((x, i))
+    return flags
+
+
+@register_family("cutoff")
+def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
+    ks = [int(k) for k in ctx.opt("cutoff_ks", CUTOFFS)]
+    res = run.results[run.results["xpath"] != ""].reset_index(drop=True)
+    groups = res.groupby("topic", sort=False).indices
+    assessed = set(ctx.assessments.topics)
+    topics = scored_topics(run, sorted(assessed), ctx)
+    rows = []
+    per: dict[tuple[str, str], list[float]] = {}
+    for quant, rb in sorted(ctx.recallbases.items()):
+        gains = thorough_gains(res, rb)
+        for t in topics:
+            g = gains[groups[t]] if t in groups else np.zeros(0)
+            cum = np.cumsum(g)
+            for k in ks:
+                v = float(cum[min(k, len(g)) - 1] / k) if len(g) else 0.0
+                rows.append((t, quant, f"P[{k}]", v))
+                per.setdefault((quant, f"P[{k}]"), []).append(v)
+    for t in topics:
+        idx = groups.get(t, np.zeros(0, dtype=np.int64))
+        docs, xps = res["doc"].to_numpy()[idx], res["xpath"].to_numpy()[idx]
+        for k in ks:
+            n = min(k, len(idx))
+            v = float(overlapping_flags(docs[:n], xps[:n]).sum() / k)
+            rows.append((t, "-", f"overlap[{k}]", v))
+            per.setdefault(("-", f"overlap[{k}]"), []).append(v)
+    if topics:
+        rows.append(("all", "-", "num_q", float(len(topics))))
+        rows.extend(("all", q, m, float(np.mean(v))) for (q, m), v in per.items())
+    return tidy(rows)
+
+
+def cutoff_table(scores: pd.DataFrame) -> pd.DataFrame:
+    """The paper's layout: one row per cut-off, mean P[k] per quantisation, then overlap."""
+    m = scores[scores["topic"] == "all"]
+    p = m[m["measure"].str.startswith("P[")]
+    o = m[m["measure"].str.startswith("overlap[")]
+    table = p.assign(cutoff=p["measure"].str[2:-1].astype(int)).pivot_table(
+        index="cutoff", columns="quant", values="value", aggfunc="first")
+    table["overlap"] = o.assign(cutoff=o["measure"].str[8:-1].astype(int)).set_index("cutoff")["value"]
+    table.columns.name = None
+    return table.reset_index()

@@ -1,0 +1,105 @@
+"""BEPD/EPRUM (2006), precision and overlap at cut-offs (Hiemstra & Mihajlovic) and
+inex_eval 2002 precall: values worked by hand."""
+import numpy as np
+import pytest
+
+from conftest import run_cli, write
+from inexflow.measures.bepd import eprum_precision
+from inexflow.measures.cutoff import overlapping_flags
+from inexflow.measures.precall import precall
+from test_passage import parse_out
+
+
+def test_bepd_by_hand(tmp_path):
+    # two relevant documents with BEPs 100 and 0; doc lengths 1000 and 3000 -> L = 2000
+    q = write(tmp_path / "q.fol", "1 Q0 A 50 1000 100 100:50\n1 Q0 B 50 3000 0 0:50\n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 2 x 300 10\n1 Q0 C 2 1 x 0 10\n")
+    p = run_cli("score", "--task", "best-in-context", "--family", "bepd", "--bepd-a", "1,0.1",
+                "--assessments", q, "-q", r, check=0)
+    v = parse_out(p.stdout)
+    s1 = 1 * 2000 / (1 * 2000 + 200)   # A: d = |300 - 100|
+    assert v[("BEPD[1]", "1")] == pytest.approx(s1 / 2)       # C has no BEP: 0 ; 2 BEPs
+    s01 = 0.1 * 2000 / (0.1 * 2000 + 200)
+    assert v[("BEPD[0.1]", "1")] == pytest.approx(s01 / 2)
+    # EPRUM: found after rank 1 = s1 (< 1 = recall .5 of 2 targets); levels r <= s1/2 reached at rank 1
+    levels = np.arange(1, 101) / 100
+    want = np.where(levels * 2 <= s1, levels * 2 / 1, 0.0).mean()
+    assert v[("EPRUM[1]", "1")] == pytest.approx(want)
+
+
+def test_eprum_reduces_to_precision_with_certain_users():
+    # probabilities 1, 0, 1 for N = 2 targets: recall .5 at rank 1, 1 at rank 3
+    p = eprum_precision(np.array([1.0, 0.0, 1.0]), 2)
+    levels = np.arange(1, 101) / 100
+    want = np.where(levels <= 0.5, levels * 2 / 1, levels * 2 / 3).mean()
+    assert p == pytest.approx(want)
+
+
+def test_overlap_flags_by_hand():
+    docs = np.array(["a", "a", "b", "a", "b"])
+    xps = np.array(["/x[1]/y[1]", "/x[1]", "/x[1]", "/x[1]/z[1]", "/x[1]/y[1]"])
+    # a: /x[1] contains /x[1]/y[1] and /x[1]/z[1] -> all three overlap; b: nested pair -> both
+    assert list(overlapping_flags(docs, xps)) == [True, True, True, True, True]
+    assert list(overlapping_flags(np.array(["a", "a"]), np.array(["/x[1]/y[1]", "/x[1]/y[2]"]))) == [False, False]
+
+
+ASSESS2002 = """<assessments topic='1'><file file='A'>
+<path path='/article[1]' exhaustiveness='2' specificity='1'/>
+<path path='/article[1]/sec[1]' exhaustiveness='3' specificity='3'/>
+<path path='/article[1]/sec[2]' exhaustiveness='1' specificity='3'/>
+</file></assessments>"""
+
+
+def test_precision_and_overlap_at_cutoffs(tmp_path):
+    a = write(tmp_path / "a.xml", ASSESS2002)
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 5 x /article[1]/sec[1]\n1 Q0 A 2 4 x /article[1]\n"
+                                  "1 Q0 B 3 3 x /article[1]\n1 Q0 A 4 2 x /article[1]/sec[2]\n")
+    p = run_cli("score", "--task", "thorough", "--family", "cutoff", "--quant", "strict,liberal,e3s321,s3e321",
+                "--assessments", a, "-q", r, check=0)
+    v = parse_out(p.stdout)
+    # strict: only sec[1] (3,3); liberal: e>=2 or s>=2 -> sec[1], article (e2), sec[2] (s3)
+    assert v[("P[5].strict", "1")] == pytest.approx(1 / 5)
+    assert v[("P[5].liberal", "1")] == pytest.approx(3 / 5)
+    assert v[("P[5].e3s321", "1")] == pytest.approx(1 / 5)    # e = 3: sec[1]
+    assert v[("P[5].s3e321", "1")] == pytest.approx(2 / 5)    # s = 3: sec[1], sec[2]
+    # overlap: first 5 (4 results, padded): sec[1], article, sec[2] of A nest; B alone -> 3/5
+    assert v[("overlap[5]", "1")] == pytest.approx(3 / 5)
+    assert v[("overlap[1500]", "1")] == pytest.approx(3 / 1500)
+    t = run_cli("score", "--task", "thorough", "--family", "cutoff", "--quant", "strict,liberal", "--cutoff-table",
+                "--assessments", a, r, check=0).stdout.splitlines()
+    assert t[1].split("\t")[0] == "cutoff" and t[2].split("\t") == ["5", "0.6000", "0.2000", "0.6000"]
+
+
+def test_precall_with_a_tie_block():
+    # strict, n = 2: level 1 = {A rel, B non-rel} (equal rsv), level 2 = {C non-rel, D rel}
+    got = precall(np.array([1.0, 0, 0, 1.0]), np.array([0.9, 0.9, 0.5, 0.5]), 2.0)
+    want = []
+    for k in range(1, 101):
+        need = k / 100 * 2
+        if need <= 1:   # final level 1: j = 0, s = need, i = 1, r = 1
+            esl = need * 1 / 2
+        else:           # final level 2: j = 1, s = need - 1, i = 1, r = 1
+            esl = 1 + (need - 1) * 1 / 2
+        want.append(need / (need + esl))
+    assert got == pytest.approx(want)
+    # without the tie (every result its own level) recall .5 costs nothing and 1.0 costs 2 non-relevant
+    untied = precall(np.array([1.0, 0, 0, 1.0]), np.arange(4.0), 2.0)
+    assert untied[49] == 1.0 and untied[99] == pytest.approx(2 / (2 + 2))
+
+
+def test_precall_cli_generalised(tmp_path):
+    a = write(tmp_path / "a.xml", ASSESS2002)
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 5 x /article[1]/sec[2]\n1 Q0 A 2 4 x /article[1]/sec[1]\n")
+    v = parse_out(run_cli("score", "--task", "thorough", "--family", "precall", "--quant", "gen", "--assessments", a,
+                          "-q", r, check=0).stdout)
+    # gen: article (2,1) .5, sec[1] (3,3) 1, sec[2] (1,3) .5 -> n = 2; gains in order .5, 1; no ties
+    want = []
+    for k in range(1, 101):
+        need = k / 100 * 2
+        if need <= 0.5:
+            want.append(1.0)                 # first level, nothing non-relevant before
+        elif need <= 1.5:
+            want.append(1.0)                 # second level, still no non-relevant element
+        else:
+            want.append(0.0)                 # the article is never retrieved: 2 is not reached
+    assert v[("precall_AP", "1")] == pytest.approx(np.mean(want))
