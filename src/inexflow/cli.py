@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("score", help="score runs and print measure<TAB>topic<TAB>value lines",
                        description="Score one or more runs against assessments, like the official INEX tools.")
     s.add_argument("--task", required=True,
-                   choices=["thorough", "focused", "relevant-in-context", "best-in-context"])
+                   choices=["thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse"])
     s.add_argument("--assessments", required=True, action="append", metavar="FILE",
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
     s.add_argument("--assessments-format", default="auto", choices=["auto", "fol", "inex2005", "inex2006", "inex2002"])
@@ -44,8 +44,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --family cutoff: print the Hiemstra & Mihajlovic table (cut-off x quantisation, overlap)")
     s.add_argument("--bepd-a", default="0.01,0.1,1,10,100", help="BEPD/EPRUM values of A (default 0.01,0.1,1,10,100)")
     s.add_argument("--mean-doc-length", type=float, help="BEPD/EPRUM L (default: mean length of the assessed documents)")
-    s.add_argument("--overlap", choices=["on", "off"], help="overlap-aware scoring (default: off for thorough)")
+    s.add_argument("--overlap", choices=["on", "off"],
+                   help="XCG overlap: on = rv/rv_norm against the ideal recall-base (default for focused on element "
+                        "assessments), off = quant against the full recall-base (thorough)")
     s.add_argument("--alpha", type=float, default=1.0, help="overlap alpha for focused XCG (default 1)")
+    s.add_argument("--curves", action="store_true",
+                   help="print the ep/gr curve ep[0.01..1.00] and the nxCG curve nxCG@[k] per topic too")
+    s.add_argument("--max-list-length", type=int, default=1500,
+                   help="list length whose 1..100%% give the nxCG curve ranks (default 1500)")
     s.add_argument("--cutoffs", type=_cutoffs, default=[5, 10, 25, 50], help="nxCG cut-offs, e.g. 5,10,25,50")
     s.add_argument("--beta", type=float, default=0.25,
                    help="Relevant in Context F-beta (default 0.25 as the official tool; 1 for HiXEval 2006)")
@@ -79,12 +85,11 @@ def cmd_score(args) -> int:
     from inexflow.measures import ScoringContext, score_run
     from inexflow.scoring import build_recallbases, families_for, format_scores, resolve_extents
 
-    if args.overlap == "on":
-        raise SystemExit("inexflow: error: --overlap on (focused XCG with rv/rv_norm) is not implemented yet")
     a = read_assessments(args.assessments, args.assessments_format)
     fams = families_for(args.task, a, args.family)
     quants = [q for q in args.quant.split(",") if q]
-    element_fams = {"xcg", "cutoff", "precall"}
+    element_fams = {"xcg", "cutoff", "precall", "fetchbrowse"}
+    overlap = args.overlap or ("on" if args.task == "focused" and a.scale != "fol" else "off")
     index = None
     if args.collection:
         from inexflow.formats.collection import index_collection
@@ -93,6 +98,7 @@ def cmd_score(args) -> int:
     recallbases = build_recallbases(a, index, quants, args.ideal_tie) if element_fams & set(fams) else {}
     options = {"cutoffs": args.cutoffs, "empty_topics_zero": args.empty_topics_zero,
                "all_qrels_topics": args.all_qrels_topics, "alpha": args.alpha, "beta": args.beta,
+               "overlap": overlap, "max_list_length": args.max_list_length, "per_topic_curves": args.curves,
                "bep_distance": args.bep_distance, "regroup": args.regroup, "index": index,
                "bepd_a": [float(x) for x in args.bepd_a.split(",") if x], "mean_doc_length": args.mean_doc_length}
     ctx = ScoringContext(a, recallbases, options)

@@ -110,11 +110,20 @@ def element_relevance(assessments: Assessments, index: pd.DataFrame | None = Non
     return make_table(list(rows.itertuples(index=False, name=None)), ELEMENT_COLUMNS)
 
 
-def full_recallbase(elements: pd.DataFrame, scale: str, quant: str) -> pd.DataFrame:
-    """Every assessed element with quant > 0: topic, doc, xpath, size, gain."""
+def assessed_gains(elements: pd.DataFrame, scale: str, quant: str) -> pd.DataFrame:
+    """Every assessed element (in assessment order) with its gain: topic, doc, xpath, size, gain.
+
+    Elements with gain 0 are kept: overlap-aware scoring needs their sizes and children.
+    """
     gain = quantise(scale, quant, elements["exh"].to_numpy(), elements["spec"].to_numpy())
     out = elements[["topic", "doc", "xpath", "size"]].copy()
     out["gain"] = gain
+    return out.reset_index(drop=True)
+
+
+def full_recallbase(elements: pd.DataFrame, scale: str, quant: str) -> pd.DataFrame:
+    """Every assessed element with quant > 0: topic, doc, xpath, size, gain."""
+    out = assessed_gains(elements, scale, quant)
     return out[out["gain"] > 0].reset_index(drop=True)
 
 
@@ -151,14 +160,15 @@ def ideal_elements(gains: dict[str, float], tie: str = "ancestor") -> list[str]:
 
 
 def ideal_recallbase(full: pd.DataFrame, tie: str = "ancestor") -> pd.DataFrame:
-    """Mark the ideal elements of a full recall-base (adds the boolean column ``ideal``)."""
+    """Mark the ideal elements (adds the boolean column ``ideal``); only elements with
+    gain > 0 take part, rows with gain 0 are kept unmarked."""
     if tie not in ("ancestor", "descendant"):
         raise ValueError(f"ideal_tie must be 'ancestor' or 'descendant', not {tie!r}")
     ideal = np.zeros(len(full), dtype=bool)
     pos = {}
     for i, (t, d, x) in enumerate(zip(full["topic"], full["doc"], full["xpath"])):
         pos[(t, d, x)] = i
-    for (t, d), g in full.groupby(["topic", "doc"], sort=False):
+    for (t, d), g in full[full["gain"] > 0].groupby(["topic", "doc"], sort=False):
         for x in ideal_elements(dict(zip(g["xpath"], g["gain"])), tie):
             ideal[pos[(t, d, x)]] = True
     out = full.copy()

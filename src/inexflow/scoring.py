@@ -13,13 +13,14 @@ from inexflow.errors import InputError
 from inexflow.formats.assessments import Assessments, topic_sort_key
 from inexflow.formats.collection import index_collection
 from inexflow.formats.runs import Run
-from inexflow.recallbase import element_relevance, full_recallbase, ideal_recallbase
+from inexflow.recallbase import assessed_gains, element_relevance, ideal_recallbase
 
 log = logging.getLogger("inexflow")
 
 # Default measure families per task and kind of assessments (passage = FOL qrels).
 DEFAULT_FAMILIES = {
     ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["passage_thorough"],
+    ("focused", "element"): ["xcg"], ("fetch-browse", "element"): ["fetchbrowse"],
     ("focused", "passage"): ["passage"],
     ("relevant-in-context", "passage"): ["ric"], ("best-in-context", "passage"): ["bic"],
     ("best-in-context", "element"): ["bepd"],
@@ -80,9 +81,10 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> 
 
 
 def build_recallbases(a: Assessments, index: pd.DataFrame | None, quants, tie="ancestor") -> dict[str, pd.DataFrame]:
-    """Full recall-base with the ``ideal`` flag for every quantisation in ``quants``."""
+    """Every assessed element with its gain and the ``ideal`` flag, for every quantisation in
+    ``quants`` (the full recall-base is the rows with gain > 0)."""
     els = element_relevance(a, index)
-    return {q: ideal_recallbase(full_recallbase(els, a.scale, q), tie) for q in quants}
+    return {q: ideal_recallbase(assessed_gains(els, a.scale, q), tie) for q in quants}
 
 
 COUNT_MEASURES = {"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size"}

@@ -7,13 +7,15 @@ It writes, under one output directory:
 - ground truth: per topic a few relevant documents with 1-2 highlighted passages
   (contiguous paragraphs, sometimes starting or ending inside one);
 - ``runs/``: runs of several groups of varying quality for every task -- thorough
-  (overlapping elements, XML), focused (non-overlapping elements, XML),
+  (overlapping elements, XML), fetch-browse (thorough elements grouped per article, XML),
+  focused (non-overlapping elements, XML),
   relevant-in-context (focused elements grouped per article, XML), best-in-context (one
   element per article, XML) and focused passage runs (FOL, 8-column text);
 - a pool built from all runs (INEX pooling to ``pool_target`` documents per topic) and
   assessments of the pooled documents only, in three real formats:
   ``assessments/qrels.fol`` (2007-2010 FOL), ``assessments/inex2005/TOPIC.xml``
-  (2005 highlighting XML with element exhaustivity, size and rsize) and
+  (2005 highlighting XML with element exhaustivity, size and rsize),
+  ``assessments/inex2006/TOPIC.xml`` (the same without exhaustivity) and
   ``assessments/inex2002/TOPIC.xml`` (2002-2004 e/s on 0..3).
 
 Runs are simulated, not retrieved: each run has a quality q in [0, 1]; an element's
@@ -47,7 +49,7 @@ WORDS = ("retrieval evaluation element passage structure document section paragr
          "energy protein market election novel painting galaxy ocean forest climate algorithm network").split()
 
 TASK_LABELS = {"thorough": "Thorough", "focused": "Focused", "relevant-in-context": "RelevantInContext",
-               "best-in-context": "BestInContext"}
+               "best-in-context": "BestInContext", "fetch-browse": "FetchBrowse"}
 
 
 @dataclass
@@ -60,7 +62,7 @@ class SimulationConfig:
     results_per_topic: int = 100     # maximum list length
     rel_docs_per_topic: tuple = (4, 12)
     pool_target: int = 40
-    tasks: tuple = ("thorough", "focused", "relevant-in-context", "best-in-context", "fol")
+    tasks: tuple = ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse", "fol")
 
 
 def _words(rng, n) -> str:
@@ -179,6 +181,12 @@ def simulate(outdir, cfg: SimulationConfig = SimulationConfig()) -> dict:
                     k = cfg.results_per_topic
                     if task == "thorough":
                         sel = list(order[:k])
+                    elif task == "fetch-browse":  # thorough elements grouped per article, best article first
+                        sel = list(order[:k])
+                        first = {}
+                        for pos, i in enumerate(sel):
+                            first.setdefault(cand_doc[i], pos)
+                        sel.sort(key=lambda i: first[cand_doc[i]])
                     elif task == "best-in-context":
                         seen, sel = set(), []
                         for i in order:
@@ -243,24 +251,32 @@ def _write_assessments(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index
     els = els[els["rsize"] > 0]
     for t in topics:
         x05 = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{t}" version="sim-1">\n']
+        x06 = [x05[0]]
         x02 = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{t}">\n']
         for d in pool.loc[pool["topic"] == t, "doc"]:
             g = els[(els["topic"] == t) & (els["doc"] == d)]
             x05.append(f'  <file name="{d}" collection="sim">\n')
+            x06.append(f'  <file name="{d}" collection="sim">\n')
             x02.append(f'  <file file="{d}">\n')
             if len(g):
-                bep = g.sort_values(["start", "xpath"]).iloc[-1]
+                # the deepest element starting first among those holding highlighted text
+                bep = g.assign(_d=-g["xpath"].str.len()).sort_values(["start", "_d"]).iloc[0]
                 x05.append(f'    <best-entry-point path="{bep.xpath}"/>\n')
+                x06.append(f'    <best-entry-point path="{bep.xpath}"/>\n')
             for r in g.itertuples():
                 e05 = "?" if r.size < 40 else ("2" if r.rsize >= 300 else "1")
                 x05.append(f'    <element path="{r.xpath}" exhaustivity="{e05}" size="{r.size}" rsize="{r.rsize}"/>\n')
+                x06.append(f'    <element path="{r.xpath}" size="{r.size}" rsize="{r.rsize}"/>\n')
                 sp = r.rsize / r.size
                 s02 = 3 if sp >= 0.95 else (2 if sp >= 0.5 else 1)
                 e02 = 3 if r.rsize >= 600 else (2 if r.rsize >= 200 else 1)
                 x02.append(f"    <path path='{r.xpath}' exhaustiveness='{e02}' specificity='{s02}'/>\n")
             x05.append("  </file>\n")
+            x06.append("  </file>\n")
             x02.append("  </file>\n")
         x05.append("</assessments>\n")
+        x06.append("</assessments>\n")
         x02.append("</assessments>\n")
         write_text("".join(x05), out / "assessments" / "inex2005" / f"{t}.xml")
         write_text("".join(x02), out / "assessments" / "inex2002" / f"{t}.xml")
+        write_text("".join(x06), out / "assessments" / "inex2006" / f"{t}.xml")

@@ -19,13 +19,19 @@ rule ideal_recallbase:
         "../../scripts/ideal_recallbase.py"
 
 
-ELEMENT_FAMILIES = {"xcg", "cutoff", "precall"}  # families that score against the recall-bases
+ELEMENT_FAMILIES = {"xcg", "cutoff", "precall", "fetchbrowse"}  # families that score against the recall-bases
 
 
 def recallbases_for(w):
     if w.family in ELEMENT_FAMILIES:
         return [f"{RES}/recallbase/{q}.parquet" for q in QUANTS]
     return []
+
+
+def TASK_CONFIG(w):
+    t = config["tasks"][RUNS[w.run]["task"]]
+    default = "on" if RUNS[w.run]["task"] == "focused" else "off"
+    return {"overlap": t.get("overlap", default), "alpha": t.get("alpha", 1.0)}
 
 
 rule score:
@@ -39,7 +45,10 @@ rule score:
     output:
         scores=f"{RES}/scores/{{run}}/{{family}}.parquet",
     params:
-        options=lambda w: {"cutoffs": config["cutoffs"], "empty_topics_zero": config["empty_topics_zero"],
+        options=lambda w: {"overlap": TASK_CONFIG(w)["overlap"], "alpha": TASK_CONFIG(w)["alpha"],
+                           "max_list_length": config["max_list_length"],
+                           "per_topic_curves": config["per_topic_curves"],
+                           "cutoffs": config["cutoffs"], "empty_topics_zero": config["empty_topics_zero"],
                            "all_qrels_topics": config["all_qrels_topics"], "topics": config.get("topic_subset"),
                            "beta": config["beta"], "bep_distance": config["bep_distance"],
                            "regroup": config["regroup"], "bepd_a": config["bepd_a"],

@@ -7,8 +7,12 @@ config (``tasks: {TASK: {families: [...]}}``).
 
 Families so far:
 
-- ``xcg``      XCG thorough measures (Kazai & Lalmas, INEX 2005 paper, section 5):
-               nxCG[k], MAnxCG[k], MAep, iMAep, Q, R -- :mod:`inexflow.measures.xcg`
+- ``xcg``      XCG measures (Kazai & Lalmas, INEX 2005 paper, section 3): nxCG[k],
+               MAnxCG[k], MAep, iMAep, Q, R, the ep/gr and nxCG curves, with overlap off
+               (Thorough) or on (Focused, option ``overlap``/``alpha``) --
+               :mod:`inexflow.measures.xcg`, :mod:`inexflow.measures.overlap`
+- ``fetchbrowse`` FetchBrowse article- and element-level ep/gr --
+               :mod:`inexflow.measures.fetchbrowse`
 - ``passage``  the official INEX 2007-2010 focused passage measures iP[x], AiP, MAiP
                and the tool's bookkeeping lines (Pal, Mitra & Kamps; INEX 2009 tool) --
                :mod:`inexflow.measures.passage`; ``passage_thorough`` the same for the
@@ -81,6 +85,7 @@ def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
 # families register themselves on import
 from inexflow.measures import bepd as _bepd  # noqa: E402,F401
 from inexflow.measures import cutoff as _cutoff  # noqa: E402,F401
+from inexflow.measures import fetchbrowse as _fetchbrowse  # noqa: E402,F401
 from inexflow.measures import precall as _precall  # noqa: E402,F401
 from inexflow.measures import incontext as _incontext  # noqa: E402,F401
 from inexflow.measures import passage as _passage  # noqa: E402,F401

@@ -56,7 +56,7 @@ def score_precall(run, ctx: ScoringContext) -> pd.DataFrame:
     groups = res.groupby("topic", sort=False).indices
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
-        n_by_topic = rb.groupby("topic")["gain"].sum().to_dict()
+        n_by_topic = {t: n for t, n in rb.groupby("topic")["gain"].sum().items() if n > 0}
         topics = scored_topics(run, list(n_by_topic), ctx)
         gains = thorough_gains(res, rb)
         rsv = res["rsv"].to_numpy()

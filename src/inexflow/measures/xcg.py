@@ -12,12 +12,16 @@ value past |xI| (Eq. 1-2):
 - MAep = (1/n) sum of ep over the natural recall points (ranks with xG > 0) (Eq. 6);
   iMAep = mean of ep at gr = 0.01 .. 1.00, ep interpolated linearly between natural
   points, flat before the first, 0 beyond the last reached.
+- the nxCG curve ``nxCG@[k]`` at k = 1%, ..., 100% of the maximum list length (1500) and
+  the ep/gr curve ``ep[x]`` at gr = 0.01 .. 1.00.
 - Q and R (Sakai's definitions, see the spec note): cbg(i) = sum_{j<=i} (xG[j] + 1 if
   xG[j] > 0); Q = (1/R) sum_i [xG[i] > 0] cbg(i) / (cig(i) + i); R-measure =
   cbg(R) / (cig(R) + R), R = |xI|.
 
 The Thorough task (overlap off) takes xG[i] = quant of the result's assessment (0 for
-unassessed elements) and xI = every element of the full recall-base.
+unassessed elements) and xI = every element of the full recall-base. The Focused task
+(overlap on) takes xG[i] = rv_norm (:mod:`inexflow.measures.overlap`) and xI = the ideal
+recall-base.
 """
 
 from __future__ import annotations
@@ -31,13 +35,17 @@ from inexflow.measures.topicset import scored_topics, tidy
 GR_LEVELS = np.round(np.arange(1, 101) / 100, 2)
 
 
-def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs) -> dict[str, float]:
-    """All thorough XCG measures for one topic (xi sorted descending, all > 0)."""
+def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=()) -> dict[str, float]:
+    """All XCG measures for one topic (xi sorted descending, all > 0).
+
+    ``curve_ranks`` adds nxCG at those ranks (the nxCG curve) as ``nxCG@[k]``; the ep/gr
+    curve ``ep[0.01]`` .. ``ep[1.00]`` is always computed (iMAep is its mean).
+    """
     n = len(xi)
     xci = np.cumsum(xi)
     xcg = np.cumsum(xg)
     out: dict[str, float] = {}
-    kmax = max(cutoffs) if cutoffs else 0
+    kmax = max(list(cutoffs) + list(curve_ranks)) if (cutoffs or curve_ranks) else 0
     if kmax:
         j = np.arange(1, kmax + 1)
         cg = xcg[np.minimum(j, len(xcg)) - 1] if len(xcg) else np.zeros(kmax)
@@ -49,18 +57,18 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs) -> dict[str, float]:
         for k in cutoffs:
             out[f"MAnxCG[{k}]"] = float(manxcg[k - 1])
     nat = np.flatnonzero(xg > 0)
-    g = xcg[nat]
+    g = np.minimum(xcg[nat], xci[-1])
     ideal_rank = np.interp(g, np.concatenate(([0.0], xci)), np.arange(0, n + 1, dtype=np.float64))
     ep = ideal_rank / (nat + 1)
     out["MAep"] = float(ep.sum() / n)
-    # iMAep: ep at standard gain-recall levels
+    # the ep/gr curve at standard gain-recall levels and its mean iMAep
     if len(nat):
         gr = g / xci[-1]
         at = np.interp(GR_LEVELS, gr, ep, left=ep[0], right=0.0)
         at[GR_LEVELS > gr[-1] + 1e-12] = 0.0
-        out["iMAep"] = float(at.mean())
     else:
-        out["iMAep"] = 0.0
+        at = np.zeros(len(GR_LEVELS))
+    out["iMAep"] = float(at.mean())
     # Q and R
     L = len(xg)
     isrel = xg > 0
@@ -71,6 +79,10 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs) -> dict[str, float]:
     out["Q"] = float((isrel * cbg / (cig + i)).sum() / n)
     cbg_r = cbg[min(n, L) - 1] if L else 0.0
     out["R"] = float(cbg_r / (cig_full[n - 1] + n))
+    for lv, v in zip(GR_LEVELS, at):
+        out[f"ep[{lv:.2f}]"] = float(v)
+    for k in curve_ranks:
+        out[f"nxCG@[{k}]"] = float(nxcg[k - 1])
     return out
 
 
@@ -81,24 +93,61 @@ def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame) -> np.ndarra
     return m["gain"].fillna(0.0).to_numpy(np.float64)
 
 
+def curve_ranks(max_length: int) -> list[int]:
+    """Ranks at 1%, 2%, ..., 100% of the maximum list length (the nxCG curve)."""
+    return sorted({max(1, round(max_length * p / 100)) for p in range(1, 101)})
+
+
+def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: float, source="run") -> np.ndarray:
+    """xG per result: quant (overlap off, Eq. 10) or rv_norm (overlap on, Eq. 9)."""
+    if not overlap:
+        return thorough_gains(results, rb)
+    from inexflow.measures.overlap import focused_gains
+    return focused_gains(results, rb, alpha, source)
+
+
+def ideal_vectors(rb: pd.DataFrame, overlap: bool) -> dict[str, np.ndarray]:
+    """xI per topic: the full recall-base (overlap off) or the ideal recall-base (on)."""
+    sel = rb[rb["gain"] > 0]
+    if overlap:
+        sel = sel[sel["ideal"]]
+    return {t: np.sort(g["gain"].to_numpy())[::-1] for t, g in sel.groupby("topic", sort=False)}
+
+
+def mean_rows(per: dict[str, dict[str, float]], quant: str, skip_prefixes=()) -> list[tuple]:
+    """Means over topics of every measure (topic ``all``) and num_q."""
+    rows = []
+    if per:
+        names = list(next(iter(per.values())))
+        for m in names:
+            rows.append(("all", quant, m, float(np.mean([per[t][m] for t in per]))))
+        rows.append(("all", quant, "num_q", float(len(per))))
+    return rows
+
+
 @register_family("xcg")
 def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
-    """Thorough XCG (overlap off) for every configured quantisation."""
+    """XCG for every configured quantisation; ``overlap`` on (Focused) or off (Thorough).
+
+    Per-topic rows leave out the curves (ep[x], nxCG@[k]) unless ``per_topic_curves``;
+    the means always have them.
+    """
     cutoffs = [int(k) for k in ctx.opt("cutoffs", [5, 10, 25, 50])]
-    results = run.results[run.results["xpath"] != ""]
+    overlap = str(ctx.opt("overlap", "off")) in ("on", "True", "true")
+    alpha = float(ctx.opt("alpha", 1.0))
+    ranks = curve_ranks(int(ctx.opt("max_list_length", 1500)))
+    keep_curves = bool(ctx.opt("per_topic_curves", False))
+    results = run.results[run.results["xpath"] != ""].reset_index(drop=True)
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
-        ideal_by_topic = {t: np.sort(g["gain"].to_numpy())[::-1] for t, g in rb.groupby("topic", sort=False)}
+        ideal_by_topic = ideal_vectors(rb, overlap)
         topics = scored_topics(run, [t for t in ctx.assessments.topics if t in ideal_by_topic], ctx)
-        gains = thorough_gains(results, rb)
+        gains = run_gains(results, rb, overlap, alpha, run.source)
         by_topic = {t: gains[idx] for t, idx in results.groupby("topic", sort=False).indices.items()}
         per = {}
         for t in topics:
-            per[t] = xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs)
-            rows.extend((t, quant, m, v) for m, v in per[t].items())
-        if per:
-            names = list(next(iter(per.values())))
-            for m in names:
-                rows.append(("all", quant, m, float(np.mean([per[t][m] for t in per]))))
-            rows.append(("all", quant, "num_q", float(len(per))))
+            per[t] = xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs, ranks)
+            rows.extend((t, quant, m, v) for m, v in per[t].items()
+                        if keep_curves or not (m.startswith("ep[") or m.startswith("nxCG@[")))
+        rows.extend(mean_rows(per, quant))
     return tidy(rows)

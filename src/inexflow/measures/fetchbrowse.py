@@ -1,0 +1,76 @@
+"""FetchBrowse (INEX 2005 evaluation measures paper, section 6.3; spec note XCG).
+
+Two scores, ep/gr measures only (MAep, iMAep):
+
+- article level (``art_MAep``, ``art_iMAep``): the run reduced to its articles (each
+  element replaced by its article, first occurrence kept) against the articles holding at
+  least one relevant element, sorted by quantised score. The score of an article is the
+  quantisation of the article element's own assessment (Eq. 10); an article whose own
+  assessment quantises to 0 adds nothing to the ideal vector (an assumption: the paper
+  sorts "by quantised score" without saying what a 0 means there).
+- element level, with overlap off and on (``el_MAep[off]``, ``el_MAep[on]``, and the same
+  for iMAep): every article cluster of the run (its elements in rank order) is scored
+  against the cluster's recall-base -- the article's relevant elements (off) or its ideal
+  elements with rv_norm gains (on) -- then averaged over the run's clusters of articles
+  with a non-empty recall-base, then over topics. A topic where no such cluster is
+  retrieved scores 0 at element level.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.xcg import mean_rows, run_gains, xcg_topic
+
+
+def _ep(xg, xi) -> tuple[float, float]:
+    m = xcg_topic(np.asarray(xg, dtype=float), np.sort(np.asarray(xi, dtype=float))[::-1], [])
+    return m["MAep"], m["iMAep"]
+
+
+@register_family("fetchbrowse")
+def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
+    alpha = float(ctx.opt("alpha", 1.0))
+    results = run.results[run.results["xpath"] != ""].reset_index(drop=True)
+    rows = []
+    for quant, rb in sorted(ctx.recallbases.items()):
+        rel = rb[rb["gain"] > 0]
+        topics = scored_topics(run, sorted(set(rel["topic"])), ctx)
+        best = rel.groupby(["topic", "doc"])["gain"].max()
+        art_gain = best.to_dict()
+        rel_docs = rel.groupby("topic")["doc"].unique().to_dict()
+        gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source) for ov in ("off", "on")}
+        per = {}
+        by_topic = results.groupby("topic", sort=False).indices
+        for t in topics:
+            idx = by_topic.get(t, np.zeros(0, dtype=np.int64))
+            docs = results["doc"].to_numpy()[idx]
+            arts = list(dict.fromkeys(docs))
+            xi = [art_gain.get((t, d), 0.0) for d in rel_docs.get(t, [])]
+            xi = [g for g in xi if g > 0]
+            vals = {}
+            if xi:
+                vals["art_MAep"], vals["art_iMAep"] = _ep([art_gain.get((t, d), 0.0) for d in arts], xi)
+            else:
+                vals["art_MAep"] = vals["art_iMAep"] = 0.0
+            for ov in ("off", "on"):
+                cluster_scores = []
+                for d in arts:
+                    mask = docs == d
+                    base = rel[(rel["topic"] == t) & (rel["doc"] == d)]
+                    if ov == "on":
+                        base = base[base["ideal"]]
+                    if base.empty:
+                        continue
+                    cluster_scores.append(_ep(gains[ov][idx[mask]], base["gain"].to_numpy()))
+                ma = [c[0] for c in cluster_scores]
+                ima = [c[1] for c in cluster_scores]
+                vals[f"el_MAep[{ov}]"] = float(np.mean(ma)) if ma else 0.0
+                vals[f"el_iMAep[{ov}]"] = float(np.mean(ima)) if ima else 0.0
+            per[t] = vals
+            rows.extend((t, quant, m, v) for m, v in vals.items())
+        rows.extend(mean_rows(per, quant))
+    return tidy(rows)

@@ -1,0 +1,129 @@
+"""Overlap-aware gains for the Focused strategy (``overlap=on``): rv and rv_norm of the
+INEX 2005 evaluation measures paper (section 3.2, Eq. 7-9) as settled by the spec note.
+
+Within one topic and document, with R the results returned so far:
+
+- rv(c) = quant(c) if c is unseen (neither c, an ancestor nor a descendant of c in R);
+  (1 - alpha) quant(c) if fully seen (c or an ancestor of c in R); alpha * sum over the
+  assessed children ch of c of rv(ch) |ch| / |c| + (1 - alpha) quant(c) if partly seen
+  (a descendant of c in R), children recursively, text in no assessed child counting 0.
+- rv_norm caps the credit of the cluster of an ideal element I (its ancestors and
+  descendants) at rv(I) = quant(I): a result inside I (I or a descendant) gets
+  min(rv(c), remaining(I)); a result above ideal elements I1..Ik gets min(rv(c), their
+  summed remaining credit), charged to them in document order; results outside every
+  cluster get 0. remaining(I) = quant(I) minus what has been charged to I, so gains are
+  never negative.
+
+Seen-ness is decided on the xpaths (containment), so sizes are needed only for partly
+seen elements. The work per result is proportional to its depth plus the assessed
+children of partly seen elements below it: linear in the run's length for a fixed tree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from inexflow.errors import InputError
+
+
+def _ancestors(x: str):
+    i = x.rfind("/")
+    while i > 0:
+        x = x[:i]
+        yield x
+        i = x.rfind("/")
+
+
+class DocumentState:
+    """Assessed elements of one (topic, document) and what the user has seen of them."""
+
+    def __init__(self, xpaths, gains, sizes, ideal):
+        self.gain = dict(zip(xpaths, gains))
+        self.size = dict(zip(xpaths, sizes))
+        self.children: dict[str, list[str]] = {}
+        for x in xpaths:
+            i = x.rfind("/")
+            if i > 0:
+                self.children.setdefault(x[:i], []).append(x)
+        self.ideal_order = [x for x, flag in zip(xpaths, ideal) if flag]  # document (assessment) order
+        self.remaining = {x: self.gain[x] for x in self.ideal_order}
+        self.ideal_below: dict[str, list[str]] = {}
+        for x in self.ideal_order:
+            for a in _ancestors(x):
+                self.ideal_below.setdefault(a, []).append(x)
+        self.returned: set[str] = set()
+        self.partial: set[str] = set()  # ancestors of returned elements
+
+    def _fully_seen(self, x: str) -> bool:
+        return x in self.returned or any(a in self.returned for a in _ancestors(x))
+
+    def rv(self, x: str, alpha: float) -> float:
+        if x not in self.gain:
+            return 0.0  # unassessed: all its text is unassessed and counts 0
+        q = self.gain[x]
+        if self._fully_seen(x):
+            return (1 - alpha) * q
+        if x not in self.partial:
+            return q
+        size = self.size.get(x, -1)
+        if size <= 0:
+            raise ValueError(x)
+        inner = 0.0
+        for ch in self.children.get(x, ()):
+            csize = self.size.get(ch, -1)
+            if csize < 0:
+                raise ValueError(ch)
+            inner += self._rv_below(ch, alpha) * csize
+        return alpha * inner / size + (1 - alpha) * q
+
+    def _rv_below(self, x: str, alpha: float) -> float:
+        # below a partly seen element an ancestor is never returned, so only x itself can be
+        if x in self.returned:
+            return (1 - alpha) * self.gain.get(x, 0.0)
+        if x in self.partial:
+            return self.rv(x, alpha)
+        return self.gain.get(x, 0.0)
+
+    def take(self, x: str, alpha: float) -> float:
+        """The gain rv_norm of returning x now, then mark x as seen."""
+        v = self.rv(x, alpha)
+        owner = next((a for a in (x, *_ancestors(x)) if a in self.remaining), None)
+        if owner is not None:
+            g = min(v, self.remaining[owner])
+            self.remaining[owner] -= g
+        else:
+            below = self.ideal_below.get(x, [])
+            g = min(v, sum(self.remaining[i] for i in below))
+            left = g
+            for i in below:
+                c = min(left, self.remaining[i])
+                self.remaining[i] -= c
+                left -= c
+        self.returned.add(x)
+        for a in _ancestors(x):
+            self.partial.add(a)
+        return max(g, 0.0)
+
+
+def focused_gains(results: pd.DataFrame, recallbase: pd.DataFrame, alpha: float, source="run") -> np.ndarray:
+    """xG = rv_norm for every result (topic, doc, xpath in rank order) against ``recallbase``
+    (all assessed elements with gain, size and the ideal flag)."""
+    states: dict[tuple[str, str], DocumentState] = {}
+    groups = {k: g for k, g in recallbase.groupby(["topic", "doc"], sort=False)}
+    out = np.zeros(len(results))
+    lines = results["line"].to_numpy() if "line" in results.columns else np.zeros(len(results), dtype=int)
+    for i, (t, d, x) in enumerate(zip(results["topic"], results["doc"], results["xpath"])):
+        st = states.get((t, d))
+        if st is None:
+            g = groups.get((t, d))
+            if g is None:
+                continue  # an unassessed document: no gain
+            st = states[(t, d)] = DocumentState(g["xpath"].tolist(), g["gain"].tolist(), g["size"].tolist(),
+                                                g["ideal"].tolist())
+        try:
+            out[i] = st.take(x, alpha)
+        except ValueError as e:
+            raise InputError(source, f"line {lines[i]}", f"element {d}{e} has no size: overlap-aware scoring "
+                             "needs element sizes", "sizes in the assessments or a collection index") from None
+    return out
