@@ -35,14 +35,14 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
         _, mismatch, errors = filecmp.cmpfiles(c.left, c.right, c.common_files, shallow=False)
         assert not mismatch and not errors
     same(cmp)
-    assert s1["runs"] == 2 * 5 and s1["topics"] == 3
+    assert s1["runs"] == 2 * 6 and s1["topics"] == 3
     runs = sorted((tmp_path / "a" / "runs").iterdir())
     tasks = {}
     for r in runs:
         run = read_run(r, task="focused" if r.suffix == ".txt" else None)
         tasks.setdefault(run.task, []).append(run)
         assert set(run.results["topic"]) == {"2009001", "2009002", "2009003"}
-    assert set(tasks) == {"thorough", "focused", "relevant-in-context", "best-in-context"}
+    assert set(tasks) == {"thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse"}
     for run in tasks["best-in-context"]:
         assert not run.results.duplicated(["topic", "doc"]).any()  # one result per article
     for run in tasks["relevant-in-context"]:
@@ -53,7 +53,8 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
     fol = read_assessments(tmp_path / "a" / "assessments" / "qrels.fol")
     a05 = read_assessments(sorted((tmp_path / "a" / "assessments" / "inex2005").iterdir()))
     a02 = read_assessments(sorted((tmp_path / "a" / "assessments" / "inex2002").iterdir()))
-    assert (fol.scale, a05.scale, a02.scale) == ("fol", "inex2005", "inex2002")
+    a06 = read_assessments(sorted((tmp_path / "a" / "assessments" / "inex2006").iterdir()))
+    assert (fol.scale, a05.scale, a06.scale, a02.scale) == ("fol", "inex2005", "inex2006", "inex2002")
     assert set(fol.documents["doc"]) <= set(a05.documents["doc"])
     meta = json.loads((tmp_path / "a" / "campaign.json").read_text())
     assert len(a05.documents) == meta["pool_size"]

@@ -70,7 +70,7 @@ def test_outputs(campaign):
     assert list(scores.columns) == ["run", "topic", "task", "quant", "measure", "value"]
     assert scores["run"].nunique() == n_runs
     for task, main in [("thorough", "MAep"), ("focused", "MAiP"), ("relevant-in-context", "MAgP"),
-                       ("best-in-context", "MAgP")]:
+                       ("best-in-context", "MAgP"), ("fetch-browse", "art_MAep")]:
         s = pd.read_csv(res / "summary" / f"{task}.tsv", sep="\t")
         assert list(s.columns[:5]) == ["rank", "run", "participant", "quant", main]
         assert s[main].is_monotonic_decreasing and s["rank"].iloc[0] == 1
@@ -140,3 +140,23 @@ def test_failing_stage_names_rule_file_and_line(tmp_path):
     out = p.stdout + p.stderr
     assert "rule parse_run failed" in out and "g01-fol-1.txt:line 5: negative offset or length" in out
     assert not (tmp_path / "results" / "runs" / "g01-fol-1.parquet").exists()
+
+
+@pytest.mark.parametrize("preset,tasks", [("inex2005", {"thorough": "MAep", "focused": "MAep",
+                                                        "fetch-browse": "art_MAep"}),
+                                          ("inex2006", {"thorough": "MAep", "focused": "nxCG[10]",
+                                                        "best-in-context": "BEPD[1]"})])
+def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
+    simulate(tmp_path / "demo", SMALL)
+    cfg = yaml.safe_load((ROOT / "config" / "campaigns" / f"{preset}.yaml").read_text())
+    cfg["pool"]["target"] = 15
+    (tmp_path / "config").mkdir()
+    shutil.copy(ROOT / "config" / "config.yaml", tmp_path / "config" / "config.yaml")
+    (tmp_path / "preset.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    p = snakemake(tmp_path, "--cores", "2", "--configfile", "preset.yaml")
+    assert p.returncode == 0, p.stdout + p.stderr
+    for task, main in tasks.items():
+        s = pd.read_csv(tmp_path / "results" / "summary" / f"{task}.tsv", sep="\t")
+        assert s.columns[4] == main and s[main].notna().all() and len(s) >= 2
+    quants = set(pd.read_csv(tmp_path / "results" / "summary" / "thorough.tsv", sep="\t")["quant"])
+    assert quants == ({"gen", "strict", "genLifted"} if preset == "inex2005" else {"gen"})
