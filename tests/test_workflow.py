@@ -153,7 +153,7 @@ def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
     (tmp_path / "config").mkdir()
     shutil.copy(ROOT / "config" / "config.yaml", tmp_path / "config" / "config.yaml")
     (tmp_path / "preset.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    p = snakemake(tmp_path, "--cores", "2", "--configfile", "preset.yaml")
+    p = snakemake(tmp_path, "--cores", "2", "--configfile", str(tmp_path / "preset.yaml"))
     assert p.returncode == 0, p.stdout + p.stderr
     for task, main in tasks.items():
         s = pd.read_csv(tmp_path / "results" / "summary" / f"{task}.tsv", sep="\t")
