@@ -14,7 +14,7 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.formats.runs import RESULT_COLUMNS, Run, check_duplicates, normalise_task, order_results
-from inexflow.formats.xmlutil import attr, child_text, local, parse_xml, where
+from inexflow.formats.xmlutil import attr, local, parse_xml, where
 from inexflow.formats.xpath import canonical_xpath
 
 
@@ -41,6 +41,7 @@ def read_xml_run(path) -> Run:
                          "Thorough, Focused, RelevantInContext, BestInContext or FetchBrowse")
     rows = []
     all_ranked = True
+    canon: dict[str, str] = {}
     for t in root:
         if local(t.tag) != "topic":
             continue
@@ -48,13 +49,26 @@ def read_xml_run(path) -> Run:
         for r in t:
             if local(r.tag) != "result":
                 continue
-            doc = child_text(path, r, "file")
+            doc = p = rank_t = rsv_t = None
+            fol = None
+            for ch in r:  # one pass over the result's children
+                name = local(ch.tag)
+                if name == "file":
+                    doc = (ch.text or "").strip()
+                elif name == "path":
+                    p = (ch.text or "").strip()
+                elif name == "fol":
+                    fol = ch
+                elif name == "rank":
+                    rank_t = (ch.text or "").strip()
+                elif name == "rsv":
+                    rsv_t = (ch.text or "").strip()
+            if doc is None:
+                raise InputError(path, where(r), "missing child element <file>")
             if not doc:
                 raise InputError(path, where(r), "empty <file>")
             doc = doc[:-4] if doc.endswith(".xml") else doc
             xpath, off, ln = "", -1, -1
-            fol = next((c for c in r if local(c.tag) == "fol"), None)
-            p = child_text(path, r, "path", required=False)
             if fol is not None:
                 off = _num(path, fol, attr(path, fol, "offset", "file-offset"), "offset", int)
                 ln = _num(path, fol, attr(path, fol, "length", "file-length"), "length", int)
@@ -62,14 +76,14 @@ def read_xml_run(path) -> Run:
                     raise InputError(path, where(fol), f"negative offset or length ({off}, {ln})",
                                      "non-negative integers")
             elif p is not None:
-                try:
-                    xpath = canonical_xpath(p)
-                except ValueError as e:
-                    raise InputError(path, where(r), str(e)) from None
+                xpath = canon.get(p)
+                if xpath is None:
+                    try:
+                        xpath = canon[p] = canonical_xpath(p)
+                    except ValueError as e:
+                        raise InputError(path, where(r), str(e)) from None
             else:
                 raise InputError(path, where(r), "result has neither <path> nor <fol>")
-            rank_t = child_text(path, r, "rank", required=False)
-            rsv_t = child_text(path, r, "rsv", required=False)
             rank = _num(path, r, rank_t, "rank", int) if rank_t else 0
             all_ranked &= bool(rank_t)
             rsv = _num(path, r, rsv_t, "rsv", float) if rsv_t else float("nan")

@@ -21,7 +21,10 @@ def parse_xml(path):
 
 
 def local(tag) -> str:
-    return etree.QName(tag).localname if isinstance(tag, str) else ""
+    """The tag without namespace ("" for comments and processing instructions)."""
+    if not isinstance(tag, str):
+        return ""
+    return tag if tag[0] != "{" else tag.split("}", 1)[1]
 
 
 def where(el) -> str:

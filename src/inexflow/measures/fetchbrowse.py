@@ -45,6 +45,7 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
         gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source) for ov in ("off", "on")}
         per = {}
         by_topic = results.groupby("topic", sort=False).indices
+        rel_by_doc = {k: g for k, g in rel.groupby(["topic", "doc"], sort=False)}
         for t in topics:
             idx = by_topic.get(t, np.zeros(0, dtype=np.int64))
             docs = results["doc"].to_numpy()[idx]
@@ -59,13 +60,12 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
             for ov in ("off", "on"):
                 cluster_scores = []
                 for d in arts:
-                    mask = docs == d
-                    base = rel[(rel["topic"] == t) & (rel["doc"] == d)]
-                    if ov == "on":
+                    base = rel_by_doc.get((t, d))
+                    if base is not None and ov == "on":
                         base = base[base["ideal"]]
-                    if base.empty:
+                    if base is None or base.empty:
                         continue
-                    cluster_scores.append(_ep(gains[ov][idx[mask]], base["gain"].to_numpy()))
+                    cluster_scores.append(_ep(gains[ov][idx[docs == d]], base["gain"].to_numpy()))
                 ma = [c[0] for c in cluster_scores]
                 ima = [c[1] for c in cluster_scores]
                 vals[f"el_MAep[{ov}]"] = float(np.mean(ma)) if ma else 0.0
