@@ -17,15 +17,16 @@ def test_spec_worked_example():
     # iMAep: gr points .25 (ep .5) and .75 (ep 2/3); 25 levels at .5, 50 levels on the line, 25 at 0
     line = sum(0.5 + (k / 100 - 0.25) / 0.5 * (1 / 6) for k in range(26, 76))
     assert m["iMAep"] == pytest.approx((25 * 0.5 + line) / 100)
-    # Q: cbg = 1.5 1.5 3.5 3.5, cig = 2 3.5 5 5 -> (1.5/3 + 3.5/8) / 3 ; R: cbg(3) / (cig(3) + 3)
-    assert m["Q"] == pytest.approx((1.5 / 3 + 3.5 / 8) / 3)
-    assert m["R"] == pytest.approx(3.5 / 8)
+    # Q: cbg = 1.5 1.5 3.5 3.5 (bonused), cig = xCI = 1 1.5 2 2 -> (1.5/(1+1) + 3.5/(2+3)) / 3
+    assert m["Q"] == pytest.approx((1.5 / 2 + 3.5 / 5) / 3)
+    # R-measure: cbg(3) / (cig(3) + 3)
+    assert m["R"] == pytest.approx(3.5 / 5)
 
 
 def test_ideal_run_scores_one():
     xi = np.array([1.0, 0.7, 0.7, 0.2])
     m = xcg_topic(xi.copy(), xi, [1, 2, 4, 10])
-    for k in ("nxCG[1]", "nxCG[2]", "nxCG[4]", "nxCG[10]", "MAep", "iMAep"):
+    for k in ("nxCG[1]", "nxCG[2]", "nxCG[4]", "nxCG[10]", "MAnxCG[10]", "MAep", "iMAep", "Q", "R"):
         assert m[k] == pytest.approx(1.0), k
 
 

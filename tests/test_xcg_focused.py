@@ -136,3 +136,24 @@ def test_unassessed_partly_seen_element_scores_zero():
     st_ = state([(A, 0.5, 100, True), (S1, 0.5, 50, False)])
     assert st_.take("/article[1]/sec[2]/p[1]", 1.0) == 0.0   # unassessed
     assert st_.take("/article[1]/sec[2]", 1.0) == 0.0        # unassessed, partly seen
+
+
+@pytest.mark.parametrize("overlap", ["on", "off"])
+def test_ideal_run_scores_one(tmp_path, overlap):
+    from inexflow.formats.assessments import read_assessments
+    from inexflow.formats.runs import Run
+    from inexflow.measures import ScoringContext, score_run
+    from inexflow.scoring import build_recallbases
+
+    a = read_assessments(write(tmp_path / "a.xml", ASSESS))
+    rb = build_recallbases(a, None, ["gen"])["gen"]
+    base = rb[rb["gain"] > 0]
+    if overlap == "on":
+        base = base[base["ideal"]]
+    base = base.sort_values("gain", ascending=False, kind="stable")
+    res = pd.DataFrame({"topic": base["topic"], "doc": base["doc"], "xpath": base["xpath"], "offset": -1,
+                        "length": -1, "rank": range(1, len(base) + 1), "rsv": 0.0, "line": 0})
+    s = score_run(Run("ideal", "p", "focused", "x", "x", res.reset_index(drop=True)), "xcg",
+                  ScoringContext(a, {"gen": rb}, {"overlap": overlap, "cutoffs": [1, 2, 5]}))
+    means = s[(s.topic == "all") & ~s.measure.str.startswith(("ep[", "nxCG@[", "num_q"))].set_index("measure")
+    assert (means["value"] > 1 - 1e-12).all(), means[means["value"] < 1]

@@ -14,9 +14,11 @@ value past |xI| (Eq. 1-2):
   points, flat before the first, 0 beyond the last reached.
 - the nxCG curve ``nxCG@[k]`` at k = 1%, ..., 100% of the maximum list length (1500) and
   the ep/gr curve ``ep[x]`` at gr = 0.01 .. 1.00.
-- Q and R (Sakai's definitions, see the spec note): cbg(i) = sum_{j<=i} (xG[j] + 1 if
-  xG[j] > 0); Q = (1/R) sum_i [xG[i] > 0] cbg(i) / (cig(i) + i); R-measure =
-  cbg(R) / (cig(R) + R), R = |xI|.
+- Q and R (Sakai's definitions, see the spec note; Eq. 13-14 of the 2005 paper with its
+  R-measure typo corrected): cbg(i) = sum_{j<=i} (xG[j] + 1 if xG[j] > 0), the cumulated
+  bonused gain; cig(i) = xCI[i], the ideal cumulated gain (held past |xI|);
+  Q = (1/R) sum_i [xG[i] > 0] cbg(i) / (cig(i) + i); R-measure = cbg(R) / (cig(R) + R),
+  R = |xI|. Sakai's blended ratio makes the ideal run score exactly 1.
 
 The Thorough task (overlap off) takes xG[i] = quant of the result's assessment (0 for
 unassessed elements) and xI = every element of the full recall-base. The Focused task
@@ -73,7 +75,7 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=()) -> dict[s
     L = len(xg)
     isrel = xg > 0
     cbg = np.cumsum(np.where(isrel, xg + 1.0, 0.0))
-    cig_full = np.cumsum(xi + 1.0)
+    cig_full = xci
     i = np.arange(1, L + 1)
     cig = cig_full[np.minimum(i, n) - 1] if L else np.zeros(0)
     out["Q"] = float((isrel * cbg / (cig + i)).sum() / n)
