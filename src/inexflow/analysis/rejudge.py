@@ -1,0 +1,77 @@
+"""Re-scoring focused passage runs when only a subset of the relevant documents is judged
+relevant (pool sampling, pool-depth reduction, leave-one-group-out), from cached data.
+
+:class:`JudgedRuns` computes once, for every run and result, the result's size and the
+highlighted characters it retrieves, and the index of its document among the topic's
+relevant documents. A judgement "mask" (which relevant documents stay relevant) then
+re-scores every run without touching the run files again: results in documents that are
+no longer relevant retrieve 0 highlighted characters, Trel drops to the kept documents'
+highlighted characters, and iP/AiP follow :mod:`inexflow.measures.passage`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from inexflow.formats.assessments import Assessments
+from inexflow.measures.passage import interpolated_precision, passage_results
+from inexflow.recallbase import normalised_passages, overlap_with_passages
+
+# per-topic measure -> the interpolated-precision level it reads (None = AiP, the mean)
+PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "iP[0.10]": 10}
+MEAN_NAMES = {"MAiP": "AiP"}
+
+
+def per_topic_name(measure: str) -> str:
+    return MEAN_NAMES.get(measure, measure)
+
+
+class JudgedRuns:
+    def __init__(self, assessments: Assessments, runs: dict[str, object]):
+        docs = assessments.documents
+        self.topics = sorted(set(docs["topic"]), key=lambda t: (0, int(t), "") if t.isdigit() else (1, 0, t))
+        self.rel_docs = {t: g["doc"].tolist() for t, g in docs.groupby("topic", sort=False)}
+        self.rel_chars = {t: g["rel_chars"].to_numpy(np.int64) for t, g in docs.groupby("topic", sort=False)}
+        passages = normalised_passages(assessments)
+        self.runs = list(runs)
+        self.data: dict[str, dict[str, tuple]] = {}
+        for name, run in runs.items():
+            res = passage_results(run)
+            res["rsize"] = overlap_with_passages(res, passages)
+            per = {}
+            for t, idx in res.groupby("topic", sort=False).indices.items():
+                if t not in self.rel_docs:
+                    continue
+                g = res.iloc[idx]
+                pos = {d: i for i, d in enumerate(self.rel_docs[t])}
+                didx = np.array([pos.get(d, -1) for d in g["doc"]], dtype=np.int64)
+                per[t] = (g["length"].to_numpy(np.int64), g["rsize"].to_numpy(np.int64), didx, g["doc"].to_numpy())
+            self.data[name] = per
+
+    def full_masks(self) -> dict[str, np.ndarray]:
+        return {t: np.ones(len(d), bool) for t, d in self.rel_docs.items()}
+
+    def score(self, masks: dict[str, np.ndarray], measures=("AiP",), runs=None, topics=None) -> dict:
+        """{measure: DataFrame runs x topics} under the judgement ``masks`` (topic -> kept docs).
+
+        Topics without any kept relevant document are left out (as topics without
+        assessments are); topics a run does not answer score 0 for it.
+        """
+        runs = runs or self.runs
+        topics = [t for t in (topics or self.topics) if masks.get(t) is not None and masks[t].any()]
+        out = {m: np.zeros((len(runs), len(topics))) for m in measures}
+        for j, t in enumerate(topics):
+            keep = masks[t]
+            trel = int(self.rel_chars[t][keep].sum())
+            for i, r in enumerate(runs):
+                d = self.data[r].get(t)
+                if d is None:
+                    continue
+                size, rsize, didx, _ = d
+                kept = np.where(didx >= 0, keep[np.maximum(didx, 0)], False)
+                ip = interpolated_precision(size, np.where(kept, rsize, 0), trel)
+                for m in measures:
+                    lv = PASSAGE_MEASURES[m]
+                    out[m][i, j] = ip.mean() if lv is None else ip[lv]
+        return {m: pd.DataFrame(v, index=runs, columns=topics) for m, v in out.items()}

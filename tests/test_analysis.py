@@ -1,0 +1,87 @@
+"""Meta-evaluation analyses on small cases with hand-checked values."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import write
+from inexflow.analysis.logo import change_bin, leave_one_group_out
+from inexflow.analysis.rankcorr import tau_ap, tau_b
+from inexflow.analysis.rejudge import JudgedRuns
+from inexflow.analysis.significance import agreement, all_pairs, benjamini_yekutieli, bootstrap_pvalue
+from inexflow.analysis.stability import topic_sampling
+from inexflow.analysis.swap import fit_exponential, swap_rates
+from inexflow.formats.assessments import read_assessments
+from inexflow.formats.runs import read_run
+
+
+def test_tau_and_tau_ap_by_hand():
+    truth = [4, 3, 2, 1]                      # A B C D
+    acbd = [4, 2, 3, 1]                       # A C B D
+    bacd = [3, 4, 2, 1]                       # B A C D
+    # ACBD: C(2)=1/1 (A above C), C(3)=1/2 (A yes, C no above B), C(4)=3/3 -> 2/3 * 2.5 - 1
+    assert tau_ap(truth, acbd) == pytest.approx(2 / 3)
+    assert tau_ap(truth, bacd) == pytest.approx(1 / 3)  # 2/3 * (0 + 1 + 1) - 1
+    assert tau_b(truth, acbd) == pytest.approx(2 / 3) and tau_b(truth, bacd) == pytest.approx(2 / 3)
+    # a tie in the estimate is averaged over tie-breakings: (ABCD: 1, ACBD: 2/3) / 2
+    assert tau_ap(truth, [4, 2, 2, 1], n_perm=400, seed=1) == pytest.approx((1 + 2 / 3) / 2, abs=0.03)
+
+
+def test_benjamini_yekutieli_by_hand():
+    p = [0.04, 0.001, 0.2, 0.01, 0.02]
+    c = 1 + 1 / 2 + 1 / 3 + 1 / 4 + 1 / 5
+    # thresholds k * .05 / (5 c): .00438, .00876, .01314, .01752, .0219: only .001 passes
+    assert list(benjamini_yekutieli(p, 0.05)) == [False, True, False, False, False]
+    # with alpha .25: thresholds k * .021898 -> .0219 (.001, .01 ok), .0438 (.02 ok), .0657 (.04 ok)
+    assert list(benjamini_yekutieli(p, 0.25)) == [True, True, False, True, True]
+    assert 0.04 <= 4 * 0.25 / (5 * c)
+
+
+def test_bootstrap_known_answers():
+    assert bootstrap_pvalue([1, 2, 3], [0, 0, 0], 2000, 1) == 0.0
+    assert bootstrap_pvalue([0, 0, 0], [1, 2, 3], 2000, 1) == 1.0
+    # differences +1, -1: the resampled mean is <= 0 unless both draws are +1: p = 3/4
+    assert bootstrap_pvalue([1, 0], [0, 1], 20000, 2) == pytest.approx(0.75, abs=0.015)
+
+
+def test_all_pairs_and_agreement():
+    m = pd.DataFrame([[0.9] * 8, [0.5, 0.6, 0.4, 0.5, 0.6, 0.4, 0.5, 0.5], [0.1] * 8], index=["a", "b", "c"])
+    res = all_pairs(m, tests=("t", "sign"), n_boot=200)
+    sig = set(zip(res[(res.test == "t") & res.significant].run_a, res[(res.test == "t") & res.significant].run_b))
+    assert sig == {("a", "b"), ("a", "c"), ("b", "c")}
+    assert agreement({("a", "b"), ("a", "c")}, {("a", "b")}) == pytest.approx((1.0, 0.5, 2 / 3))
+
+
+def test_swap_rates_on_a_tiny_matrix():
+    never = swap_rates(np.array([[1.0] * 4, [0.0] * 4]), [2], iterations=100, seed=0)
+    assert (never["error_rate"] == 0).all()
+    # A wins topics 0,1 and B topics 2,3: a swap needs the sets {0,1} | {2,3} (2 of 6 first sets)
+    r = swap_rates(np.array([[1, 1, 0, 0], [0, 0, 1, 1.0]]), [2], tolerances=(0.0,), iterations=6000, seed=3)
+    assert r["error_rate"].iloc[0] == pytest.approx(1 / 3, abs=0.02)
+    a1, a2, z = fit_exponential([5, 10, 15], [0.2, 0.1, 0.05])
+    assert a2 == pytest.approx(np.log(2) / 5) and a1 == pytest.approx(0.4) and z == 16  # 0.4 e^{-a2 z} < .05
+
+
+def test_topic_sampling_is_exact_at_full_set_and_seeded():
+    rng = np.random.default_rng(0)
+    m = pd.DataFrame(rng.random((6, 20)), index=list("abcdef"))
+    out = topic_sampling({"AiP": m}, [0.4, 1.0], samples=5, seed=7)
+    assert out.loc[out.fraction == 1.0, "tau"].iloc[0] == pytest.approx(1.0)
+    assert out.equals(topic_sampling({"AiP": m}, [0.4, 1.0], samples=5, seed=7))
+
+
+def test_leave_one_group_out_where_one_group_alone_found_a_document(tmp_path):
+    q = write(tmp_path / "q.fol", "1 Q0 X 100 100 0 0:100\n1 Q0 Y 100 100 0 0:100\n")
+    r1 = read_run(write(tmp_path / "g1.run", "1 Q0 X 1 2 g1 0 100\n1 Q0 Z 2 1 g1 0 100\n"), task="focused")
+    r2 = read_run(write(tmp_path / "g2.run", "1 Q0 W 1 3 g2 0 100\n1 Q0 X 2 2 g2 0 100\n1 Q0 Y 3 1 g2 0 100\n"),
+                  task="focused")
+    judged = JudgedRuns(read_assessments(q), {"g1": r1, "g2": r2})
+    runs, bins = leave_one_group_out(judged, {"g1": r1.results, "g2": r2.results}, {"g1": "G1", "g2": "G2"},
+                                     ["AiP"], target=None, depth=10)
+    by = runs.set_index("run")
+    # g2 alone found Y: full P = 0, .5, 2/3 at R = 0, .5, 1 -> AiP 2/3; without G2 in the pool Y is
+    # non-relevant: P = 0, .5, 1/3 at R = 0, 1, 1 -> AiP .5 ; change (2/3 - .5) / (2/3) = 25%
+    assert by.loc["g2", "baseline"] == pytest.approx(2 / 3) and by.loc["g2", "new"] == pytest.approx(0.5)
+    assert by.loc["g2", "change_bin"] == "(20,50]"
+    # g1's documents are all in g2's pool: nothing changes (AiP 51/101 both ways)
+    assert by.loc["g1", "baseline"] == pytest.approx(51 / 101) and by.loc["g1", "change_bin"] == "0"
+    assert change_bin(0.0, 0.2) == "(-inf,-50]" and change_bin(1.0, 0.95) == "(0,10]"
