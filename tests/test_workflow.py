@@ -82,6 +82,13 @@ def test_outputs(campaign):
     assert (res / "report.html").read_text().count("<table>") >= 6
     for log in ["parse_assessments.log", "aggregate.log"]:
         assert (campaign / "logs" / log).is_file()
+    for f in ["summary.txt", "pool_sampling.tsv", "pool_depth.tsv", "relevant_vs_depth.tsv", "topic_sampling.tsv",
+              "swap_rates.tsv", "swap_fit.tsv", "logo_runs.tsv", "logo_per_query.tsv", "significance.tsv",
+              "significance_pairs.parquet", "test_error_rates.tsv", "significance_agreement.tsv",
+              "tau_vs_pool.png", "tau_vs_topics.png", "error_rates.png", "logo_histogram.png"]:
+        assert (res / "analysis" / f).is_file(), f
+    samp = pd.read_csv(res / "analysis" / "pool_sampling.tsv", sep="\t")
+    assert samp.loc[samp.fraction == 1.0, "tau"].round(12).eq(1.0).all()  # full judgements: same ranking
 
 
 def test_one_core_gives_the_same_bytes(campaign, tmp_path):
@@ -109,9 +116,25 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
         assert sorted(jobs) == sorted([("parse_run", "run=g01-focused-1"),
                                        ("score", "run=g01-focused-1, family=passage"),
                                        ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
-                                       ("all", "")])
+                                       # the analyses that read scores, runs or the pool
+                                       ("topic_sampling", ""), ("pool_analysis", ""), ("swap_rates", ""),
+                                       ("leave_one_group_out", ""), ("significance", ""),
+                                       ("analysis_summary", ""), ("all", "")])
     finally:
         run.write_text(original)
+
+
+def test_changed_analysis_config_reruns_only_that_analysis(campaign):
+    cfg_path = campaign / "config" / "config.yaml"
+    original = cfg_path.read_text()
+    try:
+        cfg = yaml.safe_load(original)
+        cfg["analysis"]["swap"]["iterations"] = 7
+        cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
+        jobs = dry_run_jobs(campaign)
+        assert sorted(jobs) == sorted([("swap_rates", ""), ("analysis_summary", ""), ("all", "")])
+    finally:
+        cfg_path.write_text(original)
 
 
 def test_unknown_config_key_is_named(tmp_path):

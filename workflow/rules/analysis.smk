@@ -46,3 +46,130 @@ rule report:
         "logs/report.log",
     script:
         "../../scripts/report.py"
+
+
+# --- meta-evaluation analyses (issue 5); each has its own config under `analysis:` -------------
+
+ANALYSIS = config.get("analysis") or {}
+ANALYSIS_RUNS = [r for r in sorted(RUNS) if RUNS[r]["task"] == ANALYSIS.get("task")]
+POOL_RUNS = [r for r in sorted(RUNS) if RUNS[r]["task"] in config["pool"]["tasks"]]
+ANALYSIS_KEYS = ("task", "measures", "seed", "samples")
+
+
+def analysis_cfg(*keys):
+    return {k: ANALYSIS.get(k) for k in ANALYSIS_KEYS + keys}
+
+
+rule topic_sampling:
+    input:
+        scores=f"{RES}/scores/all.parquet",
+    output:
+        table=f"{RES}/analysis/topic_sampling.tsv",
+        smallest=f"{RES}/analysis/topic_sampling_smallest.tsv",
+        plot=report(f"{RES}/analysis/tau_vs_topics.png", caption="../report/tau_topics.rst",
+                    category="Analyses"),
+    params:
+        cfg=analysis_cfg("topic_fractions"),
+    log:
+        "logs/topic_sampling.log",
+    benchmark:
+        "logs/benchmarks/topic_sampling.tsv"
+    script:
+        "../../scripts/topic_sampling.py"
+
+
+rule pool_analysis:
+    input:
+        runs=[f"{RES}/runs/{r}.parquet" for r in ANALYSIS_RUNS],
+        documents=f"{RES}/assessments/documents.parquet",
+        passages=f"{RES}/assessments/passages.parquet",
+        elements=f"{RES}/assessments/elements.parquet",
+        pool=f"{RES}/pool/pool.parquet",
+        depths=f"{RES}/pool/depths.tsv",
+    output:
+        sampling=f"{RES}/analysis/pool_sampling.tsv",
+        smallest=f"{RES}/analysis/pool_sampling_smallest.tsv",
+        depth=f"{RES}/analysis/pool_depth.tsv",
+        curve=f"{RES}/analysis/relevant_vs_depth.tsv",
+        plot=report(f"{RES}/analysis/tau_vs_pool.png", caption="../report/tau_pool.rst", category="Analyses"),
+    params:
+        cfg=analysis_cfg("pool_fractions", "depth_reductions"),
+    log:
+        "logs/pool_analysis.log",
+    benchmark:
+        "logs/benchmarks/pool_analysis.tsv"
+    script:
+        "../../scripts/pool_analysis.py"
+
+
+rule swap_rates:
+    input:
+        scores=f"{RES}/scores/all.parquet",
+    output:
+        table=f"{RES}/analysis/swap_rates.tsv",
+        fit=f"{RES}/analysis/swap_fit.tsv",
+        plot=report(f"{RES}/analysis/error_rates.png", caption="../report/error_rates.rst", category="Analyses"),
+    params:
+        cfg=analysis_cfg("swap"),
+    log:
+        "logs/swap_rates.log",
+    benchmark:
+        "logs/benchmarks/swap_rates.tsv"
+    script:
+        "../../scripts/swap_rates.py"
+
+
+rule leave_one_group_out:
+    input:
+        runs=[f"{RES}/runs/{r}.parquet" for r in ANALYSIS_RUNS],
+        pool_runs=[f"{RES}/runs/{r}.parquet" for r in POOL_RUNS],
+        documents=f"{RES}/assessments/documents.parquet",
+        passages=f"{RES}/assessments/passages.parquet",
+        elements=f"{RES}/assessments/elements.parquet",
+    output:
+        runs=f"{RES}/analysis/logo_runs.tsv",
+        overall=f"{RES}/analysis/logo_overall.tsv",
+        per_query=f"{RES}/analysis/logo_per_query.tsv",
+        significance=f"{RES}/analysis/logo_significance.tsv",
+        plot=report(f"{RES}/analysis/logo_histogram.png", caption="../report/logo.rst", category="Analyses"),
+    params:
+        cfg=analysis_cfg(),
+        pool=config["pool"],
+    log:
+        "logs/leave_one_group_out.log",
+    benchmark:
+        "logs/benchmarks/leave_one_group_out.tsv"
+    script:
+        "../../scripts/leave_one_group_out.py"
+
+
+rule significance:
+    input:
+        scores=f"{RES}/scores/all.parquet",
+    output:
+        pairs=f"{RES}/analysis/significance_pairs.parquet",
+        summary=f"{RES}/analysis/significance.tsv",
+        errors=f"{RES}/analysis/test_error_rates.tsv",
+        agreement=f"{RES}/analysis/significance_agreement.tsv",
+    params:
+        cfg={"seed": ANALYSIS.get("seed"), "significance": ANALYSIS.get("significance")},
+    log:
+        "logs/significance.log",
+    benchmark:
+        "logs/benchmarks/significance.tsv"
+    script:
+        "../../scripts/significance.py"
+
+
+rule analysis_summary:
+    input:
+        sampling=f"{RES}/analysis/pool_sampling.tsv",
+        topics=f"{RES}/analysis/topic_sampling.tsv",
+        depth=f"{RES}/analysis/pool_depth.tsv",
+        swap=f"{RES}/analysis/swap_rates.tsv",
+    output:
+        text=f"{RES}/analysis/summary.txt",
+    log:
+        "logs/analysis_summary.log",
+    script:
+        "../../scripts/analysis_summary.py"

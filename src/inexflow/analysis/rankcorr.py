@@ -18,6 +18,8 @@ def tau_b(x, y) -> float:
     x, y = np.asarray(x, float), np.asarray(y, float)
     if len(x) < 2:
         return float("nan")
+    if np.array_equal(x, y):
+        return 1.0  # the same scores give the same ranking, ties included
     v = kendalltau(x, y).statistic
     return float(v) if not np.isnan(v) else float("nan")
 

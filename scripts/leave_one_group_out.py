@@ -1,0 +1,38 @@
+"""Stage leave_one_group_out: re-judge each group's runs without its pool contribution."""
+from pathlib import Path
+
+import pandas as pd
+
+from inexflow.analysis.logo import BINS, leave_one_group_out
+from inexflow.analysis.plots import logo_histogram
+from inexflow.analysis.rejudge import JudgedRuns, per_topic_name
+from inexflow.formats.assessments import Assessments
+from inexflow.formats.runs import Run
+from inexflow.stage import run_stage
+from inexflow.tables import write_tsv
+
+
+def main(smk, log):
+    cfg = smk.params.cfg
+    a = Assessments.load(Path(smk.input.documents).parent)
+    runs = {Path(p).stem: Run.load(p) for p in smk.input.runs}
+    pool_runs = {Path(p).stem: Run.load(p) for p in smk.input.pool_runs}
+    groups = {r: run.participant for r, run in {**pool_runs, **runs}.items()}
+    judged = JudgedRuns(a, runs)
+    measures = [per_topic_name(m) for m in cfg["measures"]]
+    per_run, per_query = leave_one_group_out(judged, {r: x.results for r, x in pool_runs.items()}, groups, measures,
+                                             smk.params.pool.get("target"), smk.params.pool.get("depth"))
+    log.info("%d groups, %d runs", len(set(groups.values())), len(runs))
+    write_tsv(per_run, smk.output.runs)
+    overall = (per_run.groupby(["measure", "change_bin"]).size().rename("count").reset_index()
+               if len(per_run) else pd.DataFrame(columns=["measure", "change_bin", "count"]))
+    write_tsv(overall, smk.output.overall)
+    write_tsv(per_query, smk.output.per_query)
+    sig = (per_run.groupby("measure")["significant"].agg(["sum", "count"]).reset_index()
+           .rename(columns={"sum": "significant", "count": "runs"}) if len(per_run) else
+           pd.DataFrame(columns=["measure", "significant", "runs"]))
+    write_tsv(sig, smk.output.significance)
+    logo_histogram(per_query, BINS, smk.output.plot)
+
+
+run_stage(main, snakemake)  # noqa: F821

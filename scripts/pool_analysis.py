@@ -1,0 +1,34 @@
+"""Stage pool_analysis: pool sampling, pool-depth reduction, relevant documents vs depth."""
+from pathlib import Path
+
+import pandas as pd
+
+from inexflow.analysis.plots import tau_curves
+from inexflow.analysis.rejudge import JudgedRuns, per_topic_name
+from inexflow.analysis.stability import depth_reduction, pool_sampling, relevant_vs_depth, smallest_stable
+from inexflow.formats.assessments import Assessments
+from inexflow.formats.runs import Run
+from inexflow.stage import run_stage
+from inexflow.tables import read_parquet, write_tsv
+
+
+def main(smk, log):
+    cfg = smk.params.cfg
+    a = Assessments.load(Path(smk.input.documents).parent)
+    runs = {Path(p).stem: Run.load(p) for p in smk.input.runs}
+    judged = JudgedRuns(a, runs)
+    measures = [per_topic_name(m) for m in cfg["measures"]]
+    log.info("%d runs judged on %d topics", len(runs), len(judged.topics))
+    samp = pool_sampling(judged, measures, cfg["pool_fractions"], cfg["samples"], cfg["seed"])
+    write_tsv(samp, smk.output.sampling)
+    write_tsv(smallest_stable(samp, "fraction"), smk.output.smallest)
+    pool = read_parquet(smk.input.pool)
+    depths = pd.read_csv(smk.input.depths, sep="\t", dtype={"topic": str})
+    dep = depth_reduction(judged, measures, pool, depths, cfg["depth_reductions"])
+    write_tsv(dep, smk.output.depth)
+    write_tsv(relevant_vs_depth(judged, pool), smk.output.curve)
+    tau_curves(samp, "fraction", "% of relevant documents judged", f"Pool sampling ({cfg['task']})",
+               smk.output.plot)
+
+
+run_stage(main, snakemake)  # noqa: F821

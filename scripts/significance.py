@@ -1,0 +1,47 @@
+"""Stage significance: all-pairs tests with BY control, test error rates, agreement."""
+import itertools
+
+import pandas as pd
+
+from inexflow.analysis.matrix import score_matrix
+from inexflow.analysis.significance import agreement, all_pairs, test_error_rates
+from inexflow.stage import run_stage
+from inexflow.tables import read_parquet, write_parquet, write_tsv
+
+
+def main(smk, log):
+    cfg = smk.params.cfg
+    sc = cfg["significance"]
+    scores = read_parquet(smk.input.scores)
+    tables, sig_sets, errors = [], {}, []
+    for quant in sc["quants"]:
+        for m in sc["measures"]:
+            mat = score_matrix(scores, sc["task"], m, quant)
+            res = all_pairs(mat, sc["tests"], sc["bootstrap"], cfg["seed"], sc["alpha"])
+            res.insert(0, "measure", m)
+            res.insert(0, "quant", quant)
+            tables.append(res)
+            for test, g in res.groupby("test"):
+                sig_sets[(quant, m, test)] = set(zip(g.run_a[g.significant], g.run_b[g.significant]))
+            err = test_error_rates(mat, sc["tests"], sc["splits"], min(sc["bootstrap"], 1000), cfg["seed"],
+                                   sc["alpha"])
+            err.insert(0, "measure", m)
+            err.insert(0, "quant", quant)
+            errors.append(err)
+            log.info("quant %s measure %s: %d runs", quant, m, mat.shape[0])
+    pairs = pd.concat(tables, ignore_index=True)
+    write_parquet(pairs, smk.output.pairs)
+    summary = pairs.groupby(["quant", "measure", "test"])["significant"].agg(["sum", "count"]).reset_index()
+    write_tsv(summary.rename(columns={"sum": "significant_pairs", "count": "ordered_pairs"}), smk.output.summary)
+    write_tsv(pd.concat(errors, ignore_index=True), smk.output.errors)
+    rows = []
+    keys = sorted({(q, m) for q, m, _ in sig_sets})
+    for test in sc["tests"]:
+        for a, b in itertools.combinations(keys, 2):
+            p, r, f = agreement(sig_sets[(*a, test)], sig_sets[(*b, test)])
+            rows.append((test, a[0], a[1], b[0], b[1], p, r, f))
+    write_tsv(pd.DataFrame(rows, columns=["test", "quant_a", "measure_a", "quant_b", "measure_b", "precision",
+                                          "recall", "f1"]), smk.output.agreement)
+
+
+run_stage(main, snakemake)  # noqa: F821

@@ -1,0 +1,20 @@
+"""Stage topic_sampling: tau/tau_AP of rankings on random topic subsets vs all topics."""
+from inexflow.analysis.matrix import score_matrix
+from inexflow.analysis.plots import tau_curves
+from inexflow.analysis.stability import smallest_stable, topic_sampling
+from inexflow.stage import run_stage
+from inexflow.tables import read_parquet, write_tsv
+
+
+def main(smk, log):
+    cfg = smk.params.cfg
+    scores = read_parquet(smk.input.scores)
+    mats = {m: score_matrix(scores, cfg["task"], m) for m in cfg["measures"]}
+    out = topic_sampling(mats, cfg["topic_fractions"], cfg["samples"], cfg["seed"])
+    log.info("%d measures x %d fractions x %d samples", len(mats), len(cfg["topic_fractions"]), cfg["samples"])
+    write_tsv(out, smk.output.table)
+    write_tsv(smallest_stable(out, "fraction"), smk.output.smallest)
+    tau_curves(out, "fraction", "% of topics", f"Topic sampling ({cfg['task']})", smk.output.plot)
+
+
+run_stage(main, snakemake)  # noqa: F821

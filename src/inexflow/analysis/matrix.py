@@ -1,0 +1,23 @@
+"""Per-topic score matrices (runs x topics) from the tidy score table."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from inexflow.formats.assessments import topic_sort_key
+
+PER_TOPIC = {"MAiP": "AiP", "MAgP": "AgP"}
+
+
+def score_matrix(scores: pd.DataFrame, task: str, measure: str, quant: str | None = None) -> pd.DataFrame:
+    """Runs x topics of ``measure`` (a mean name like MAiP is read per topic as AiP)."""
+    m = PER_TOPIC.get(measure, measure)
+    s = scores[(scores["task"] == task) & (scores["measure"] == m) & (scores["topic"] != "all")]
+    if quant is not None:
+        s = s[s["quant"] == quant]
+    if s.empty:
+        raise ValueError(f"no per-topic values of {m!r} for task {task!r}"
+                         + (f" under {quant!r}" if quant else "") + " in the scores")
+    mat = s.pivot_table(index="run", columns="topic", values="value", aggfunc="first").fillna(0.0)
+    cols = sorted(mat.columns, key=topic_sort_key)
+    return mat[cols].sort_index()

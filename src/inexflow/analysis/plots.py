@@ -1,0 +1,59 @@
+"""Plots of the analyses (matplotlib, Agg backend, PNG without timestamps)."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from inexflow.tables import atomic_path  # noqa: E402
+
+
+def _save(fig, path):
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+
+
+def tau_curves(df: pd.DataFrame, level: str, xlabel: str, title: str, path):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for m, g in df.groupby("measure", sort=False):
+        ax.errorbar(g[level] * (100 if g[level].max() <= 1 else 1), g["tau"], yerr=g["tau_se"], marker="o",
+                    capsize=3, label=m)
+    ax.axhline(0.9, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("Kendall tau vs full ranking")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    _save(fig, path)
+
+
+def error_rates(df: pd.DataFrame, tolerance: float, path):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    sel = df[df["tolerance"] == tolerance]
+    for m, g in sel.groupby("measure", sort=False):
+        ax.plot(g["size"], g["error_rate"], marker="o", label=m)
+    ax.set_xlabel("topic-set size")
+    ax.set_ylabel(f"swap error rate (tolerance {tolerance:g})")
+    ax.set_title("Swap error rate versus topic-set size")
+    ax.legend(fontsize=8)
+    _save(fig, path)
+
+
+def logo_histogram(bins: pd.DataFrame, order, path):
+    fig, ax = plt.subplots(figsize=(7, 4))
+    measures = list(dict.fromkeys(bins["measure"]))
+    width = 0.8 / max(len(measures), 1)
+    for k, m in enumerate(measures):
+        g = bins[bins["measure"] == m].set_index("bin")["count"].reindex(order, fill_value=0)
+        ax.bar([i + k * width for i in range(len(order))], g.to_numpy(), width=width, label=m)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(order))])
+    ax.set_xticklabels(order, rotation=30, fontsize=8)
+    ax.set_xlabel("relative change in score, % (positive: lower without the group)")
+    ax.set_ylabel("query-run pairs")
+    ax.set_title("Leave-one-group-out: per-query score changes")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, path)
