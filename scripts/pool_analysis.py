@@ -5,7 +5,8 @@ import pandas as pd
 
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns, per_topic_name
-from inexflow.analysis.stability import depth_reduction, pool_sampling, relevant_vs_depth, smallest_stable
+from inexflow.analysis.stability import (depth_reduction, pool_sampling, reduced_pools, relevant_vs_depth,
+                                         smallest_stable)
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
 from inexflow.stage import run_stage
@@ -27,6 +28,7 @@ def main(smk, log):
     dep = depth_reduction(judged, measures, pool, depths, cfg["depth_reductions"])
     write_tsv(dep, smk.output.depth)
     write_tsv(relevant_vs_depth(judged, pool), smk.output.curve)
+    write_tsv(reduced_pools(pool, depths, cfg["depth_reductions"], judged), smk.output.reduced)
     tau_curves(samp, "fraction", "% of relevant documents judged", f"Pool sampling ({cfg['task']})",
                smk.output.plot)
 

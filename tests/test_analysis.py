@@ -85,3 +85,23 @@ def test_leave_one_group_out_where_one_group_alone_found_a_document(tmp_path):
     # g1's documents are all in g2's pool: nothing changes (AiP 51/101 both ways)
     assert by.loc["g1", "baseline"] == pytest.approx(51 / 101) and by.loc["g1", "change_bin"] == "0"
     assert change_bin(0.0, 0.2) == "(-inf,-50]" and change_bin(1.0, 0.95) == "(0,10]"
+
+
+def test_correlation_tables_average_as_the_paper():
+    from inexflow.correlate import averaged_table, measure_correlations
+
+    rows = []
+    vals = {("gen", "MAep"): [3, 2, 1], ("gen", "Q"): [1, 2, 3], ("strict", "MAep"): [3, 1, 2],
+            ("strict", "Q"): [3, 2, 1]}
+    for task in ("thorough", "focused"):
+        for (q, m), v in vals.items():
+            rows += [(r, "all", task, q, m, float(x)) for r, x in zip("abc", v)]
+    scores = pd.DataFrame(rows, columns=["run", "topic", "task", "quant", "measure", "value"])
+    corr = measure_correlations(scores, {"thorough": ["MAep", "Q"], "focused": ["MAep", "Q"]})
+    assert len(corr) == 2 * 6
+    by_m = averaged_table(corr, "measure").set_index(["measure_a", "measure_b"])
+    # MAep vs Q: gen -1 (reversed), strict: 321 vs 312 -> tau 1/3; mean over 2 tasks x 2 quants
+    assert by_m.loc[("MAep", "Q"), "tau_b"] == pytest.approx((-1 + 1 / 3) / 2)
+    by_q = averaged_table(corr, "quant").set_index(["quant_a", "quant_b"])
+    # gen vs strict: MAep 321 vs 312 (1/3), Q 123 vs 321 (-1)
+    assert by_q.loc[("gen", "strict"), "tau_b"] == pytest.approx((1 / 3 - 1) / 2)

@@ -1,7 +1,12 @@
-"""Rank correlation between the system rankings different measures and quantisations give.
+"""Rank correlation between the system rankings of measures and quantisations (INEX 2005
+paper, section 7, Tables 1 and 2).
 
-Kendall's tau-b (ties allowed) between the run scores of every pair of
-(quantisation, measure) within a task, as in the INEX 2005 paper (section 7, Tables 1-2).
+For each task, every pair of (quantisation, measure) rankings of the task's runs is
+compared with Kendall tau-b and tau_AP (:mod:`inexflow.analysis.rankcorr`; tau_AP is not
+symmetric: the first ranking is taken as the truth). Two summary tables follow the paper:
+measure-by-measure correlations averaged over tasks and quantisations (pairs of rankings
+under the same quantisation), and quantisation-by-quantisation correlations averaged over
+tasks and measures (pairs of rankings of the same measure).
 """
 
 from __future__ import annotations
@@ -10,14 +15,12 @@ import itertools
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
+
+from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
-def measure_correlations(scores: pd.DataFrame, measures: dict[str, list[str]]) -> pd.DataFrame:
-    """tau-b between every pair of (quant, measure) rankings of the runs of each task.
-
-    ``measures`` maps task -> the measures to compare (the others are left out).
-    """
+def measure_correlations(scores: pd.DataFrame, measures: dict[str, list[str]], seed: int = 0) -> pd.DataFrame:
+    """tau-b and tau_AP between every pair of (quant, measure) rankings of the runs of each task."""
     rows = []
     means = scores[scores["topic"] == "all"]
     for task in sorted(set(means["task"])):
@@ -30,8 +33,19 @@ def measure_correlations(scores: pd.DataFrame, measures: dict[str, list[str]]) -
         for a, b in itertools.combinations(cols, 2):
             x, y = wide[a].to_numpy(), wide[b].to_numpy()
             ok = ~(np.isnan(x) | np.isnan(y))
-            n = int(ok.sum())
-            tau = float(kendalltau(x[ok], y[ok]).statistic) if n >= 2 else float("nan")
-            rows.append((task, a[0], a[1], b[0], b[1], n, tau))
+            rows.append((task, a[0], a[1], b[0], b[1], int(ok.sum()), tau_b(x[ok], y[ok]),
+                         tau_ap(x[ok], y[ok], seed)))
     return pd.DataFrame.from_records(rows, columns=["task", "quant_a", "measure_a", "quant_b", "measure_b",
-                                                    "runs", "tau_b"])
+                                                    "runs", "tau_b", "tau_ap"])
+
+
+def averaged_table(corr: pd.DataFrame, by: str) -> pd.DataFrame:
+    """``by='measure'``: mean over tasks and quantisations of the pairs within one quantisation
+    (Table 1); ``by='quant'``: mean over tasks and measures of the pairs of one measure (Table 2)."""
+    other = "quant" if by == "measure" else "measure"
+    same = corr[corr[f"{other}_a"] == corr[f"{other}_b"]]
+    if same.empty:
+        return pd.DataFrame(columns=[f"{by}_a", f"{by}_b", "tau_b", "tau_ap", "pairs"])
+    out = same.groupby([f"{by}_a", f"{by}_b"], sort=True).agg(tau_b=("tau_b", "mean"), tau_ap=("tau_ap", "mean"),
+                                                              pairs=("tau_b", "size")).reset_index()
+    return out

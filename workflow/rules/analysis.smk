@@ -23,8 +23,11 @@ rule correlate:
         scores=f"{RES}/scores/all.parquet",
     output:
         correlation=f"{RES}/analysis/correlation.tsv",
+        by_measure=f"{RES}/analysis/correlation_by_measure.tsv",
+        by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
     params:
         measures=config["correlation"]["measures"],
+        seed=(config.get("analysis") or {}).get("seed", 0),
     log:
         "logs/correlate.log",
     benchmark:
@@ -91,6 +94,7 @@ rule pool_analysis:
         smallest=f"{RES}/analysis/pool_sampling_smallest.tsv",
         depth=f"{RES}/analysis/pool_depth.tsv",
         curve=f"{RES}/analysis/relevant_vs_depth.tsv",
+        reduced=f"{RES}/analysis/reduced_pools.tsv",
         plot=report(f"{RES}/analysis/tau_vs_pool.png", caption="../report/tau_pool.rst", category="Analyses"),
     params:
         cfg=analysis_cfg("pool_fractions", "depth_reductions"),

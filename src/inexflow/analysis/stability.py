@@ -96,6 +96,19 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, depths: pd.DataFrame,
     return _summary(rows, "reduction")
 
 
+def reduced_pools(entry: pd.DataFrame, depths: pd.DataFrame, reductions, judged=None) -> pd.DataFrame:
+    """Per topic and reduction X: the reduced depth, the pool size and its relevant documents."""
+    rel = {(t, d) for t, docs in judged.rel_docs.items() for d in docs} if judged is not None else set()
+    dep = dict(zip(depths["topic"], depths["depth"]))
+    rows = []
+    for t, g in entry.groupby("topic", sort=False):
+        for x in reductions:
+            limit = max(1, int(math.floor(dep.get(t, 0) * (1 - x / 100))))
+            sel = g[g["entry"] <= limit]
+            rows.append((t, float(x), limit, len(sel), sum((t, d) in rel for d in sel["doc"])))
+    return pd.DataFrame(rows, columns=["topic", "reduction", "depth", "pool_size", "relevant"])
+
+
 def relevant_vs_depth(judged, entry: pd.DataFrame) -> pd.DataFrame:
     """Per topic: relevant documents found in the pool down to each entry depth (Figure 6)."""
     rel = {(t, d) for t, docs in judged.rel_docs.items() for d in docs}
