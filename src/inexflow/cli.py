@@ -76,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--runs-per-group", type=int, default=1, help="runs per group and task")
     m.add_argument("--results", type=int, default=100, help="results per topic")
     m.add_argument("--pool-target", type=int, default=40, help="pooled documents per topic")
+    m.add_argument("--max-runs", type=int, help="keep a seeded selection of this many runs")
     return p
 
 
@@ -122,7 +123,7 @@ def cmd_simulate(args) -> int:
 
     cfg = SimulationConfig(seed=args.seed, n_docs=args.docs, n_topics=args.topics, n_groups=args.groups,
                            runs_per_group=args.runs_per_group, results_per_topic=args.results,
-                           pool_target=args.pool_target)
+                           pool_target=args.pool_target, max_runs=args.max_runs)
     summary = simulate(args.out, cfg)
     print(f"wrote {summary['runs']} runs, {summary['topics']} topics, {summary['documents']} documents "
           f"to {args.out}")

@@ -63,6 +63,7 @@ class SimulationConfig:
     rel_docs_per_topic: tuple = (4, 12)
     pool_target: int = 40
     tasks: tuple = ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse", "fol")
+    max_runs: int | None = None      # keep a seeded selection of this many (group, task) runs
 
 
 def _words(rng, n) -> str:
@@ -166,11 +167,18 @@ def simulate(outdir, cfg: SimulationConfig = SimulationConfig()) -> dict:
 
     runs: dict[str, tuple[Run, str]] = {}  # file name -> (run, task)
     tasks = [t for t in cfg.tasks]
+    wanted = [(g, task, r) for g in range(cfg.n_groups) for task in tasks for r in range(cfg.runs_per_group)]
+    if cfg.max_runs is not None and cfg.max_runs < len(wanted):
+        pick = rng.permutation(len(wanted))[:cfg.max_runs]
+        wanted = [wanted[i] for i in sorted(pick)]
+    wanted = set(wanted)
     for g in range(cfg.n_groups):
         group = f"g{g + 1:02d}"
         base_q = rng.uniform(0.1, 0.7)
         for task in tasks:
             for r in range(cfg.runs_per_group):
+                if (g, task, r) not in wanted:
+                    continue
                 q = float(np.clip(base_q + rng.normal(0, 0.08), 0.02, 0.98))
                 run_id = f"{group}-{task}-{r + 1}"
                 rows = []

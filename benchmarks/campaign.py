@@ -1,0 +1,110 @@
+"""The whole DAG on an INEX 2007-scale simulated campaign (config/campaigns/benchmark.yaml).
+
+Simulates the campaign into bench/ unless it is there (107 topics, 80 runs from 25 groups,
+1500 results per topic, every task), then:
+
+1. times building the DAG (``snakemake -n``) and reports the job count;
+2. runs ``snakemake --cores CORES`` and prints every stage's time and peak memory from the
+   ``benchmark:`` records in logs/benchmarks/, grouped per rule, with the share of the
+   analyses;
+3. changes one run file and re-runs, printing the re-run time as a ratio of the full run.
+
+    python benchmarks/campaign.py [--cores 2] [--topics 107 --groups 25 --runs 80 --results 1500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = "config/campaigns/benchmark.yaml"
+ANALYSES = {"topic_sampling", "pool_analysis", "swap_rates", "leave_one_group_out", "significance",
+            "analysis_summary", "correlate"}
+
+
+def snakemake(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "snakemake", "--configfile", CONFIG, *args], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def stage_table() -> pd.DataFrame:
+    rows = []
+    for f in glob.glob(str(ROOT / "logs" / "benchmarks" / "**" / "*.tsv"), recursive=True):
+        rel = Path(f).relative_to(ROOT / "logs" / "benchmarks")
+        rule = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        b = pd.read_csv(f, sep="\t")
+        rows.append((rule, float(b["s"].iloc[0]), float(b["max_rss"].iloc[0])))
+    df = pd.DataFrame(rows, columns=["rule", "seconds", "max_rss_mb"])
+    return df.groupby("rule").agg(jobs=("seconds", "size"), seconds=("seconds", "sum"),
+                                  max_rss_mb=("max_rss_mb", "max")).sort_values("seconds", ascending=False)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cores", type=int, default=2)
+    ap.add_argument("--topics", type=int, default=107)
+    ap.add_argument("--groups", type=int, default=25)
+    ap.add_argument("--runs", type=int, default=80)
+    ap.add_argument("--results", type=int, default=1500)
+    ap.add_argument("--docs", type=int, default=1500)
+    ap.add_argument("--seed", type=int, default=2007)
+    ap.add_argument("--fresh", action="store_true", help="simulate again even if bench/ exists")
+    args = ap.parse_args()
+    bench = ROOT / "bench"
+    if args.fresh and bench.exists():
+        shutil.rmtree(bench)
+    if not (bench / "campaign.json").exists():
+        from inexflow.simulate import SimulationConfig, simulate
+        t0 = time.perf_counter()
+        simulate(bench, SimulationConfig(seed=args.seed, n_docs=args.docs, n_topics=args.topics,
+                                         n_groups=args.groups, results_per_topic=args.results, pool_target=600,
+                                         max_runs=args.runs))
+        print(f"simulated the campaign in {time.perf_counter() - t0:.0f} s")
+    for d in ("results", "logs"):
+        shutil.rmtree(ROOT / d, ignore_errors=True)
+    t0 = time.perf_counter()
+    p = snakemake("-n", "--quiet", "rules")
+    t_dag = time.perf_counter() - t0
+    if p.returncode:
+        sys.exit(p.stdout + p.stderr)
+    jobs = sum(int(l.split()[-1]) for l in p.stdout.splitlines() if l.split() and l.split()[-1].isdigit()
+               and l.split()[0] not in ("total",)) if p.stdout else 0
+    print(f"DAG built in {t_dag:.1f} s (target < 10 s); jobs: {jobs}")
+    t0 = time.perf_counter()
+    p = snakemake("--cores", str(args.cores), "--quiet")
+    t_full = time.perf_counter() - t0
+    if p.returncode:
+        sys.exit(p.stdout + p.stderr)
+    st = stage_table()
+    print(f"full run on {args.cores} cores: {t_full:.0f} s wall")
+    print(st.to_string(float_format=lambda v: f"{v:.1f}"))
+    core = st.loc[[r for r in st.index if r in ("parse_run", "score", "aggregate", "parse_assessments",
+                                                   "index_collection", "ideal_recallbase")], "seconds"].sum()
+    print(f"parse + score + aggregate: {core:.0f} s of job time ({core / args.cores:.0f} s on {args.cores} cores; "
+          "target < 180 s)")
+    ana = st.loc[[r for r in st.index if r in ANALYSES], "seconds"]
+    print(f"analyses: {ana.sum():.0f} s of job time (target < 600 s); shares: "
+          + ", ".join(f"{r} {v / ana.sum():.0%}" for r, v in ana.items()))
+    print(f"peak memory of any stage: {st['max_rss_mb'].max():.0f} MB (target < 4096 MB)")
+    run = sorted((bench / "runs").glob("*.xml"))[0]
+    text = run.read_text()
+    try:
+        run.write_text(text.replace("<rsv>", "<rsv>0", 1))
+        t0 = time.perf_counter()
+        p = snakemake("--cores", str(args.cores), "--quiet")
+        t_re = time.perf_counter() - t0
+    finally:
+        run.write_text(text)
+    print(f"re-run after changing {run.name}: {t_re:.0f} s = {t_re / t_full:.0%} of the full run (target < 15%)")
+
+
+if __name__ == "__main__":
+    main()
