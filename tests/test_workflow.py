@@ -183,3 +183,15 @@ def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
         assert s.columns[4] == main and s[main].notna().all() and len(s) >= 2
     quants = set(pd.read_csv(tmp_path / "results" / "summary" / "thorough.tsv", sep="\t")["quant"])
     assert quants == ({"gen", "strict", "genLifted"} if preset == "inex2005" else {"gen"})
+
+
+def test_report_builds_and_contains_every_plot(campaign):
+    p = snakemake(campaign, "--report", "report.html")
+    assert p.returncode == 0, p.stdout + p.stderr
+    html = (campaign / "report.html").read_text()
+    plots = [f"{t}.png" for t in ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse")]
+    plots += ["tau_vs_pool.png", "tau_vs_topics.png", "error_rates.png", "logo_histogram.png"]
+    for name in plots:
+        assert name in html, name
+    for table in ("thorough.tsv", "focused.tsv"):
+        assert table in html, table

@@ -177,3 +177,15 @@ rule analysis_summary:
         "logs/analysis_summary.log",
     script:
         "../../scripts/analysis_summary.py"
+
+
+rule plot_scores:
+    input:
+        scores=f"{RES}/scores/all.parquet",
+    output:
+        plot=report(f"{RES}/plots/{{task}}.png", caption="../report/curves.rst", category="Scores",
+                    subcategory="{task}"),
+    log:
+        "logs/plot_scores/{task}.log",
+    script:
+        "../../scripts/plot_scores.py"

@@ -51,4 +51,5 @@ def final_outputs():
         extra += [f"{RES}/analysis/summary.txt", f"{RES}/analysis/logo_runs.tsv", f"{RES}/analysis/significance.tsv",
                   f"{RES}/analysis/swap_fit.tsv"]
     return [f"{RES}/report.html", f"{RES}/scores/means.tsv", f"{RES}/pool/depths.tsv",
-            f"{RES}/analysis/correlation.tsv"] + [f"{RES}/summary/{t}.tsv" for t in TASKS] + extra
+            f"{RES}/analysis/correlation.tsv"] + [f"{RES}/summary/{t}.tsv" for t in TASKS] + extra + \
+        [f"{RES}/plots/{t}.png" for t in TASKS]

@@ -68,7 +68,8 @@ rule aggregate:
         scores=f"{RES}/scores/all.parquet",
         scores_tsv=f"{RES}/scores/per_topic.tsv",
         means=f"{RES}/scores/means.tsv",
-        summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
+        summaries=[report(f"{RES}/summary/{t}.tsv", caption="../report/summary.rst", category="Scores",
+                          subcategory=t, labels={"table": f"{t} ranking"}) for t in TASKS],
     params:
         participants={r: v["participant"] for r, v in RUNS.items()},
         main_measures={t: config["tasks"][t]["main_measure"] for t in TASKS},

@@ -57,3 +57,32 @@ def logo_histogram(bins: pd.DataFrame, order, path):
     ax.legend(fontsize=8)
     fig.tight_layout()
     _save(fig, path)
+
+
+def task_curves(scores: pd.DataFrame, task: str, path):
+    """The curves a reader wants for one task, means over topics per run: the ep/gr curve and
+    the nxCG curve (XCG), the interpolated precision curve (passage measures) or the
+    generalised precision curve (in-context)."""
+    m = scores[(scores["task"] == task) & (scores["topic"] == "all")]
+    panels = []
+    for prefix, title, xlab in (("ep[", "ep/gr curve", "gain recall"), ("nxCG@[", "nxCG curve", "rank"),
+                                ("ircl_prn.", "interpolated precision", "recall")):
+        sel = m[m["measure"].str.startswith(prefix)]
+        if len(sel):
+            panels.append((prefix, title, xlab, sel))
+    fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(5.5 * max(len(panels), 1), 4), squeeze=False)
+    for ax, (prefix, title, xlab, sel) in zip(axes[0], panels):
+        quants = sorted(sel["quant"].unique())
+        for (run, quant), g in sel.groupby(["run", "quant"], sort=True):
+            x = g["measure"].str.slice(len(prefix)).str.rstrip("]").astype(float)
+            label = run if len(quants) == 1 else f"{run} ({quant})"
+            ax.plot(x.to_numpy(), g["value"].to_numpy(), label=label, lw=1)
+        ax.set_title(f"{task}: {title}")
+        ax.set_xlabel(xlab)
+        ax.set_ylim(0, 1.02)
+        ax.legend(fontsize=6)
+    if not panels:
+        axes[0][0].text(0.5, 0.5, f"no curve measures for {task}", ha="center")
+        axes[0][0].set_axis_off()
+    fig.tight_layout()
+    _save(fig, path)
