@@ -1,5 +1,7 @@
 """Pooling by hand; the simulator's determinism and campaign structure."""
 import filecmp
+
+import numpy as np
 import json
 
 import pandas as pd
@@ -59,3 +61,20 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
     meta = json.loads((tmp_path / "a" / "campaign.json").read_text())
     assert len(a05.documents) == meta["pool_size"]
     assert set(zip(fol.documents.topic, fol.documents.doc)) <= set(zip(a05.documents.topic, a05.documents.doc))
+
+
+def test_leave_group_out_entries_equal_pools_built_without_the_group():
+    from inexflow.pool import entry_depths, leave_group_out_entries
+
+    rng = np.random.default_rng(4)
+    runs = {f"r{i}": pd.DataFrame({"topic": ["t"] * 6 + ["u"] * 6,
+                                   "doc": list(rng.choice(list("abcdefgh"), 6)) + list(rng.choice(list("abcdefgh"), 6))})
+            for i in range(5)}
+    groups = {"r0": "A", "r1": "A", "r2": "B", "r3": "C", "r4": "C"}
+    loo = leave_group_out_entries(runs, groups)
+    for g in "ABC":
+        want = entry_depths({r: x for r, x in runs.items() if groups[r] != g})
+        got = loo[g]
+        key = ["topic", "doc"]
+        assert got.sort_values(key).reset_index(drop=True)[key + ["entry"]].equals(
+            want.sort_values(key).reset_index(drop=True)[key + ["entry"]].astype({"entry": "int64"}))

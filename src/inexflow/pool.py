@@ -15,27 +15,27 @@ import pandas as pd
 from inexflow.formats.assessments import topic_sort_key
 
 
-def entry_depths(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """(topic, doc, entry): the smallest result position at which any run returns doc."""
-    parts = []
-    for name in sorted(runs):
-        r = runs[name][["topic", "doc"]].copy()
-        r["pos"] = r.groupby("topic", sort=False).cumcount() + 1
-        parts.append(r)
-    allr = pd.concat(parts, ignore_index=True)
-    out = allr.groupby(["topic", "doc"], sort=False)["pos"].min().rename("entry").reset_index()
+def first_positions(results: pd.DataFrame) -> pd.DataFrame:
+    """(topic, doc, pos): the first position at which one run returns each document."""
+    r = results[["topic", "doc"]]
+    pos = r.groupby("topic", sort=False).cumcount().to_numpy() + 1
+    first = ~r.duplicated(["topic", "doc"]).to_numpy()
+    out = r[first].copy()
+    out["pos"] = pos[first]
     return out
 
 
-def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
-               depth: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Pool to a ``target`` size per topic, or to a fixed ``depth``.
+def entry_depths(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """(topic, doc, entry): the smallest result position at which any run returns doc."""
+    parts = [first_positions(runs[name]) for name in sorted(runs)]
+    allr = pd.concat(parts, ignore_index=True)
+    return allr.groupby(["topic", "doc"], sort=False)["pos"].min().rename("entry").reset_index()
 
-    Returns (pool: topic, doc, entry; depths: topic, depth, pool_size, candidates).
-    """
+
+def pool_from_entries(ent: pd.DataFrame, target: int | None = None, depth: int | None = None):
+    """The pool and the depth per topic from entry depths (see :func:`build_pool`)."""
     if (target is None) == (depth is None):
         raise ValueError("give exactly one of target (pool size) or depth")
-    ent = entry_depths(runs)
     pools, depths = [], []
     for topic, g in ent.groupby("topic", sort=False):
         e = np.sort(g["entry"].to_numpy())
@@ -53,3 +53,41 @@ def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
     dep = pd.DataFrame.from_records(depths, columns=["topic", "depth", "pool_size", "candidates"])
     dep = dep.assign(_k=dep["topic"].map(topic_sort_key)).sort_values("_k").drop(columns="_k")
     return pool.reset_index(drop=True), dep.reset_index(drop=True)
+
+
+def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
+               depth: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Pool to a ``target`` size per topic, or to a fixed ``depth``.
+
+    Returns (pool: topic, doc, entry; depths: topic, depth, pool_size, candidates).
+    """
+    if (target is None) == (depth is None):
+        raise ValueError("give exactly one of target (pool size) or depth")
+    return pool_from_entries(entry_depths(runs), target, depth)
+
+
+def leave_group_out_entries(runs: dict[str, pd.DataFrame], groups: dict[str, str]) -> dict[str, pd.DataFrame]:
+    """For every group, the entry depths of the pool built without that group's runs.
+
+    Computed once from a (topic, doc) x group table of first positions: leaving group g out,
+    a document enters at the smallest position over the other groups.
+    """
+    parts = []
+    for name in sorted(runs):
+        fp = first_positions(runs[name])
+        fp["group"] = groups.get(name, name)
+        parts.append(fp)
+    allr = pd.concat(parts, ignore_index=True)
+    wide = allr.groupby(["topic", "doc", "group"], sort=False)["pos"].min().unstack("group")
+    names = list(wide.columns)
+    m = wide.to_numpy(dtype=float)
+    m = np.where(np.isnan(m), np.inf, m)
+    out = {}
+    for k, g in enumerate(names):
+        others = np.delete(m, k, axis=1)
+        best = others.min(axis=1) if others.shape[1] else np.full(len(m), np.inf)
+        keep = np.isfinite(best)
+        e = wide.index.to_frame(index=False)[keep].reset_index(drop=True)
+        e["entry"] = best[keep].astype(np.int64)
+        out[g] = e
+    return out

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from inexflow.pool import build_pool
+from inexflow.pool import leave_group_out_entries, pool_from_entries
 
 BINS = ["(-inf,-50]", "(-50,-10]", "(-10,0)", "0", "(0,10]", "(10,20]", "(20,50]", "(50,100]"]
 
@@ -45,12 +45,13 @@ def leave_one_group_out(judged, runs_results: dict[str, pd.DataFrame], groups: d
     per-query bin counts: measure, bin, count)."""
     full = judged.score(judged.full_masks(), measures)
     run_rows, query_bins = [], []
+    entries = leave_group_out_entries(runs_results, groups)
     for g in sorted(set(groups.values())):
         members = [r for r in judged.runs if groups.get(r) == g]
         others = {r: res for r, res in runs_results.items() if groups.get(r) != g}
         if not members or not others:
             continue
-        pool, _ = build_pool(others, target=target, depth=depth)
+        pool, _ = pool_from_entries(entries[g], target=target, depth=depth)
         pooled = set(zip(pool["topic"], pool["doc"]))
         masks = {t: np.array([(t, d) in pooled for d in docs]) for t, docs in judged.rel_docs.items()}
         new = judged.score(masks, measures, runs=members)
