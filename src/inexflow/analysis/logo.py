@@ -9,6 +9,8 @@ the topics says whether the change is significant.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -52,6 +54,7 @@ def leave_one_group_out(judged, runs_results: dict[str, pd.DataFrame], groups: d
         if not members or not others:
             continue
         pool, _ = pool_from_entries(entries[g], target=target, depth=depth)
+        logging.getLogger("inexflow").info("leave-one-group-out: group %s (%d runs)", g, len(members))
         pooled = set(zip(pool["topic"], pool["doc"]))
         masks = {t: np.array([(t, d) in pooled for d in docs]) for t, docs in judged.rel_docs.items()}
         new = judged.score(masks, measures, runs=members)

@@ -36,17 +36,22 @@ class JudgedRuns:
         passages = normalised_passages(assessments)
         self.runs = list(runs)
         self.data: dict[str, dict[str, tuple]] = {}
-        for name, run in runs.items():
+        import logging
+        log = logging.getLogger("inexflow")
+        reldoc = pd.DataFrame([(t, d, i) for t, docs in self.rel_docs.items() for i, d in enumerate(docs)],
+                              columns=["topic", "doc", "didx"])
+        for k, (name, run) in enumerate(runs.items(), 1):
+            log.info("judging run %s (%d/%d)", name, k, len(runs))
             res = passage_results(run)
             res["rsize"] = overlap_with_passages(res, passages)
+            didx = res[["topic", "doc"]].merge(reldoc, on=["topic", "doc"], how="left")["didx"]
+            didx = didx.fillna(-1).to_numpy(np.int64)
+            length = res["length"].to_numpy(np.int64)
+            rsize = res["rsize"].to_numpy(np.int64)
             per = {}
             for t, idx in res.groupby("topic", sort=False).indices.items():
-                if t not in self.rel_docs:
-                    continue
-                g = res.iloc[idx]
-                pos = {d: i for i, d in enumerate(self.rel_docs[t])}
-                didx = np.array([pos.get(d, -1) for d in g["doc"]], dtype=np.int64)
-                per[t] = (g["length"].to_numpy(np.int64), g["rsize"].to_numpy(np.int64), didx, g["doc"].to_numpy())
+                if t in self.rel_docs:
+                    per[t] = (length[idx], rsize[idx], didx[idx])
             self.data[name] = per
 
     def full_masks(self) -> dict[str, np.ndarray]:
@@ -68,7 +73,7 @@ class JudgedRuns:
                 d = self.data[r].get(t)
                 if d is None:
                     continue
-                size, rsize, didx, _ = d
+                size, rsize, didx = d
                 kept = np.where(didx >= 0, keep[np.maximum(didx, 0)], False)
                 ip = interpolated_precision(size, np.where(kept, rsize, 0), trel)
                 for m in measures:

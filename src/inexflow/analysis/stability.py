@@ -15,6 +15,7 @@ the smallest level whose mean tau reaches 0.9.
 
 from __future__ import annotations
 
+import logging
 import math
 
 import numpy as np
@@ -74,6 +75,7 @@ def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.Da
             for m in measures:
                 e = est[m].reindex(columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
                 rows.append((m, float(f), s, tau_b(full_means[m], e), tau_ap(full_means[m], e, seed + s)))
+            logging.getLogger("inexflow").info("pool sampling: fraction %g sample %d/%d done", f, s + 1, samples)
     return _summary(rows, "fraction")
 
 
@@ -93,6 +95,7 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, depths: pd.DataFrame,
         for m in measures:
             e = est[m].reindex(columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
             rows.append((m, float(x), 0, tau_b(full_means[m], e), tau_ap(full_means[m], e, 0)))
+        logging.getLogger("inexflow").info("pool-depth reduction %g%% done", x)
     return _summary(rows, "reduction")
 
 
