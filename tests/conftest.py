@@ -31,3 +31,15 @@ def write(path, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
+
+
+def assert_same_tree(a, b):
+    """Two directory trees hold the same files with the same bytes."""
+    import filecmp
+
+    d = filecmp.dircmp(a, b)
+    assert not d.left_only and not d.right_only, (d.left_only, d.right_only)
+    _, mismatch, errors = filecmp.cmpfiles(a, b, d.common_files, shallow=False)
+    assert not mismatch and not errors, mismatch
+    for sub in d.common_dirs:
+        assert_same_tree(Path(a) / sub, Path(b) / sub)

@@ -1,14 +1,13 @@
 """The demo campaign through a real single-node SLURM (opt-in: ``pytest -m slurm``; .ci/run
 starts SLURM with workflow/slurm/start-single-node.sh first). The results must be
 byte-identical to a local run."""
-import filecmp
 import shutil
 import subprocess
 
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, assert_same_tree
 from inexflow.simulate import SimulationConfig, simulate
 from test_workflow import snakemake
 
@@ -40,12 +39,4 @@ def test_demo_through_slurm_matches_local(tmp_path):
     p = snakemake(slurm, "--workflow-profile", str(ROOT / "workflow" / "profiles" / "slurm"), "--jobs", "8")
     assert p.returncode == 0, p.stdout + p.stderr
     assert "slurm" in (p.stdout + p.stderr).lower()
-
-    def compare(a, b):
-        c = filecmp.dircmp(a, b)
-        assert not c.left_only and not c.right_only, (c.left_only, c.right_only)
-        _, mismatch, errors = filecmp.cmpfiles(a, b, c.common_files, shallow=False)
-        assert not mismatch and not errors, mismatch
-        for sub in c.common_dirs:
-            compare(a / sub, b / sub)
-    compare(local / "results", slurm / "results")
+    assert_same_tree(local / "results", slurm / "results")

@@ -1,6 +1,5 @@
 """The Snakemake DAG end to end on a small simulated campaign: outputs, determinism across
 core counts, the incremental dry-run property, config validation and stage failures."""
-import filecmp
 import os
 import shutil
 import subprocess
@@ -11,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, assert_same_tree
 from inexflow.simulate import SimulationConfig, simulate
 
 SMALL = SimulationConfig(seed=3, n_docs=50, n_topics=4, n_groups=2, results_per_topic=30, pool_target=15)
@@ -95,15 +94,7 @@ def test_one_core_gives_the_same_bytes_as_sixteen(campaign, tmp_path):
     make_campaign(tmp_path)
     p = snakemake(tmp_path, "--cores", "1")
     assert p.returncode == 0, p.stderr
-
-    def compare(a, b):
-        c = filecmp.dircmp(a, b)
-        assert not c.left_only and not c.right_only
-        _, mismatch, errors = filecmp.cmpfiles(a, b, c.common_files, shallow=False)
-        assert not mismatch and not errors, mismatch
-        for sub in c.common_dirs:
-            compare(a / sub, b / sub)
-    compare(campaign / "results", tmp_path / "results")
+    assert_same_tree(campaign / "results", tmp_path / "results")
 
 
 def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
@@ -225,11 +216,4 @@ def test_job_killed_halfway_leaves_nothing_trusted_and_rerun_gives_same_bytes(ca
     # the killed job's output is not there to be trusted; a plain re-run completes
     p = snakemake(tmp_path, "--cores", "all")
     assert p.returncode == 0, p.stdout + p.stderr
-    def same(a, b):
-        d = filecmp.dircmp(a, b)
-        assert not d.left_only and not d.right_only
-        _, mismatch, errors = filecmp.cmpfiles(a, b, d.common_files, shallow=False)
-        assert not mismatch and not errors, mismatch
-        for sub in d.common_dirs:
-            same(a / sub, b / sub)
-    same(campaign / "results", tmp_path / "results")
+    assert_same_tree(campaign / "results", tmp_path / "results")

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
+from inexflow.formats.xpath import ancestors
 from inexflow.formats.assessments import ELEMENT_COLUMNS, Assessments, make_table
 from inexflow.quantisation import quantise
 
@@ -127,19 +128,13 @@ def full_recallbase(elements: pd.DataFrame, scale: str, quant: str) -> pd.DataFr
     return out[out["gain"] > 0].reset_index(drop=True)
 
 
-def _ancestors(xpath: str):
-    i = xpath.rfind("/")
-    while i > 0:
-        xpath = xpath[:i]
-        yield xpath
-        i = xpath.rfind("/")
 
 
 def ideal_elements(gains: dict[str, float], tie: str = "ancestor") -> list[str]:
     """The ideal elements among one document's relevant elements ``{xpath: gain > 0}``."""
     has_rel_desc = set()
     for xp in gains:
-        for a in _ancestors(xp):
+        for a in ancestors(xp):
             if a in has_rel_desc:
                 break
             has_rel_desc.add(a)
@@ -148,7 +143,7 @@ def ideal_elements(gains: dict[str, float], tie: str = "ancestor") -> list[str]:
         if leaf in has_rel_desc:
             continue
         best, best_gain = leaf, gains[leaf]
-        for a in _ancestors(leaf):  # walking up: ancestors come later
+        for a in ancestors(leaf):  # walking up: ancestors come later
             g = gains.get(a)
             if g is None:
                 continue
@@ -156,7 +151,7 @@ def ideal_elements(gains: dict[str, float], tie: str = "ancestor") -> list[str]:
                 best, best_gain = a, g
         chosen.add(best)
     # final filter: where two selected elements overlap, keep the ancestor
-    return sorted(x for x in chosen if not any(a in chosen for a in _ancestors(x)))
+    return sorted(x for x in chosen if not any(a in chosen for a in ancestors(x)))
 
 
 def ideal_recallbase(full: pd.DataFrame, tie: str = "ancestor") -> pd.DataFrame:

@@ -48,3 +48,12 @@ def parent_xpath(path: str) -> str | None:
 def depth(path: str) -> int:
     """Number of steps: ``/article[1]`` has depth 1."""
     return path.count("/")
+
+
+def ancestors(xpath: str):
+    """The proper ancestors of a canonical xpath, nearest first."""
+    i = xpath.rfind("/")
+    while i > 0:
+        xpath = xpath[:i]
+        yield xpath
+        i = xpath.rfind("/")

@@ -25,14 +25,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
+from inexflow.formats.xpath import ancestors
 
 
-def _ancestors(x: str):
-    i = x.rfind("/")
-    while i > 0:
-        x = x[:i]
-        yield x
-        i = x.rfind("/")
 
 
 class DocumentState:
@@ -50,13 +45,13 @@ class DocumentState:
         self.remaining = {x: self.gain[x] for x in self.ideal_order}
         self.ideal_below: dict[str, list[str]] = {}
         for x in self.ideal_order:
-            for a in _ancestors(x):
+            for a in ancestors(x):
                 self.ideal_below.setdefault(a, []).append(x)
         self.returned: set[str] = set()
         self.partial: set[str] = set()  # ancestors of returned elements
 
     def _fully_seen(self, x: str) -> bool:
-        return x in self.returned or any(a in self.returned for a in _ancestors(x))
+        return x in self.returned or any(a in self.returned for a in ancestors(x))
 
     def rv(self, x: str, alpha: float) -> float:
         if x not in self.gain:
@@ -88,7 +83,7 @@ class DocumentState:
     def take(self, x: str, alpha: float) -> float:
         """The gain rv_norm of returning x now, then mark x as seen."""
         v = self.rv(x, alpha)
-        owner = next((a for a in (x, *_ancestors(x)) if a in self.remaining), None)
+        owner = next((a for a in (x, *ancestors(x)) if a in self.remaining), None)
         if owner is not None:
             g = min(v, self.remaining[owner])
             self.remaining[owner] -= g
@@ -101,7 +96,7 @@ class DocumentState:
                 self.remaining[i] -= c
                 left -= c
         self.returned.add(x)
-        for a in _ancestors(x):
+        for a in ancestors(x):
             self.partial.add(a)
         return max(g, 0.0)
 
