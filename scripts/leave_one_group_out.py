@@ -9,19 +9,22 @@ from inexflow.analysis.rejudge import JudgedRuns, per_topic_name
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
 from inexflow.stage import run_stage
-from inexflow.tables import write_tsv
+from inexflow.tables import read_parquet, read_parquet_metadata, write_tsv
 
 
 def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
     runs = {Path(p).stem: Run.load(p) for p in smk.input.runs}
-    pool_runs = {Path(p).stem: Run.load(p) for p in smk.input.pool_runs}
-    groups = {r: run.participant for r, run in {**pool_runs, **runs}.items()}
+    pool_runs = {Path(p).stem: p for p in smk.input.pool_runs}
+    groups = {r: read_parquet_metadata(p)["participant"] for r, p in pool_runs.items()}
+    groups.update({r: run.participant for r, run in runs.items()})
     judged = JudgedRuns(a, runs)
     measures = [per_topic_name(m) for m in cfg["measures"]]
-    per_run, per_query = leave_one_group_out(judged, {r: x.results for r, x in pool_runs.items()}, groups, measures,
-                                             smk.params.pool.get("target"), smk.params.pool.get("depth"))
+    firstpos = {r: read_parquet(p) for r, p in pool_runs.items()}
+    per_run, per_query = leave_one_group_out(judged, firstpos, groups, measures,
+                                             smk.params.pool.get("target"), smk.params.pool.get("depth"),
+                                             cached=True)
     log.info("%d groups, %d runs", len(set(groups.values())), len(runs))
     write_tsv(per_run, smk.output.runs)
     overall = (per_run.groupby(["measure", "change_bin"]).size().rename("count").reset_index()

@@ -2,7 +2,8 @@
 from inexflow.formats.runs import read_run
 from inexflow.scoring import resolve_extents
 from inexflow.stage import run_stage
-from inexflow.tables import read_parquet
+from inexflow.pool import first_positions
+from inexflow.tables import read_parquet, write_parquet
 
 
 def main(smk, log):
@@ -12,6 +13,8 @@ def main(smk, log):
     log.info("run %s (participant %s, task %s, %s): %d results, %d topics", run.run_id, run.participant,
              run.task, run.format, len(run.results), run.results["topic"].nunique())
     run.save(smk.output.run)
+    # the first position of every document per topic: all that pooling needs from a run
+    write_parquet(first_positions(run.results), smk.output.docs, {"participant": run.participant})
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -27,8 +27,12 @@ def first_positions(results: pd.DataFrame) -> pd.DataFrame:
 
 def entry_depths(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """(topic, doc, entry): the smallest result position at which any run returns doc."""
-    parts = [first_positions(runs[name]) for name in sorted(runs)]
-    allr = pd.concat(parts, ignore_index=True)
+    return entries_from_first_positions({name: first_positions(runs[name]) for name in runs})
+
+
+def entries_from_first_positions(firstpos: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Entry depths from the runs' cached first positions (:func:`first_positions`)."""
+    allr = pd.concat([firstpos[name] for name in sorted(firstpos)], ignore_index=True)
     return allr.groupby(["topic", "doc"], sort=False)["pos"].min().rename("entry").reset_index()
 
 
@@ -66,15 +70,17 @@ def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
     return pool_from_entries(entry_depths(runs), target, depth)
 
 
-def leave_group_out_entries(runs: dict[str, pd.DataFrame], groups: dict[str, str]) -> dict[str, pd.DataFrame]:
+def leave_group_out_entries(runs: dict[str, pd.DataFrame], groups: dict[str, str],
+                            cached: bool = False) -> dict[str, pd.DataFrame]:
     """For every group, the entry depths of the pool built without that group's runs.
 
+    ``runs`` holds result tables, or (``cached=True``) the runs' first positions.
     Computed once from a (topic, doc) x group table of first positions: leaving group g out,
     a document enters at the smallest position over the other groups.
     """
     parts = []
     for name in sorted(runs):
-        fp = first_positions(runs[name])
+        fp = runs[name].copy() if cached else first_positions(runs[name])
         fp["group"] = groups.get(name, name)
         parts.append(fp)
     allr = pd.concat(parts, ignore_index=True)

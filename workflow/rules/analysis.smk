@@ -3,7 +3,7 @@
 
 rule build_pool:
     input:
-        runs=[f"{RES}/runs/{r}.parquet" for r in sorted(RUNS) if RUNS[r]["task"] in config["pool"]["tasks"]],
+        runs=[f"{RES}/firstpos/{r}.parquet" for r in sorted(RUNS) if RUNS[r]["task"] in config["pool"]["tasks"]],
     output:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
@@ -126,7 +126,7 @@ rule swap_rates:
 rule leave_one_group_out:
     input:
         runs=[f"{RES}/runs/{r}.parquet" for r in ANALYSIS_RUNS],
-        pool_runs=[f"{RES}/runs/{r}.parquet" for r in POOL_RUNS],
+        pool_runs=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
         documents=f"{RES}/assessments/documents.parquet",
         passages=f"{RES}/assessments/passages.parquet",
         elements=f"{RES}/assessments/elements.parquet",

@@ -52,6 +52,7 @@ rule parse_run:
         index=[f"{RES}/collection/index.parquet"] if COLLECTION else [],
     output:
         run=f"{RES}/runs/{{run}}.parquet",
+        docs=f"{RES}/firstpos/{{run}}.parquet",
     params:
         task=lambda w: RUNS[w.run]["task"],
         participant=lambda w: RUNS[w.run]["participant"],

@@ -42,12 +42,14 @@ def change_bin(baseline: float, new: float) -> str:
 
 
 def leave_one_group_out(judged, runs_results: dict[str, pd.DataFrame], groups: dict[str, str], measures,
-                        target: int | None, depth: int | None):
-    """Returns (per-run table: group, run, measure, baseline, new, change_bin, t_p, significant;
+                        target: int | None, depth: int | None, cached: bool = False):
+    """``runs_results``: the pooled runs' results, or (``cached``) their first positions.
+
+    Returns (per-run table: group, run, measure, baseline, new, change_bin, t_p, significant;
     per-query bin counts: measure, bin, count)."""
     full = judged.score(judged.full_masks(), measures)
     run_rows, query_bins = [], []
-    entries = leave_group_out_entries(runs_results, groups)
+    entries = leave_group_out_entries(runs_results, groups, cached)
     for g in sorted(set(groups.values())):
         members = [r for r in judged.runs if groups.get(r) == g]
         others = {r: res for r, res in runs_results.items() if groups.get(r) != g}
