@@ -24,3 +24,12 @@ def test_thorough_gen_by_hand(tmp_path):
     # ep at rank 2: ideal reaches 1 at rank 1 -> 1/2 ; MAep = .5 / 3
     assert v[("MAep", "1")] == pytest.approx(0.5 / 3)
     assert v[("MAep", "all")] == v[("MAep", "1")] and v[("num_q", "all")] == 1
+
+
+def test_assessment_directory_stands_for_its_files(tmp_path):
+    write(tmp_path / "a" / "t1.xml", ASSESS)
+    write(tmp_path / "a" / "t2.xml", ASSESS.replace('topic="1"', 'topic="2"'))
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 3 x /article[1]/sec[1]\n2 Q0 B 1 3 x /article[1]\n")
+    v = parse_out(run_cli("score", "--task", "thorough", "--assessments", tmp_path / "a", "--cutoffs", "1", "-q", r,
+                          check=0).stdout)
+    assert v[("num_q", "all")] == 2 and v[("nxCG[1]", "1")] == 1.0 and v[("nxCG[1]", "2")] == 0.5

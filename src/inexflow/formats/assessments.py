@@ -99,6 +99,13 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
 
     if isinstance(paths, (str, Path)):
         paths = [paths]
+    expanded = []
+    for p in paths:  # a directory stands for its files (one file per topic, as INEX shipped them)
+        if Path(p).is_dir():
+            expanded.extend(sorted(str(f) for f in Path(p).iterdir() if f.is_file() and not f.name.startswith(".")))
+        else:
+            expanded.append(p)
+    paths = expanded
     readers = {"fol": qrels_fol.read_fol_qrels, "inex2005": assessments_inex2005.read_inex2005,
                "inex2006": assessments_inex2005.read_inex2005,
                "inex2002": assessments_inex2002.read_inex2002}
