@@ -37,26 +37,29 @@ def entries_from_first_positions(firstpos: dict[str, pd.DataFrame]) -> pd.DataFr
 
 
 def pool_from_entries(ent: pd.DataFrame, target: int | None = None, depth: int | None = None):
-    """The pool and the depth per topic from entry depths (see :func:`build_pool`)."""
+    """The pool and the depth per topic from entry depths (see :func:`build_pool`), vectorised."""
     if (target is None) == (depth is None):
         raise ValueError("give exactly one of target (pool size) or depth")
-    pools, depths = [], []
-    for topic, g in ent.groupby("topic", sort=False):
-        e = np.sort(g["entry"].to_numpy())
-        if depth is not None:
-            d = int(depth)
-        elif len(e) <= target:
-            d = int(e[-1])
-        else:
-            d = int(e[target - 1])  # smallest depth with >= target distinct documents
-        sel = g[g["entry"] <= d]
-        pools.append(sel)
-        depths.append((topic, d, len(sel), len(e)))
-    pool = pd.concat(pools, ignore_index=True) if pools else ent.iloc[:0]
+    e = ent.sort_values(["topic", "entry", "doc"], kind="stable").reset_index(drop=True)
+    if e.empty:
+        return e, pd.DataFrame(columns=["topic", "depth", "pool_size", "candidates"])
+    size = e.groupby("topic", sort=False)["entry"].transform("size").to_numpy()
+    if depth is not None:
+        d = np.full(len(e), int(depth))
+    else:
+        rank = e.groupby("topic", sort=False).cumcount().to_numpy()
+        # smallest depth with >= target distinct documents (all documents when fewer)
+        at = np.where(rank == np.minimum(size, target) - 1, e["entry"].to_numpy(), 0)
+        d = pd.Series(at).groupby(e["topic"].to_numpy(), sort=False).transform("max").to_numpy()
+    keep = e["entry"].to_numpy() <= d
+    pool = e[keep]
+    dep = pd.DataFrame({"topic": e["topic"], "depth": d, "candidates": size, "keep": keep}).groupby(
+        "topic", sort=False).agg(depth=("depth", "first"), pool_size=("keep", "sum"),
+                                 candidates=("candidates", "first")).reset_index()
     pool = pool.assign(_k=pool["topic"].map(topic_sort_key)).sort_values(["_k", "entry", "doc"]).drop(columns="_k")
-    dep = pd.DataFrame.from_records(depths, columns=["topic", "depth", "pool_size", "candidates"])
     dep = dep.assign(_k=dep["topic"].map(topic_sort_key)).sort_values("_k").drop(columns="_k")
-    return pool.reset_index(drop=True), dep.reset_index(drop=True)
+    dep = dep.astype({"depth": "int64", "pool_size": "int64", "candidates": "int64"})
+    return pool.reset_index(drop=True), dep[["topic", "depth", "pool_size", "candidates"]].reset_index(drop=True)
 
 
 def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
