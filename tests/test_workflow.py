@@ -111,9 +111,7 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
                                        ("topic_sampling", ""), ("pool_analysis", ""), ("swap_rates", ""),
                                        ("leave_one_group_out", ""), ("significance", ""),
                                        ("analysis_summary", ""), ("all", "")]
-                                      + [("plot_scores", f"task={t}") for t in
-                                         ("best-in-context", "fetch-browse", "focused", "relevant-in-context",
-                                          "thorough")])
+                                      + [("plot_scores", "")])
     finally:
         run.write_text(original)
 

@@ -183,9 +183,9 @@ rule plot_scores:
     input:
         scores=f"{RES}/scores/all.parquet",
     output:
-        plot=report(f"{RES}/plots/{{task}}.png", caption="../report/curves.rst", category="Scores",
-                    subcategory="{task}"),
+        plots=[report(f"{RES}/plots/{t}.png", caption="../report/curves.rst", category="Scores", subcategory=t)
+               for t in TASKS],
     log:
-        "logs/plot_scores/{task}.log",
+        "logs/plot_scores.log",
     script:
         "../../scripts/plot_scores.py"
