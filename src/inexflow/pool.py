@@ -36,30 +36,43 @@ def entries_from_first_positions(firstpos: dict[str, pd.DataFrame]) -> pd.DataFr
     return allr.groupby(["topic", "doc"], sort=False)["pos"].min().rename("entry").reset_index()
 
 
+def _topic_codes(topics: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """Integer codes of topics in topic order (numeric topics numerically)."""
+    code, uniq = pd.factorize(topics)
+    uniq = [str(u) for u in uniq]
+    order = sorted(range(len(uniq)), key=lambda i: topic_sort_key(uniq[i]))
+    remap = np.empty(len(uniq), dtype=np.int64)
+    remap[order] = np.arange(len(uniq))
+    return remap[code], [uniq[i] for i in order]
+
+
 def pool_from_entries(ent: pd.DataFrame, target: int | None = None, depth: int | None = None):
-    """The pool and the depth per topic from entry depths (see :func:`build_pool`), vectorised."""
+    """The pool and the depth per topic from entry depths (see :func:`build_pool`), vectorised
+    on integer codes."""
     if (target is None) == (depth is None):
         raise ValueError("give exactly one of target (pool size) or depth")
-    e = ent.sort_values(["topic", "entry", "doc"], kind="stable").reset_index(drop=True)
-    if e.empty:
-        return e, pd.DataFrame(columns=["topic", "depth", "pool_size", "candidates"])
-    size = e.groupby("topic", sort=False)["entry"].transform("size").to_numpy()
+    if ent.empty:
+        return ent.copy(), pd.DataFrame(columns=["topic", "depth", "pool_size", "candidates"])
+    code, uniq = _topic_codes(ent["topic"])
+    dcode, duniq = pd.factorize(ent["doc"], sort=True)
+    entry = ent["entry"].to_numpy(np.int64)
+    order = np.lexsort((dcode, entry, code))
+    code, entry, dcode = code[order], entry[order], dcode[order]
+    size = np.bincount(code, minlength=len(uniq))
+    start = np.concatenate(([0], np.cumsum(size)[:-1]))
     if depth is not None:
-        d = np.full(len(e), int(depth))
+        d = np.full(len(uniq), int(depth))
     else:
-        rank = e.groupby("topic", sort=False).cumcount().to_numpy()
         # smallest depth with >= target distinct documents (all documents when fewer)
-        at = np.where(rank == np.minimum(size, target) - 1, e["entry"].to_numpy(), 0)
-        d = pd.Series(at).groupby(e["topic"].to_numpy(), sort=False).transform("max").to_numpy()
-    keep = e["entry"].to_numpy() <= d
-    pool = e[keep]
-    dep = pd.DataFrame({"topic": e["topic"], "depth": d, "candidates": size, "keep": keep}).groupby(
-        "topic", sort=False).agg(depth=("depth", "first"), pool_size=("keep", "sum"),
-                                 candidates=("candidates", "first")).reset_index()
-    pool = pool.assign(_k=pool["topic"].map(topic_sort_key)).sort_values(["_k", "entry", "doc"]).drop(columns="_k")
-    dep = dep.assign(_k=dep["topic"].map(topic_sort_key)).sort_values("_k").drop(columns="_k")
-    dep = dep.astype({"depth": "int64", "pool_size": "int64", "candidates": "int64"})
-    return pool.reset_index(drop=True), dep[["topic", "depth", "pool_size", "candidates"]].reset_index(drop=True)
+        d = entry[start + np.minimum(size, target) - 1]
+    keep = entry <= d[code]
+    uniq_arr = np.asarray(uniq, dtype=object)
+    pool = pd.DataFrame({"topic": uniq_arr[code[keep]], "doc": np.asarray(duniq, dtype=object)[dcode[keep]],
+                         "entry": entry[keep]})
+    dep = pd.DataFrame({"topic": uniq, "depth": d.astype(np.int64),
+                        "pool_size": np.bincount(code[keep], minlength=len(uniq)).astype(np.int64),
+                        "candidates": size.astype(np.int64)})
+    return pool, dep
 
 
 def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
@@ -78,25 +91,28 @@ def leave_group_out_entries(runs: dict[str, pd.DataFrame], groups: dict[str, str
     """For every group, the entry depths of the pool built without that group's runs.
 
     ``runs`` holds result tables, or (``cached=True``) the runs' first positions.
-    Computed once from a (topic, doc) x group table of first positions: leaving group g out,
-    a document enters at the smallest position over the other groups.
+    Computed once from a (topic, doc) x group matrix of first positions: leaving group g
+    out, a document enters at the smallest position over the other groups.
     """
-    parts = []
-    for name in sorted(runs):
-        fp = runs[name].copy() if cached else first_positions(runs[name])
-        fp["group"] = groups.get(name, name)
-        parts.append(fp)
+    names = sorted(runs)
+    parts = [runs[n] if cached else first_positions(runs[n]) for n in names]
     allr = pd.concat(parts, ignore_index=True)
-    wide = allr.groupby(["topic", "doc", "group"], sort=False)["pos"].min().unstack("group")
-    names = list(wide.columns)
-    m = wide.to_numpy(dtype=float)
-    m = np.where(np.isnan(m), np.inf, m)
+    gnames = sorted({groups.get(n, n) for n in names})
+    gidx = {g: i for i, g in enumerate(gnames)}
+    gcode = np.concatenate([np.full(len(p), gidx[groups.get(n, n)], dtype=np.int64) for n, p in zip(names, parts)])
+    tcode, tuniq = pd.factorize(allr["topic"], sort=True)
+    dcode, duniq = pd.factorize(allr["doc"], sort=True)
+    key = tcode.astype(np.int64) * len(duniq) + dcode
+    mins = pd.DataFrame({"k": key, "g": gcode, "pos": allr["pos"].to_numpy(np.int64)}).groupby(
+        ["k", "g"], sort=True)["pos"].min()
+    kcode, kuniq = pd.factorize(mins.index.get_level_values(0).to_numpy(), sort=True)
+    m = np.full((len(kuniq), len(gnames)), np.inf)
+    m[kcode, mins.index.get_level_values(1).to_numpy()] = mins.to_numpy()
+    ktopic = np.asarray(tuniq, dtype=object)[kuniq // len(duniq)]
+    kdoc = np.asarray(duniq, dtype=object)[kuniq % len(duniq)]
     out = {}
-    for k, g in enumerate(names):
-        others = np.delete(m, k, axis=1)
-        best = others.min(axis=1) if others.shape[1] else np.full(len(m), np.inf)
+    for k, g in enumerate(gnames):
+        best = np.delete(m, k, axis=1).min(axis=1) if len(gnames) > 1 else np.full(len(m), np.inf)
         keep = np.isfinite(best)
-        e = wide.index.to_frame(index=False)[keep].reset_index(drop=True)
-        e["entry"] = best[keep].astype(np.int64)
-        out[g] = e
+        out[g] = pd.DataFrame({"topic": ktopic[keep], "doc": kdoc[keep], "entry": best[keep].astype(np.int64)})
     return out

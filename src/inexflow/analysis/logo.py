@@ -57,7 +57,7 @@ def leave_one_group_out(judged, runs_results: dict[str, pd.DataFrame], groups: d
             continue
         pool, _ = pool_from_entries(entries[g], target=target, depth=depth)
         logging.getLogger("inexflow").info("leave-one-group-out: group %s (%d runs)", g, len(members))
-        pooled = set(zip(pool["topic"], pool["doc"]))
+        pooled = set(zip(pool["topic"].tolist(), pool["doc"].tolist()))
         masks = {t: np.array([(t, d) in pooled for d in docs]) for t, docs in judged.rel_docs.items()}
         new = judged.score(masks, measures, runs=members)
         for m in measures:
