@@ -1,8 +1,6 @@
 """Stage aggregate: all per-run scores -> one tidy table, the means, one ranked summary per task."""
 from pathlib import Path
 
-import pandas as pd
-
 from inexflow.aggregate import combine_scores, task_summary
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_parquet, write_tsv

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli, write
-from inexflow.measures.overlap import DocumentState, focused_gains
+from inexflow.measures.overlap import DocumentState
 from inexflow.measures.xcg import curve_ranks, xcg_topic
 from test_passage import parse_out
 

@@ -32,8 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from inexflow.formats.assessments import (DOCUMENT_COLUMNS, ELEMENT_COLUMNS, PASSAGE_COLUMNS, Assessments,
-                                          make_table)
+from inexflow.formats.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
 from inexflow.formats.collection import index_document
 from inexflow.formats.qrels_fol import write_fol_qrels
 from inexflow.formats.run_xml import write_xml_run

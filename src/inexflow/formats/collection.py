@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 from lxml import etree
 
@@ -95,23 +94,6 @@ def index_collection(collection, docs, missing: str = "error", log=None) -> pd.D
     return df.astype(INDEX_COLUMNS)
 
 
-def resolve_elements(results: pd.DataFrame, index: pd.DataFrame, path="run") -> pd.DataFrame:
-    """Add ``start``/``end`` to element results (doc, xpath) from the index.
-
-    An element the index cannot resolve is an error naming the source line.
-    """
-    m = results.merge(index[["doc", "xpath", "start", "end"]], on=["doc", "xpath"], how="left",
-                      validate="many_to_one")
-    bad = m["start"].isna()
-    if bad.any():
-        r = m[bad].iloc[0]
-        where = f"line {r.line}" if "line" in m.columns else None
-        raise InputError(path, where, f"element {r.doc}{r.xpath} (topic {r.topic}) not found in the "
-                         f"collection index ({int(bad.sum())} unresolvable results)",
-                         "an xpath of an element of that document")
-    m["start"] = m["start"].astype("int64")
-    m["end"] = m["end"].astype("int64")
-    return m
 
 
 def elements_covering(index: pd.DataFrame, doc: str, start: int, end: int) -> pd.DataFrame:
@@ -119,7 +101,3 @@ def elements_covering(index: pd.DataFrame, doc: str, start: int, end: int) -> pd
     d = index[index["doc"] == doc]
     return d[(d["start"] >= start) & (d["end"] <= end) & (d["end"] > d["start"])]
 
-
-def document_lengths(index: pd.DataFrame) -> pd.Series:
-    roots = index[index["depth"] == 1]
-    return pd.Series(roots["end"].to_numpy(np.int64), index=roots["doc"].to_numpy())

@@ -40,14 +40,8 @@ def is_ancestor(a: str, b: str) -> bool:
     return b.startswith(a) and len(b) > len(a) and b[len(a)] == "/"
 
 
-def parent_xpath(path: str) -> str | None:
-    i = path.rfind("/")
-    return path[:i] if i > 0 else None
 
 
-def depth(path: str) -> int:
-    """Number of steps: ``/article[1]`` has depth 1."""
-    return path.count("/")
 
 
 def ancestors(xpath: str):

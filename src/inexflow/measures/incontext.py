@@ -88,7 +88,6 @@ def _gp_measures(t, scores: np.ndarray, relevant: np.ndarray, nrel: int):
         vals[f"gR[{r}]"] = float(relcum[k - 1] / nrel) if k and nrel else 0.0
     gp = cum / np.arange(1, n + 1) if n else np.zeros(0)
     agp = float(gp[relevant.astype(bool)].sum() / nrel) if nrel else 0.0
-    gr = relcum / nrel if nrel else np.zeros(n)
     ip = np.zeros(len(LEVELS11))
     if n:
         sufmax = np.maximum.accumulate(gp[::-1])[::-1]
