@@ -26,12 +26,16 @@ does not average over (reproduced here).
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.passage import passage_results
+from inexflow.measures.passage import passage_results, tool_mean
+from inexflow.measures.toolorder import describe_split, split_topics, tool_order, topic_blocks
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.recallbase import normalised_passages, overlap_with_passages
 
@@ -39,32 +43,39 @@ RANKS = (1, 2, 3, 5, 10, 25, 50)
 LEVELS11 = np.arange(0, 11)
 
 
-def check_grouping(run, regroup: bool = False):
-    """In-context runs list each article's results together; interleaving is an error
-    naming the run, topic, article and line, unless ``regroup`` (then the results are
-    moved next to the article's first result and the change is logged)."""
-    import logging
-
-    res = run.results
+def check_grouping(run, regroup: bool = False, assessed=None):
+    """An in-context run lists each topic's results together and, within a topic, each
+    article's results together (in file order, as the tool reads it; see
+    :mod:`inexflow.measures.toolorder`). A topic listed in separate blocks or an article
+    whose results are interleaved with another's is an error naming the run, topic, article
+    and line, unless ``regroup``: then the results are moved next to the first result of
+    their topic and article, and the change is logged. Returns the run with its results in
+    that order. ``assessed``: the topics with assessments (the only lines the tool reads);
+    all topics when None."""
+    res = tool_order(run)
+    topics = res["topic"].unique() if assessed is None else assessed
+    split = split_topics(res, topic_blocks(res, topics))
     key = res["topic"].astype(str) + "\x00" + res["doc"].astype(str)
     start = (key != key.shift()).to_numpy()
-    blocks = key[start]
-    dup = blocks.duplicated().to_numpy()
-    if not dup.any():
-        return run
-    i = int(np.flatnonzero(start)[np.flatnonzero(dup)[0]])
-    r = res.iloc[i]
-    if not regroup:
+    dup = key[start].duplicated().to_numpy()
+    if (split or dup.any()) and not regroup:
+        if split:
+            raise InputError(run.source, None, describe_split(run, split),
+                             "each topic's results together (an in-context run); --regroup moves them")
+        r = res.iloc[int(np.flatnonzero(start)[np.flatnonzero(dup)[0]])]
         raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: results of article "
                          f"{r.doc} are interleaved with other articles ({int(dup.sum())} such blocks)",
                          "each article's results together (an in-context run); --regroup moves them")
-    first = key.groupby(key, sort=False).ngroup()
-    order = np.lexsort((np.arange(len(res)), first.to_numpy()))
-    moved = int((order != np.arange(len(res))).sum())
-    logging.getLogger("inexflow").warning("%s: run %s regrouped per article: %d results moved next to their "
-                                          "article's first result", run.source, run.run_id, moved)
-    run.results = res.iloc[order].reset_index(drop=True)
-    return run
+    if split or dup.any():
+        by_topic = res.groupby("topic", sort=False).ngroup().to_numpy()
+        by_article = key.groupby(key, sort=False).ngroup().to_numpy()
+        order = np.lexsort((np.arange(len(res)), by_article, by_topic))
+        moved = int((order != np.arange(len(res))).sum())
+        logging.getLogger("inexflow").warning("%s: run %s regrouped per topic and article: %d results moved next "
+                                              "to the first result of their topic and article", run.source,
+                                              run.run_id, moved)
+        res = res.iloc[order].reset_index(drop=True)
+    return replace(run, results=res)
 
 
 def _articles(run) -> pd.DataFrame:
@@ -87,7 +98,8 @@ def _gp_measures(t, scores: np.ndarray, relevant: np.ndarray, nrel: int):
         vals[f"gP[{r}]"] = float(cum[k - 1] / r) if k else 0.0
         vals[f"gR[{r}]"] = float(relcum[k - 1] / nrel) if k and nrel else 0.0
     gp = cum / np.arange(1, n + 1) if n else np.zeros(0)
-    agp = float(gp[relevant.astype(bool)].sum() / nrel) if nrel else 0.0
+    rel_gp = gp[relevant.astype(bool)]
+    agp = float(np.cumsum(rel_gp)[-1] / nrel) if nrel and len(rel_gp) else 0.0
     ip = np.zeros(len(LEVELS11))
     if n:
         sufmax = np.maximum.accumulate(gp[::-1])[::-1]
@@ -100,8 +112,8 @@ def _gp_measures(t, scores: np.ndarray, relevant: np.ndarray, nrel: int):
 def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     a = ctx.assessments
     docs = a.documents
-    run = check_grouping(run, bool(ctx.opt("regroup", False)))
     trel = docs.groupby("topic")["rel_chars"].sum().to_dict()
+    run = check_grouping(run, bool(ctx.opt("regroup", False)), list(trel))
     nrel = docs.groupby("topic")["doc"].nunique().to_dict()
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics", False)))
     res = passage_results(run) if kind == "ric" else run.results[["topic", "doc", "offset", "length"]].copy()
@@ -147,11 +159,11 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
         rows.append(("all", q, "ret_size", float(sum(v["ret_size"] for v in per_topic))))
         rows.append(("all", q, "rel_size", float(sum(trel.values()))))  # idem
         rows.append(("all", q, "rel_ret_size", float(sum(v["rel_ret_size"] for v in per_topic))))
-        rows.append(("all", q, "MAgP", float(np.mean([v["AgP"] for v in per_topic]))))
+        rows.append(("all", q, "MAgP", tool_mean([v["AgP"] for v in per_topic])))
         for r in RANKS:
             for m in (f"gP[{r}]", f"gR[{r}]"):
-                rows.append(("all", q, m, float(np.mean([v[m] for v in per_topic]))))
-        mean_ip = np.mean(ips, axis=0)
+                rows.append(("all", q, m, tool_mean([v[m] for v in per_topic])))
+        mean_ip = np.cumsum(ips, axis=0)[-1] / len(ips)
         for k in LEVELS11:
             rows.append(("all", q, f"ircl_prn.{k / 10:.2f}", float(mean_ip[k])))
     return tidy(rows)
@@ -165,7 +177,7 @@ def score_relevant_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
 @register_family("bic")
 def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     """Best in Context: one result per article; a second result for an article is an error."""
-    res = run.results
+    res = tool_order(run)
     dup = res.duplicated(["topic", "doc"]).to_numpy()
     if dup.any():
         r = res.iloc[int(np.flatnonzero(dup)[0])]

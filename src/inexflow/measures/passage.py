@@ -2,25 +2,28 @@
 (inex_eval; Pal, Mitra & Kamps, "Evaluation effort, reliability and reusability in XML
 retrieval", section 2; spec note "Passage measures").
 
-For one topic with results r = 1..L in rank order, rsize(r) the highlighted characters
-inside result r, size(r) its length and Trel the topic's highlighted characters:
+For one topic with results r = 1..L in the order the tool reads them (file order, see
+:mod:`inexflow.measures.toolorder`), rsize(r) the highlighted characters inside result r,
+size(r) its length and Trel the topic's highlighted characters:
 
 - P[r] = sum_{j<=r} rsize(j) / sum_{j<=r} size(j), R[r] = sum_{j<=r} rsize(j) / Trel;
-- iP[x] = max P[r] over r with R[r] >= x (0 when the run never reaches x); recall levels
-  are compared exactly in integers (100 * relret >= k * Trel);
+- result r lands on recall level b(r) = floor(100 * R[r]), computed as the tool does in
+  double precision (so 29/100 lands on level 28: 0.29 * 100 = 28.999999999999996);
+  results with b(r) > 100 (possible only when text is retrieved twice) are skipped, as
+  the tool skips them;
+- iP[x] = max P[r] over the results r with b(r) >= 100 x (0 when there is none);
 - AiP = mean of iP over x = 0.00, 0.01, ..., 1.00; MAiP = mean of AiP over topics.
 
-Bookkeeping lines as the tool prints them: num_ret (distinct documents retrieved),
-num_rel (relevant
-documents), num_rel_ret (relevant documents retrieved), ret_size, rel_size,
-rel_ret_size (characters), art_prec/art_rec/art_f1 (documents) and
+Bookkeeping lines as the tool prints them: num_ret (articles retrieved), num_rel
+(relevant articles), num_rel_ret (relevant articles retrieved), ret_size, rel_size,
+rel_ret_size (characters), art_prec/art_rec/art_f1 (articles) and
 char_prec/char_rec/char_f1 (characters). The ``all`` lines give sums of the counts,
 means of the rest and ``ircl_prn.x`` = the mean iP[x] at all 101 levels.
 
-Known deviation: where a run lists one topic in two separate blocks of lines (the shared
-``bert-focused.run`` does so for topic 2009079, with two different rankings), the tool
-counts articles per block and its iP differs from the one on the merged, rank-ordered
-list computed here; every other topic matches the tool to 1e-9.
+A topic listed in separate blocks of the run (the shared ``bert-focused.run`` lists
+topic 2009079 twice, with two different rankings of the same passages) is scored as the
+tool scores it: one list, the blocks in file order, with the articles of a returning
+block counted again (num_ret 200 for two blocks of 100 articles) and a warning.
 
 Topic set (the tool's rule): topics in both the run and the qrels; with ``-c``
 (``all_qrels_topics``) every topic in the qrels, missing ones scoring 0.
@@ -31,8 +34,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, warn_input
 from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.toolorder import (describe_split, split_topics, tool_article_counts, tool_order,
+                                         topic_blocks)
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.recallbase import normalised_passages, overlap_with_passages
 
@@ -46,64 +51,81 @@ def _f1(p, r):
     return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
 
+def tool_mean(values) -> float:
+    """Mean summed left to right, as the tool sums (bit-identical to its output)."""
+    v = np.asarray(values, dtype=np.float64)
+    return float(np.cumsum(v)[-1] / len(v)) if len(v) else 0.0
+
+
 def _level(k: int) -> str:
     return f"{k / 100:.2f}"
 
 
 def interpolated_precision(size: np.ndarray, rsize: np.ndarray, trel: int) -> np.ndarray:
-    """iP at the 101 recall levels for one topic (ranked sizes and relevant sizes)."""
+    """iP at the 101 recall levels for one topic, from the results' sizes and highlighted
+    sizes in reading order (the tool's per-result update and backward fill; module docstring)."""
     ip = np.zeros(len(LEVELS))
     if len(size) == 0 or trel <= 0:
         return ip
     cs = np.cumsum(size)
     cr = np.cumsum(rsize)
+    level = np.floor(100.0 * (cr / float(trel)))
+    n = int(np.searchsorted(level, 100.0, side="right"))  # levels never fall: results past 100 are a tail
+    if n == 0:
+        return ip
     with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(cs > 0, cr / np.where(cs > 0, cs, 1), 0.0)
+        prec = np.where(cs[:n] > 0, cr[:n] / np.where(cs[:n] > 0, cs[:n], 1), 0.0)
     sufmax = np.maximum.accumulate(prec[::-1])[::-1]
-    first = np.searchsorted(100 * cr, LEVELS * trel, side="left")
-    ok = first < len(cr)
+    first = np.searchsorted(level[:n], LEVELS, side="left")
+    ok = first < n
     ip[ok] = sufmax[first[ok]]
     return ip
 
 
 def passage_results(run) -> pd.DataFrame:
-    """The run's results as character ranges; element results need their extent resolved."""
-    res = run.results
-    if ((res["offset"] < 0) | (res["length"] < 0)).any():
-        r = res[(res["offset"] < 0) | (res["length"] < 0)].iloc[0]
+    """The run's results as character ranges, in the order the official tool reads them;
+    element results need their extent resolved."""
+    res = tool_order(run)
+    bad = (res["offset"] < 0) | (res["length"] < 0)
+    if bad.any():
+        r = res[bad].iloc[0]
         raise InputError(run.source, f"line {r.line}", f"element result {r.doc}{r.xpath} has no character "
                          "range", "a collection directory in the config (or --collection) to convert xpaths")
-    out = res[["topic", "doc", "offset", "length"]].copy()
+    out = res[["topic", "doc", "offset", "length", "line"]].copy()
     out["start"] = out["offset"]
     out["end"] = out["offset"] + out["length"]
     return out
 
 
-def check_no_overlap(run, res: pd.DataFrame):
-    """Focused runs: two different results of a topic whose character ranges intersect are an
-    error naming the run, topic, article and line (exact repeats are only warned about when
-    the run is read, as the official tool scores them)."""
-    d = res[["topic", "doc", "start", "end"]].assign(line=run.results["line"].to_numpy())
-    d = d.drop_duplicates(["topic", "doc", "start", "end"])
-    d = d.sort_values(["topic", "doc", "start", "end"], kind="stable")
-    same = (d["topic"].to_numpy()[1:] == d["topic"].to_numpy()[:-1]) & (d["doc"].to_numpy()[1:] == d["doc"].to_numpy()[:-1])
-    prev_end = d.groupby(["topic", "doc"], sort=False)["end"].cummax().to_numpy()[:-1]
+def check_no_overlap(run, res: pd.DataFrame, blocks: np.ndarray):
+    """Focused runs: two results of one article whose character ranges intersect (a repeated
+    passage included) are an error naming the run, topic, article and both lines. As in the
+    tool, results are checked within one block of a topic's lines (``blocks``, from
+    :func:`~inexflow.measures.toolorder.topic_blocks`; lines of unassessed topics, -1, are
+    not checked), not across the blocks of a topic listed twice."""
+    keep = blocks >= 0
+    d = res.loc[keep, ["topic", "doc", "start", "end", "line"]].assign(block=blocks[keep])
+    d = d[d["end"] > d["start"]].sort_values(["block", "doc", "start", "end", "line"], kind="stable")
+    same = (d["block"].to_numpy()[1:] == d["block"].to_numpy()[:-1]) & (d["doc"].to_numpy()[1:] == d["doc"].to_numpy()[:-1])
+    prev_end = d.groupby(["block", "doc"], sort=False)["end"].cummax().to_numpy()[:-1]
     bad = same & (d["start"].to_numpy()[1:] < prev_end)
     if bad.any():
         i = int(np.flatnonzero(bad)[0]) + 1
         r = d.iloc[i]
-        raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: passage {r.start}:"
-                         f"{r.end - r.start} of article {r.doc} overlaps an earlier result of that article "
-                         f"({int(bad.sum())} overlapping results)", "non-overlapping results in a focused run "
-                         "(score overlapping runs with --task thorough)")
+        grp = d.iloc[:i]
+        other = grp[(grp["block"] == r.block) & (grp["doc"] == r.doc) & (grp["end"] > r.start)].iloc[0]
+        first, second = sorted([r, other], key=lambda x: x.line)
+        raise InputError(run.source, f"line {second.line}", f"run {run.run_id}, topic {r.topic}: passage "
+                         f"{second.start}:{second.end - second.start} of article {r.doc} overlaps passage "
+                         f"{first.start}:{first.end - first.start} on line {first.line} ({int(bad.sum())} "
+                         "overlapping results)", "non-overlapping results in a focused run (score overlapping "
+                         "runs with --task thorough)")
 
 
 @register_family("passage")
 def score_passage(run, ctx: ScoringContext) -> pd.DataFrame:
     """Focused: overlapping results are an error."""
-    res = passage_results(run)
-    check_no_overlap(run, res)
-    return _score_passage(run, ctx, res)
+    return _score_passage(run, ctx, check_overlap=True)
 
 
 @register_family("passage_thorough")
@@ -112,16 +134,25 @@ def score_passage_thorough(run, ctx: ScoringContext) -> pd.DataFrame:
     characters count as retrieved, so the values equal the focused ones for any run without
     overlap (as the reference ``bert-focused.t.q.out`` shows). How the official tool credits
     text retrieved twice cannot be read off the shared reference outputs (that run has no
-    overlap); counting it each time is the assumption made here."""
-    return _score_passage(run, ctx, passage_results(run))
+    overlap); counting it each time, with the focused task's skipping of results past
+    recall 1, is the assumption made here."""
+    return _score_passage(run, ctx, check_overlap=False)
 
 
-def _score_passage(run, ctx: ScoringContext, res: pd.DataFrame) -> pd.DataFrame:
+def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFrame:
     a = ctx.assessments
     docs = a.documents
     trel = docs.groupby("topic")["rel_chars"].sum().to_dict()
     nrel = docs.groupby("topic")["doc"].nunique().to_dict()
-    reldocs = set(zip(docs["topic"], docs["doc"]))
+    res = passage_results(run)
+    blocks = topic_blocks(res, trel)
+    if check_overlap:
+        check_no_overlap(run, res, blocks)
+    split = split_topics(res, blocks)
+    if split:
+        warn_input(run.source, None, describe_split(run, split) + "; scored as the official tool does: one "
+                   "list in file order, articles of a returning block counted again")
+    counts = tool_article_counts(res, blocks, pd.MultiIndex.from_frame(docs[["topic", "doc"]]))
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics", False)))
     res["rsize"] = overlap_with_passages(res, normalised_passages(a))
     groups = res.groupby("topic", sort=False).indices
@@ -134,18 +165,17 @@ def _score_passage(run, ctx: ScoringContext, res: pd.DataFrame) -> pd.DataFrame:
         size = g["length"].to_numpy(np.int64)
         rsize = g["rsize"].to_numpy(np.int64)
         ip = interpolated_precision(size, rsize, trel[t])
-        ret_docs = set(g["doc"])
-        rel_ret_docs = sum(1 for d in ret_docs if (t, d) in reldocs)
-        vals = {"num_ret": len(ret_docs), "num_rel": nrel[t], "num_rel_ret": rel_ret_docs,
+        n_ret, rel_ret_docs = counts.get(t, (0, 0))
+        vals = {"num_ret": n_ret, "num_rel": nrel[t], "num_rel_ret": rel_ret_docs,
                 "ret_size": int(size.sum()), "rel_size": int(trel[t]), "rel_ret_size": int(rsize.sum())}
-        ap = rel_ret_docs / len(ret_docs) if ret_docs else 0.0
+        ap = rel_ret_docs / n_ret if n_ret else 0.0
         ar = rel_ret_docs / nrel[t] if nrel[t] else 0.0
         cp = vals["rel_ret_size"] / vals["ret_size"] if vals["ret_size"] else 0.0
         cr = vals["rel_ret_size"] / vals["rel_size"] if vals["rel_size"] else 0.0
         vals.update(art_prec=ap, art_rec=ar, art_f1=_f1(ap, ar), char_prec=cp, char_rec=cr, char_f1=_f1(cp, cr))
         for k in PER_TOPIC_IP:
             vals[f"iP[{_level(k)}]"] = float(ip[k])
-        vals["AiP"] = float(ip.mean())
+        vals["AiP"] = tool_mean(ip)
         rows.extend((t, q, m, float(v)) for m, v in vals.items())
         ips.append(ip)
         per.append(vals)
@@ -154,11 +184,11 @@ def _score_passage(run, ctx: ScoringContext, res: pd.DataFrame) -> pd.DataFrame:
         for m in COUNT_LINES:
             rows.append(("all", q, m, float(sum(v[m] for v in per))))
         for m in RATIO_LINES:
-            rows.append(("all", q, m, float(np.mean([v[m] for v in per]))))
-        mean_ip = np.mean(ips, axis=0)
+            rows.append(("all", q, m, tool_mean([v[m] for v in per])))
+        mean_ip = np.cumsum(ips, axis=0)[-1] / len(ips)
         for k in PER_TOPIC_IP:
             rows.append(("all", q, f"iP[{_level(k)}]", float(mean_ip[k])))
-        rows.append(("all", q, "MAiP", float(np.mean([v["AiP"] for v in per]))))
+        rows.append(("all", q, "MAiP", tool_mean([v["AiP"] for v in per])))
         for k in LEVELS:
             rows.append(("all", q, f"ircl_prn.{_level(k)}", float(mean_ip[k])))
     return tidy(rows)
