@@ -4,21 +4,26 @@ Generates RUNS runs x (topics of the qrels) x RESULTS passages from the shared I
 2009/2010 qrels (half of the passages inside relevant documents, half in others), then
 times, in the same process and on the same files:
 
-- inexflow: reading each run and scoring it with the ``passage`` family;
-- the baseline: ``--baseline-cmd "java -jar inex_eval.jar -f"`` (any command taking
-  ``QRELS RUN...``) if given, else a straightforward per-result Python implementation of
-  the same measures (which also cross-checks MAiP).
+- inexflow in this process: reading each run and scoring it with the ``passage`` family;
+- with ``--baseline-cmd "java -jar inex_eval.jar -f"`` (any command taking ``QRELS RUN...``):
+  that command and the command ``inexflow score --task focused --assessments QRELS RUN...``,
+  each as one process over all runs, start-up included, output discarded;
+- without it, a straightforward per-result Python implementation of the same measures
+  (which also cross-checks MAiP).
 
 Prints results per second and the ratio baseline_time / inexflow_time (> 1: faster).
 
     python benchmarks/focused_speed.py --runs 10 --results 1500
+    python benchmarks/focused_speed.py --runs 80 --baseline-cmd "java -jar inex_eval.jar -f"
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -102,31 +107,47 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--qrels", type=Path, default=QRELS)
     ap.add_argument("--baseline-cmd", help="command taking QRELS RUN... (e.g. 'java -jar inex_eval.jar -f')")
+    ap.add_argument("--workdir", type=Path, help="keep the generated runs here and reuse them next time")
     args = ap.parse_args()
 
     qrels = read_assessments(args.qrels)
     with tempfile.TemporaryDirectory() as tmp:
-        paths = generate_runs(qrels, Path(tmp), args.runs, args.results, args.seed)
+        work = args.workdir or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        paths = sorted(work.glob("bench*.run"))[:args.runs]
+        if len(paths) < args.runs or args.workdir is None:
+            paths = generate_runs(qrels, work, args.runs, args.results, args.seed)
         n = sum(sum(1 for _ in open(p)) for p in paths)
         t0 = time.perf_counter()
         ctx = ScoringContext(read_assessments(args.qrels), {}, {})
         ours = [score_run(read_run(p, task="focused"), "passage", ctx) for p in paths]
         t_ours = time.perf_counter() - t0
         maip = [float(s[(s.topic == "all") & (s.measure == "MAiP")].value.iloc[0]) for s in ours]
-        t0 = time.perf_counter()
+        print(f"{args.runs} runs, {n} results")
+        print(f"inexflow (in process) : {t_ours:8.2f} s  {n / t_ours:12.0f} results/s")
         if args.baseline_cmd:
-            subprocess.run(shlex.split(args.baseline_cmd) + [str(args.qrels)] + list(map(str, paths)),
-                           check=True, stdout=subprocess.DEVNULL)
-            name = args.baseline_cmd
+            files = [str(args.qrels)] + list(map(str, paths))
+            cli = [sys.executable, "-m", "inexflow", "score", "--task", "focused", "--assessments"]
+            t_one = timed(cli[:-1] + ["--jobs", "1", "--assessments"] + files)
+            t_cli = timed(cli + files)
+            t_base = timed(shlex.split(args.baseline_cmd) + files)
+            print(f"inexflow score -j 1   : {t_one:8.2f} s  {n / t_one:12.0f} results/s")
+            print(f"inexflow score (all {len(os.sched_getaffinity(0))} cores): {t_cli:8.2f} s  {n / t_cli:12.0f} results/s")
+            print(f"baseline              : {t_base:8.2f} s  {n / t_base:12.0f} results/s  ({args.baseline_cmd})")
+            print(f"ratio baseline/inexflow: {t_base / t_one:.2f} on one core, {t_base / t_cli:.2f} on all cores")
         else:
+            t0 = time.perf_counter()
             base = [python_baseline(args.qrels, p) for p in paths]
+            t_base = time.perf_counter() - t0
             assert np.allclose(base, maip, atol=1e-12), (base[:3], maip[:3])
-            name = "per-result Python loops"
-        t_base = time.perf_counter() - t0
-    print(f"{args.runs} runs, {n} results")
-    print(f"inexflow : {t_ours:8.2f} s  {n / t_ours:12.0f} results/s")
-    print(f"baseline : {t_base:8.2f} s  {n / t_base:12.0f} results/s  ({name})")
-    print(f"ratio baseline/inexflow: {t_base / t_ours:.2f}")
+            print(f"baseline              : {t_base:8.2f} s  {n / t_base:12.0f} results/s  (per-result Python loops)")
+            print(f"ratio baseline/inexflow: {t_base / t_ours:.2f}")
+
+
+def timed(cmd: list[str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t0
 
 
 if __name__ == "__main__":

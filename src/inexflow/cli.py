@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import multiprocessing
+import os
 import sys
 
 from inexflow.errors import InputError
@@ -65,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="average over every topic in the assessments (missing topics score 0)")
     s.add_argument("-e", dest="empty_topics_zero", action="store_true",
                    help="topics assessed but absent from the run score 0 instead of being left out")
+    s.add_argument("-j", "--jobs", type=int, default=0,
+                   help="runs scored in parallel processes (default: one per available core; output order and "
+                        "values do not depend on it)")
     s.add_argument("runs", nargs="+", metavar="RUN")
 
     m = sub.add_parser("simulate", help="write a seeded synthetic campaign (collection, topics, runs, assessments)")
@@ -83,8 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_score(args) -> int:
     from inexflow.formats.assessments import read_assessments
     from inexflow.formats.runs import read_run
-    from inexflow.measures import ScoringContext, score_run
-    from inexflow.scoring import build_recallbases, families_for, format_scores, resolve_extents
+    from inexflow.measures import ScoringContext
+    from inexflow.scoring import build_recallbases, families_for
 
     a = read_assessments(args.assessments, args.assessments_format)
     fams = families_for(args.task, a, args.family)
@@ -102,20 +107,71 @@ def cmd_score(args) -> int:
                "overlap": overlap, "max_list_length": args.max_list_length, "per_topic_curves": args.curves,
                "bep_distance": args.bep_distance, "regroup": args.regroup, "index": index,
                "bepd_a": [float(x) for x in args.bepd_a.split(",") if x], "mean_doc_length": args.mean_doc_length}
-    ctx = ScoringContext(a, recallbases, options)
-    for path in args.runs:
+    global _SCORE_JOB
+    _SCORE_JOB = (args, ScoringContext(a, recallbases, options), fams, index)
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    if jobs > 1 and len(args.runs) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(args.runs))) as pool:
+            _write_in_order(pool.imap(_score_one, args.runs))
+    else:
+        _write_in_order(map(_score_one, args.runs))
+    return 0
+
+
+_SCORE_JOB = None  # (args, context, families, collection index) of the running ``inexflow score``
+
+
+def _score_one(path) -> tuple[str, list, InputError | None]:
+    """One run's output block, the warnings it raised and its input error, if any (run in a
+    worker process when scoring in parallel, so that warnings keep the order of the runs)."""
+    from inexflow.formats.runs import read_run
+    from inexflow.measures import score_run
+    from inexflow.scoring import format_scores, resolve_extents
+
+    args, ctx, fams, index = _SCORE_JOB
+    log = logging.getLogger("inexflow")
+    caught = _Collect()
+    log.addHandler(caught)
+    log.propagate = False
+    out = []
+    try:
         run = read_run(path, task=args.task)
         run = resolve_extents(run, args.collection, index)
-        sys.stdout.write(f'<eval run-id="{run.run_id}" file="{path}">\n')
+        out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')
         for fam in fams:
             scores = score_run(run, fam, ctx)
             if args.cutoff_table and fam == "cutoff":
                 from inexflow.measures.cutoff import cutoff_table
-                sys.stdout.write(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
+                out.append(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
             else:
-                sys.stdout.write(format_scores(scores, args.per_topic))
-        sys.stdout.write("</eval>\n")
-    return 0
+                out.append(format_scores(scores, args.per_topic))
+        out.append("</eval>\n")
+        return "".join(out), caught.records, None
+    except InputError as e:
+        return "", caught.records, e
+    finally:
+        log.removeHandler(caught)
+        log.propagate = True
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.records = []
+
+    def emit(self, record):
+        record.msg, record.args, record.exc_info = record.getMessage(), None, None  # picklable
+        self.records.append(record)
+
+
+def _write_in_order(results):
+    log = logging.getLogger("inexflow")
+    for text, records, error in results:
+        for r in records:
+            log.handle(r)
+        if error is not None:
+            raise error
+        sys.stdout.write(text)
 
 
 def cmd_simulate(args) -> int:

@@ -23,6 +23,9 @@ class InputError(Exception):
         self.expected = expected
         super().__init__(str(self))
 
+    def __reduce__(self):  # picklable, so that worker processes can hand it back
+        return (InputError, (self.path, self.where, self.problem, self.expected))
+
     def __str__(self):
         loc = self.path if self.where in (None, "") else f"{self.path}:{self.where}"
         msg = f"{loc}: {self.problem}"

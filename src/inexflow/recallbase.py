@@ -29,18 +29,59 @@ def overlap_with_passages(items: pd.DataFrame, passages: pd.DataFrame, keys=("to
     """Characters of each item's [start, end) inside the (non-overlapping) passages of its keys.
 
     ``items`` needs ``start``/``end`` and ``keys``; ``passages`` needs ``start``/``end`` and
-    ``keys``. Vectorised through a merge on the keys.
+    ``keys``. Items with a negative start (elements without a range) get 0.
     """
     keys = list(keys)
     if len(items) == 0 or len(passages) == 0:
         return np.zeros(len(items), dtype=np.int64)
-    left = items[keys + ["start", "end"]].reset_index(drop=True)
-    left["_row"] = np.arange(len(left))
-    right = passages[keys + ["start", "end"]].rename(columns={"start": "ps", "end": "pe"})
-    m = left.merge(right, on=keys, how="inner")
-    ov = np.minimum(m["end"].to_numpy(), m["pe"].to_numpy()) - np.maximum(m["start"].to_numpy(), m["ps"].to_numpy())
-    ov = np.maximum(ov, 0)
-    return np.bincount(m["_row"].to_numpy(), weights=ov, minlength=len(left)).astype(np.int64)
+    index = PassageIndex(passages, keys)
+    codes = [pd.factorize(items[k]) for k in keys]
+    return index.overlap([u for _, u in codes], [c for c, _ in codes], items["start"].to_numpy(np.int64),
+                         items["end"].to_numpy(np.int64))
+
+
+class PassageIndex:
+    """Non-overlapping highlighted passages sorted for binary search: with cover(x) the
+    highlighted characters of a key before position x, an item's overlap is
+    cover(end) - cover(start). Build once per assessments, query per run."""
+
+    def __init__(self, passages: pd.DataFrame, keys=("topic", "doc")):
+        self.keys = list(keys)
+        combined = np.zeros(len(passages), dtype=np.int64)
+        self.uniques = []
+        for k in self.keys:
+            codes, uniq = pd.factorize(passages[k])
+            combined = combined * max(len(uniq), 1) + codes
+            self.uniques.append(pd.Index(uniq))
+        self.key_ids, pass_key = np.unique(combined, return_inverse=True)
+        order = np.lexsort((passages["start"].to_numpy(), pass_key.reshape(-1)))
+        pid = pass_key.reshape(-1)[order].astype(np.int64) << 32
+        self.ks = pid + passages["start"].to_numpy(np.int64)[order]
+        self.ke = pid + passages["end"].to_numpy(np.int64)[order]
+        self.cum = np.concatenate([[0], np.cumsum(self.ke - self.ks)])
+
+    def _cover(self, q):
+        j = np.searchsorted(self.ke, q, side="right")
+        inside = np.minimum(j, len(self.ks) - 1)
+        return self.cum[j] + np.where((j < len(self.ks)) & (self.ks[inside] < q), q - self.ks[inside], 0)
+
+    def overlap(self, uniques: list, codes: list, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+        """Overlap of items given, per key, their codes into ``uniques`` (as pd.factorize
+        returns them), and their [start, end)."""
+        if len(self.ks) == 0:
+            return np.zeros(len(start), dtype=np.int64)
+        combined = np.zeros(len(start), dtype=np.int64)
+        missing = np.zeros(len(start), dtype=bool)
+        for mine, u, c in zip(self.uniques, uniques, codes):
+            m = mine.get_indexer(u)[c]
+            missing |= m < 0
+            combined = combined * max(len(mine), 1) + m
+        pos = np.minimum(np.searchsorted(self.key_ids, combined), len(self.key_ids) - 1)
+        missing |= self.key_ids[pos] != combined
+        iid = pos.astype(np.int64) << 32
+        out = self._cover(iid + np.maximum(end, start)) - self._cover(iid + start)
+        out[missing | (start < 0)] = 0
+        return out
 
 
 def merge_ranges_grouped(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

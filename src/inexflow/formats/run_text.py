@@ -11,6 +11,7 @@ line number.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -38,23 +39,51 @@ def _numbers(path, lines, col: pd.Series, what: str, integer: bool) -> np.ndarra
     return v.astype(np.int64) if integer else v
 
 
-def _fast_read(path, ncols: int) -> pd.DataFrame | None:
-    """Typed C-parser read; None when anything is off (the validating reader then says what)."""
-    dtype = {0: str, 1: str, 2: str, 3: "int64", 4: "float64", 5: str}
+_BLANKS = re.compile(rb"[ \t]+")
+_EDGES = re.compile(rb"^ | $", re.M)
+
+
+def _fast_read(path, ncols: int) -> dict | None:
+    """Typed, multi-threaded read with pyarrow of a well-formed run: {column number: array},
+    strings as object arrays. None when anything is off (the validating reader then says what)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    data = Path(path).read_bytes()
+    irregular = _irregular_spacing(data)
+    if irregular:
+        data = _EDGES.sub(b"", _BLANKS.sub(b" ", data.replace(b"\r\n", b"\n")))
+    types = {"0": pa.string(), "2": pa.string(), "3": pa.int64(), "4": pa.float64(), "5": pa.string()}
     if ncols == 8:
-        dtype.update({6: "int64", 7: "int64"})
+        types.update({"6": pa.int64(), "7": pa.int64()})
     elif ncols == 7:
-        dtype[6] = str
+        types["6"] = pa.string()
     try:
-        df = pd.read_csv(path, sep=r"\s+", header=None, dtype=dtype, names=list(range(ncols)), engine="c",
-                         keep_default_na=False, na_values=[])
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError):
+        table = pacsv.read_csv(pa.py_buffer(data),
+                               read_options=pacsv.ReadOptions(column_names=[str(i) for i in range(ncols)]),
+                               parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
+                               convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
+                                                                    strings_can_be_null=False))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
         return None
-    if (df[5] == "").any() or (ncols >= 7 and (df[6] == "").any()):
+    cols = {}
+    for k in types:
+        c = table.column(k)
+        if c.null_count:
+            return None
+        if types[k] == pa.string():
+            enc = c.dictionary_encode().combine_chunks()
+            uniq = np.asarray(enc.dictionary.to_pylist(), dtype=object)
+            if (uniq == "").any():
+                return None
+            cols[int(k)] = uniq[enc.indices.to_numpy(zero_copy_only=False)]
+            cols[(int(k), "unique")] = uniq
+        else:
+            cols[int(k)] = c.to_numpy()
+    cols["line"] = _line_numbers(data, len(table)) if irregular else np.arange(1, len(table) + 1, dtype=np.int64)
+    if np.isnan(cols[4]).any() or (ncols == 8 and ((cols[6] < 0) | (cols[7] < 0) | (cols[7] == 0)).any()):
         return None
-    if np.isnan(df[4].to_numpy()).any() or (ncols == 8 and ((df[6] < 0) | (df[7] < 0) | (df[7] == 0)).any()):
-        return None
-    return df
+    return cols
 
 
 def _first_columns(path) -> int:
@@ -67,25 +96,30 @@ def _first_columns(path) -> int:
 
 def read_text_run(path) -> Run:
     ncols = _first_columns(path)
-    fast = _fast_read(path, ncols) if ncols in (6, 7, 8) else None
-    if fast is not None and ncols != 7 and len(fast):
-        n = len(fast)
-        df = pd.DataFrame({"topic": fast[0].astype(object).to_numpy(), "doc": fast[2].astype(object).to_numpy(),
-                           "xpath": np.full(n, "", dtype=object),
-                           "offset": fast[6].to_numpy(np.int64) if ncols == 8 else np.zeros(n, np.int64),
-                           "length": fast[7].to_numpy(np.int64) if ncols == 8 else np.full(n, -1, np.int64),
-                           "rank": fast[3].to_numpy(np.int64), "rsv": fast[4].to_numpy(np.float64),
-                           "line": _line_numbers(path, n)})
-        return _finish(path, df, sorted(set(fast[5])), ncols)
+    fast = _fast_read(path, ncols) if ncols in (6, 8) else None
+    if fast is not None and len(fast[0]):
+        n = len(fast[0])
+        text = {k: pd.Series(v, dtype=object, copy=False) for k, v in (("topic", fast[0]), ("doc", fast[2]))}
+        df = pd.DataFrame({**text, "xpath": pd.Series(np.full(n, "", dtype=object), dtype=object, copy=False),
+                           "offset": fast[6] if ncols == 8 else np.zeros(n, np.int64),
+                           "length": fast[7] if ncols == 8 else np.full(n, -1, np.int64),
+                           "rank": fast[3], "rsv": fast[4], "line": fast["line"]}, copy=False)
+        return _finish(path, df, sorted(fast[(5, "unique")]), ncols)
     return _read_validating(path)
 
 
-def _line_numbers(path, n: int) -> np.ndarray:
-    """Source line of each of the n non-blank lines (blank lines are rare: count only if present)."""
-    with open(path, "rb") as fh:
-        data = fh.read()
-    if b"\n\n" not in data and not data.startswith(b"\n") and b"\n \n" not in data:
-        return np.arange(1, n + 1, dtype=np.int64)
+def _irregular_spacing(data: bytes) -> bool:
+    """Anything but single spaces between fields and one newline after each line: tabs,
+    carriage returns, leading or repeated blanks, blank lines."""
+    if b"\t" in data or b"\r" in data or data[:1] in (b" ", b"\n"):
+        return True
+    a = np.frombuffer(data, dtype=np.uint8)
+    blank = (a == 32) | (a == 10)
+    return bool((blank[1:] & blank[:-1]).any())
+
+
+def _line_numbers(data: bytes, n: int) -> np.ndarray:
+    """Source line of each of the n non-blank lines of ``data``."""
     nonblank = [i for i, line in enumerate(data.split(b"\n"), 1) if line.strip()]
     return np.asarray(nonblank[:n], dtype=np.int64)
 

@@ -53,8 +53,17 @@ class ScoringContext:
     recallbases: dict[str, pd.DataFrame] = field(default_factory=dict)
     options: dict = field(default_factory=dict)
 
+    cache: dict = field(default_factory=dict, repr=False)
+
     def opt(self, name, default=None):
         return self.options.get(name, default)
+
+    def memo(self, key: str, compute):
+        """``compute()`` once per context (for data derived from the assessments that every
+        run needs, e.g. the merged highlighted passages)."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
 
 
 FamilyFn = Callable[["object", ScoringContext], pd.DataFrame]

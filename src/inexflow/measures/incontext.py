@@ -34,10 +34,9 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.passage import passage_results, tool_mean
-from inexflow.measures.toolorder import describe_split, split_topics, tool_order, topic_blocks
+from inexflow.measures.passage import passage_index, passage_results, tool_mean
+from inexflow.measures.toolorder import ToolView, describe_split, tool_order
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.recallbase import normalised_passages, overlap_with_passages
 
 RANKS = (1, 2, 3, 5, 10, 25, 50)
 LEVELS11 = np.arange(0, 11)
@@ -54,7 +53,7 @@ def check_grouping(run, regroup: bool = False, assessed=None):
     all topics when None."""
     res = tool_order(run)
     topics = res["topic"].unique() if assessed is None else assessed
-    split = split_topics(res, topic_blocks(res, topics))
+    split = ToolView.of(res, topics).split_topics()
     key = res["topic"].astype(str) + "\x00" + res["doc"].astype(str)
     start = (key != key.shift()).to_numpy()
     dup = key[start].duplicated().to_numpy()
@@ -123,7 +122,9 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     arts["relevant"] = key.isin(reldoc.index)
     arts["rel_chars"] = reldoc["rel_chars"].reindex(key).fillna(0).to_numpy()
     if kind == "ric":
-        res["rsize"] = overlap_with_passages(res, normalised_passages(a))
+        codes = [pd.factorize(res[k]) for k in ("topic", "doc")]
+        res["rsize"] = passage_index(ctx).overlap([u for _, u in codes], [c for c, _ in codes],
+                                                  res["start"].to_numpy(np.int64), res["end"].to_numpy(np.int64))
         per = res.groupby(["topic", "doc"], sort=False).agg(ret=("length", "sum"), rel=("rsize", "sum"))
         arts = arts.join(per, on=["topic", "doc"])
         beta2 = float(ctx.opt("beta", 0.25)) ** 2

@@ -36,10 +36,9 @@ import pandas as pd
 
 from inexflow.errors import InputError, warn_input
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.toolorder import (describe_split, split_topics, tool_article_counts, tool_order,
-                                         topic_blocks)
+from inexflow.measures.toolorder import ToolView, describe_split, tool_order
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.recallbase import normalised_passages, overlap_with_passages
+from inexflow.recallbase import PassageIndex, normalised_passages
 
 LEVELS = np.arange(101)
 PER_TOPIC_IP = (0, 1, 5, 10)
@@ -64,22 +63,39 @@ def _level(k: int) -> str:
 def interpolated_precision(size: np.ndarray, rsize: np.ndarray, trel: int) -> np.ndarray:
     """iP at the 101 recall levels for one topic, from the results' sizes and highlighted
     sizes in reading order (the tool's per-result update and backward fill; module docstring)."""
-    ip = np.zeros(len(LEVELS))
-    if len(size) == 0 or trel <= 0:
+    n = len(size)
+    return interpolated_precision_grouped(np.zeros(n, np.int64), size, rsize, np.array([trel], np.float64))[0]
+
+
+def interpolated_precision_grouped(group: np.ndarray, size: np.ndarray, rsize: np.ndarray,
+                                   trel: np.ndarray) -> np.ndarray:
+    """iP (groups x 101) for many topics at once: ``group`` numbers each result's topic
+    (0..len(trel)-1), results of a group in reading order; ``trel`` per group (<= 0: all 0)."""
+    ip = np.zeros((len(trel), len(LEVELS)))
+    if len(group) == 0:
         return ip
-    cs = np.cumsum(size)
-    cr = np.cumsum(rsize)
-    level = np.floor(100.0 * (cr / float(trel)))
-    n = int(np.searchsorted(level, 100.0, side="right"))  # levels never fall: results past 100 are a tail
-    if n == 0:
-        return ip
+    order = np.argsort(group, kind="stable")
+    g = group[order]
+    cs = np.cumsum(size[order])
+    cr = np.cumsum(rsize[order])
+    first = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
+    seg = np.repeat(np.arange(len(first)), np.diff(np.r_[first, len(g)]))
+    base = first[seg] - 1
+    cs = cs - np.where(base >= 0, cs[np.maximum(base, 0)], 0)
+    cr = cr - np.where(base >= 0, cr[np.maximum(base, 0)], 0)
+    tr = trel[g]
     with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(cs[:n] > 0, cr[:n] / np.where(cs[:n] > 0, cs[:n], 1), 0.0)
-    sufmax = np.maximum.accumulate(prec[::-1])[::-1]
-    first = np.searchsorted(level[:n], LEVELS, side="left")
-    ok = first < n
-    ip[ok] = sufmax[first[ok]]
-    return ip
+        level = np.floor(100.0 * (cr / tr))
+        prec = cr / cs
+    ok = (tr > 0) & (cs > 0) & (level <= 100)
+    flat = ip.reshape(-1)
+    np.maximum.at(flat, g[ok] * len(LEVELS) + level[ok].astype(np.int64), prec[ok])
+    return np.maximum.accumulate(ip[:, ::-1], axis=1)[:, ::-1]
+
+
+def passage_index(ctx: ScoringContext) -> PassageIndex:
+    """The highlighted passages of the context's assessments, indexed once per context."""
+    return ctx.memo("passage_index", lambda: PassageIndex(normalised_passages(ctx.assessments)))
 
 
 def passage_results(run) -> pd.DataFrame:
@@ -97,29 +113,32 @@ def passage_results(run) -> pd.DataFrame:
     return out
 
 
-def check_no_overlap(run, res: pd.DataFrame, blocks: np.ndarray):
+def check_no_overlap(run, view: ToolView):
     """Focused runs: two results of one article whose character ranges intersect (a repeated
     passage included) are an error naming the run, topic, article and both lines. As in the
-    tool, results are checked within one block of a topic's lines (``blocks``, from
-    :func:`~inexflow.measures.toolorder.topic_blocks`; lines of unassessed topics, -1, are
-    not checked), not across the blocks of a topic listed twice."""
-    keep = blocks >= 0
-    d = res.loc[keep, ["topic", "doc", "start", "end", "line"]].assign(block=blocks[keep])
-    d = d[d["end"] > d["start"]].sort_values(["block", "doc", "start", "end", "line"], kind="stable")
-    same = (d["block"].to_numpy()[1:] == d["block"].to_numpy()[:-1]) & (d["doc"].to_numpy()[1:] == d["doc"].to_numpy()[:-1])
-    prev_end = d.groupby(["block", "doc"], sort=False)["end"].cummax().to_numpy()[:-1]
-    bad = same & (d["start"].to_numpy()[1:] < prev_end)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0]) + 1
-        r = d.iloc[i]
-        grp = d.iloc[:i]
-        other = grp[(grp["block"] == r.block) & (grp["doc"] == r.doc) & (grp["end"] > r.start)].iloc[0]
-        first, second = sorted([r, other], key=lambda x: x.line)
-        raise InputError(run.source, f"line {second.line}", f"run {run.run_id}, topic {r.topic}: passage "
-                         f"{second.start}:{second.end - second.start} of article {r.doc} overlaps passage "
-                         f"{first.start}:{first.end - first.start} on line {first.line} ({int(bad.sum())} "
-                         "overlapping results)", "non-overlapping results in a focused run (score overlapping "
-                         "runs with --task thorough)")
+    tool, results are checked within one block of a topic's lines (``view.blocks``; lines of
+    unassessed topics are not checked), not across the blocks of a topic listed twice."""
+    res = view.res
+    start = res["start"].to_numpy()
+    end = res["end"].to_numpy()
+    rows = np.flatnonzero((view.blocks >= 0) & (end > start))
+    group_key = view.blocks[rows] * max(len(view.docs), 1) + view.dcode[rows]
+    sort = np.argsort((group_key << 32) + start[rows])  # by block and article, then start
+    order = rows[sort]
+    group = np.cumsum(np.r_[True, np.diff(group_key[sort]) != 0])
+    shift = int(end.max(initial=0)) + 1  # per-group offset: one running maximum serves every group
+    reach = np.maximum.accumulate(end[order] + group * shift)
+    bad = np.flatnonzero(start[order][1:] + group[1:] * shift < reach[:-1]) + 1
+    if len(bad):
+        i = order[bad[0]]
+        same = order[:bad[0]][group[:bad[0]] == group[bad[0]]]
+        j = same[np.flatnonzero(end[same] > start[i])[0]]
+        first, second = sorted((i, j), key=lambda k: res["line"].iat[k])
+        r1, r2 = res.iloc[first], res.iloc[second]
+        raise InputError(run.source, f"line {r2.line}", f"run {run.run_id}, topic {r2.topic}: passage "
+                         f"{r2.start}:{r2.end - r2.start} of article {r2.doc} overlaps passage "
+                         f"{r1.start}:{r1.end - r1.start} on line {r1.line} ({len(bad)} overlapping results)",
+                         "non-overlapping results in a focused run (score overlapping runs with --task thorough)")
 
 
 @register_family("passage")
@@ -145,29 +164,34 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
     trel = docs.groupby("topic")["rel_chars"].sum().to_dict()
     nrel = docs.groupby("topic")["doc"].nunique().to_dict()
     res = passage_results(run)
-    blocks = topic_blocks(res, trel)
+    view = ToolView.of(res, trel)
     if check_overlap:
-        check_no_overlap(run, res, blocks)
-    split = split_topics(res, blocks)
+        check_no_overlap(run, view)
+    split = view.split_topics()
     if split:
         warn_input(run.source, None, describe_split(run, split) + "; scored as the official tool does: one "
                    "list in file order, articles of a returning block counted again")
-    counts = tool_article_counts(res, blocks, pd.MultiIndex.from_frame(docs[["topic", "doc"]]))
+    counts = view.article_counts(docs[["topic", "doc"]])
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics", False)))
-    res["rsize"] = overlap_with_passages(res, normalised_passages(a))
-    groups = res.groupby("topic", sort=False).indices
+    tcode, run_topics = view.tcode, view.topics
+    size = res["length"].to_numpy(np.int64)
+    rsize = passage_index(ctx).overlap([view.topics, view.docs], [view.tcode, view.dcode], res["start"].to_numpy(np.int64),
+                          res["end"].to_numpy(np.int64))
+    ip_all = interpolated_precision_grouped(tcode, size, rsize,
+                                            np.array([trel.get(t, 0) for t in run_topics], np.float64))
+    ret_size = np.bincount(tcode, weights=size, minlength=len(run_topics))
+    rel_ret_size = np.bincount(tcode, weights=rsize, minlength=len(run_topics))
+    code_of = {t: i for i, t in enumerate(run_topics)}
     rows = []
     ips, per = [], []
     q = "chars"
     for t in topics:
-        idx = groups.get(t, np.zeros(0, dtype=np.int64))
-        g = res.iloc[idx]
-        size = g["length"].to_numpy(np.int64)
-        rsize = g["rsize"].to_numpy(np.int64)
-        ip = interpolated_precision(size, rsize, trel[t])
+        i = code_of.get(t)
+        ip = ip_all[i] if i is not None else np.zeros(len(LEVELS))
         n_ret, rel_ret_docs = counts.get(t, (0, 0))
         vals = {"num_ret": n_ret, "num_rel": nrel[t], "num_rel_ret": rel_ret_docs,
-                "ret_size": int(size.sum()), "rel_size": int(trel[t]), "rel_ret_size": int(rsize.sum())}
+                "ret_size": int(ret_size[i]) if i is not None else 0, "rel_size": int(trel[t]),
+                "rel_ret_size": int(rel_ret_size[i]) if i is not None else 0}
         ap = rel_ret_docs / n_ret if n_ret else 0.0
         ar = rel_ret_docs / nrel[t] if nrel[t] else 0.0
         cp = vals["rel_ret_size"] / vals["ret_size"] if vals["ret_size"] else 0.0

@@ -11,7 +11,7 @@ one list, the second block after the first. The table of articles seen so far, h
 is only reset when a topic is met for the first time; a block that comes back continues
 with the table of the block before it. That decides which articles count as retrieved
 (``num_ret``, ``num_rel_ret``) and which passages are checked against each other for
-overlap: only those of one block. :func:`tool_article_counts` reproduces the counting.
+overlap: only those of one block. :meth:`ToolView.article_counts` reproduces the counting.
 
 Runs in other formats (XML) keep the evaluation order of :mod:`inexflow.formats.runs`
 (the spec's ordering rule), as the tool does not read them.
@@ -20,6 +20,7 @@ Runs in other formats (XML) keep the evaluation order of :mod:`inexflow.formats.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -48,31 +49,78 @@ def tool_order(run) -> pd.DataFrame:
     return res
 
 
-def topic_blocks(res: pd.DataFrame, assessed) -> np.ndarray:
-    """For each result (in tool order) the number of its topic block among the lines of
-    assessed topics (0, 1, ...), -1 for lines of topics without assessments."""
-    topic = res["topic"].to_numpy()
-    keep = np.isin(topic, np.asarray(list(assessed), dtype=object))
-    block = np.full(len(res), -1, dtype=np.int64)
-    t = topic[keep]
-    if len(t):
-        block[keep] = np.cumsum(np.r_[True, t[1:] != t[:-1]]) - 1
-    return block
+@dataclass
+class ToolView:
+    """A run as the tool reads it: ``res`` in reading order, integer codes of its topics and
+    articles (``tcode`` into ``topics``, ``dcode`` into ``docs``) and ``blocks``, the number of
+    each line's topic block among the lines of assessed topics (-1 for other lines)."""
 
+    res: pd.DataFrame
+    tcode: np.ndarray
+    topics: pd.Index
+    dcode: np.ndarray
+    docs: pd.Index
+    blocks: np.ndarray
 
-def split_topics(res: pd.DataFrame, blocks: np.ndarray) -> dict[str, list[tuple[int, int]]]:
-    """Topics listed in more than one block: topic -> [(first line, last line) of each block]."""
-    keep = blocks >= 0
-    if not keep.any():
-        return {}
-    d = pd.DataFrame({"topic": res["topic"].to_numpy()[keep], "block": blocks[keep],
-                      "line": res["line"].to_numpy()[keep]})
-    spans = d.groupby(["topic", "block"], sort=False)["line"].agg(["min", "max"]).reset_index()
-    many = spans["topic"].duplicated(keep=False)
-    out: dict[str, list[tuple[int, int]]] = {}
-    for r in spans[many].itertuples(index=False):
-        out.setdefault(r.topic, []).append((int(r.min), int(r.max)))
-    return out
+    @classmethod
+    def of(cls, res: pd.DataFrame, assessed) -> "ToolView":
+        tcode, topics = pd.factorize(res["topic"])
+        dcode, docs = pd.factorize(res["doc"])
+        topics, docs = pd.Index(topics), pd.Index(docs)
+        keep = topics.isin(list(assessed))[tcode] if len(topics) else np.zeros(0, bool)
+        blocks = np.full(len(res), -1, dtype=np.int64)
+        t = tcode[keep]
+        if len(t):
+            blocks[keep] = np.cumsum(np.r_[True, t[1:] != t[:-1]]) - 1
+        return cls(res, tcode, topics, dcode, docs, blocks)
+
+    def split_topics(self) -> dict[str, list[tuple[int, int]]]:
+        """Topics listed in more than one block: topic -> [(first line, last line) of each block]."""
+        keep = self.blocks >= 0
+        if not keep.any() or self.blocks[keep][-1] + 1 == len(np.unique(self.tcode[keep])):
+            return {}
+        d = pd.DataFrame({"topic": self.tcode[keep], "block": self.blocks[keep],
+                          "line": self.res["line"].to_numpy()[keep]})
+        spans = d.groupby(["topic", "block"], sort=False)["line"].agg(["min", "max"]).reset_index()
+        many = spans["topic"].duplicated(keep=False)
+        out: dict[str, list[tuple[int, int]]] = {}
+        for r in spans[many].itertuples(index=False):
+            out.setdefault(self.topics[r.topic], []).append((int(r.min), int(r.max)))
+        return out
+
+    def article_counts(self, relevant: pd.DataFrame) -> dict[str, tuple[int, int]]:
+        """topic -> (articles retrieved, relevant articles retrieved) as the tool counts them.
+
+        Within one block of a topic that is the number of distinct articles; a block that
+        comes back counts an article as new unless it is in the carried-over table (see the
+        module docstring) or is the same article as the line before it. ``relevant`` holds
+        the (topic, doc) pairs with highlighted text."""
+        keep = self.blocks >= 0
+        tcode, dcode = self.tcode[keep], self.dcode[keep]
+        nd = max(len(self.docs), 1)
+        is_rel = pair_member(self.topics, self.docs, relevant)
+        if not self.split_topics():
+            up = np.unique(tcode.astype(np.int64) * nd + dcode)
+            t_of, d_of = up // nd, up % nd
+            n = np.bincount(t_of, minlength=len(self.topics))
+            r = np.bincount(t_of, weights=is_rel(t_of, d_of), minlength=len(self.topics))
+            return {t: (int(n[i]), int(r[i])) for i, t in enumerate(self.topics) if n[i]}
+        counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        met: set = set()
+        table: set = set()
+        prev = None
+        for t, a, isrel in zip(tcode.tolist(), dcode.tolist(), is_rel(tcode, dcode).tolist()):
+            if t not in met:
+                met.add(t)
+                table, prev = set(), None
+            if a != prev:
+                prev = a
+                if a not in table:
+                    table.add(a)
+                    c = counts[self.topics[t]]
+                    c[0] += 1
+                    c[1] += isrel
+        return {t: (c[0], c[1]) for t, c in counts.items()}
 
 
 def describe_split(run, split: dict[str, list[tuple[int, int]]]) -> str:
@@ -82,38 +130,20 @@ def describe_split(run, split: dict[str, list[tuple[int, int]]]) -> str:
     return f"run {run.run_id}: topic {t} is listed in {len(spans)} separate blocks ({where}){more}"
 
 
-def tool_article_counts(res: pd.DataFrame, blocks: np.ndarray, relevant: pd.MultiIndex) -> dict[str, tuple[int, int]]:
-    """topic -> (articles retrieved, relevant articles retrieved) as the tool counts them.
+def pair_member(topics, docs, pairs: pd.DataFrame):
+    """A function (topic codes, doc codes) -> bool array: is (topics[t], docs[d]) in ``pairs``."""
+    qt, qtopics = pd.factorize(pairs["topic"])
+    qd, qdocs = pd.factorize(pairs["doc"])
+    nq = max(len(qdocs), 1)
+    keys = np.unique(qt.astype(np.int64) * nq + qd)
+    t_map = pd.Index(qtopics).get_indexer(topics)
+    d_map = pd.Index(qdocs).get_indexer(docs)
 
-    Within one block of a topic that is the number of distinct articles; a block that
-    comes back counts an article as new unless it is in the carried-over table (see the
-    module docstring) or is the same article as the line before it. ``relevant`` holds the
-    (topic, doc) pairs with highlighted text."""
-    keep = blocks >= 0
-    topic = res["topic"].to_numpy()[keep]
-    doc = res["doc"].to_numpy()[keep]
-    blk = blocks[keep]
-    if len(blk) == 0 or blk[-1] + 1 == len(set(topic)):
-        # every topic in one block: distinct articles per topic
-        d = pd.DataFrame({"topic": topic, "doc": doc}).drop_duplicates()
-        rel = pd.MultiIndex.from_frame(d).isin(relevant)
-        n = d.groupby("topic", sort=False).size()
-        r = pd.Series(rel, index=d.index).groupby(d["topic"], sort=False).sum()
-        return {t: (int(n[t]), int(r[t])) for t in n.index}
-    relevant = set(relevant)
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    met: set = set()
-    table: set = set()
-    prev = None
-    for t, a in zip(topic, doc):
-        if t not in met:
-            met.add(t)
-            table, prev = set(), None
-        if a != prev:
-            prev = a
-            if a not in table:
-                table.add(a)
-                c = counts[t]
-                c[0] += 1
-                c[1] += (t, a) in relevant
-    return {t: (c[0], c[1]) for t, c in counts.items()}
+    def member(t, d):
+        qt_, qd_ = t_map[t], d_map[d]
+        k = qt_.astype(np.int64) * nq + qd_
+        if len(keys) == 0:
+            return np.zeros(len(k), bool)
+        pos = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
+        return (qt_ >= 0) & (qd_ >= 0) & (keys[pos] == k)
+    return member

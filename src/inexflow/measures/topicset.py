@@ -15,7 +15,7 @@ from inexflow.formats.assessments import topic_sort_key
 
 
 def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None) -> list[str]:
-    run_topics = list(dict.fromkeys(run.results["topic"]))
+    run_topics = list(pd.unique(run.results["topic"]))
     assessed_set = set(assessed)
     restrict = ctx.opt("topics")
     if restrict:
