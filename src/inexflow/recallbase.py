@@ -71,16 +71,18 @@ class PassageIndex:
         if len(self.ks) == 0:
             return np.zeros(len(start), dtype=np.int64)
         combined = np.zeros(len(start), dtype=np.int64)
-        missing = np.zeros(len(start), dtype=bool)
+        known = start >= 0
         for mine, u, c in zip(self.uniques, uniques, codes):
             m = mine.get_indexer(u)[c]
-            missing |= m < 0
+            known &= m >= 0
             combined = combined * max(len(mine), 1) + m
-        pos = np.minimum(np.searchsorted(self.key_ids, combined), len(self.key_ids) - 1)
-        missing |= self.key_ids[pos] != combined
+        rows = np.flatnonzero(known)  # only items whose keys have passages need a search
+        pos = np.minimum(np.searchsorted(self.key_ids, combined[rows]), len(self.key_ids) - 1)
+        hit = self.key_ids[pos] == combined[rows]
+        rows, pos = rows[hit], pos[hit]
         iid = pos.astype(np.int64) << 32
-        out = self._cover(iid + np.maximum(end, start)) - self._cover(iid + start)
-        out[missing | (start < 0)] = 0
+        out = np.zeros(len(start), dtype=np.int64)
+        out[rows] = self._cover(iid + np.maximum(end[rows], start[rows])) - self._cover(iid + start[rows])
         return out
 
 

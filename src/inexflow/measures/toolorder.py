@@ -77,7 +77,7 @@ class ToolView:
     def split_topics(self) -> dict[str, list[tuple[int, int]]]:
         """Topics listed in more than one block: topic -> [(first line, last line) of each block]."""
         keep = self.blocks >= 0
-        if not keep.any() or self.blocks[keep][-1] + 1 == len(np.unique(self.tcode[keep])):
+        if not keep.any() or self.blocks[keep][-1] + 1 == np.count_nonzero(np.bincount(self.tcode[keep])):
             return {}
         d = pd.DataFrame({"topic": self.tcode[keep], "block": self.blocks[keep],
                           "line": self.res["line"].to_numpy()[keep]})
@@ -100,7 +100,7 @@ class ToolView:
         nd = max(len(self.docs), 1)
         is_rel = pair_member(self.topics, self.docs, relevant)
         if not self.split_topics():
-            up = np.unique(tcode.astype(np.int64) * nd + dcode)
+            up = distinct(tcode.astype(np.int64) * nd + dcode, len(self.topics) * nd)
             t_of, d_of = up // nd, up % nd
             n = np.bincount(t_of, minlength=len(self.topics))
             r = np.bincount(t_of, weights=is_rel(t_of, d_of), minlength=len(self.topics))
@@ -121,6 +121,16 @@ class ToolView:
                     c[0] += 1
                     c[1] += isrel
         return {t: (c[0], c[1]) for t, c in counts.items()}
+
+
+def distinct(values: np.ndarray, bound: int) -> np.ndarray:
+    """Sorted distinct values of non-negative integers below ``bound`` (a bitmap when that
+    is small enough, else np.unique)."""
+    if bound > 50_000_000:
+        return np.unique(values)
+    seen = np.zeros(bound, dtype=bool)
+    seen[values] = True
+    return np.flatnonzero(seen)
 
 
 def describe_split(run, split: dict[str, list[tuple[int, int]]]) -> str:
