@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from conftest import run_cli, write
-from inexflow.measures.passage import interpolated_precision
+from inexflow.measures.passage import interpolated_precision, interpolated_precision_grouped
 
 
 def test_ip_by_hand():
@@ -30,6 +30,20 @@ def test_results_past_recall_one_are_skipped():
     # Trel = 100; text retrieved twice: R = .5, 1.5 -> the second result (level 150) is skipped
     ip = interpolated_precision(np.array([50, 100]), np.array([50, 100]), 100)
     assert list(ip[:51]) == [1.0] * 51 and not ip[51:].any()
+
+
+def test_grouped_ip_equals_per_topic_ip():
+    # the one-pass version for all topics against the per-topic one, on random interleaved
+    # topics with repeated text (recall past 1), empty results and a topic without relevant text
+    rng = np.random.default_rng(7)
+    group = rng.integers(0, 6, 3000)
+    size = rng.integers(0, 300, 3000)
+    rsize = np.where(rng.random(3000) < 0.4, size, 0)
+    trel = np.array([float(rsize[group == g].sum()) * f for g, f in zip(range(6), [.5, 1, 2, 1.3, 1, 0])])
+    got = interpolated_precision_grouped(group, size, rsize, trel)
+    for g in range(6):
+        want = interpolated_precision(size[group == g], rsize[group == g], trel[g])
+        assert np.array_equal(got[g], want), g
 
 
 SPLIT_QRELS = "1 Q0 A 100 500 0 0:100\n2 Q0 C 10 300 0 0:10\n"

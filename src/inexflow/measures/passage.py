@@ -62,14 +62,31 @@ def _level(k: int) -> str:
 
 def interpolated_precision(size: np.ndarray, rsize: np.ndarray, trel: int) -> np.ndarray:
     """iP at the 101 recall levels for one topic, from the results' sizes and highlighted
-    sizes in reading order (the tool's per-result update and backward fill; module docstring)."""
-    n = len(size)
-    return interpolated_precision_grouped(np.zeros(n, np.int64), size, rsize, np.array([trel], np.float64))[0]
+    sizes in reading order (the tool's per-result update and backward fill; module docstring).
+    Levels never fall along the list, so iP[x] is the best precision from the first result
+    on level >= x up to the last result on a level <= 100."""
+    ip = np.zeros(len(LEVELS))
+    if len(size) == 0 or trel <= 0:
+        return ip
+    cs = np.cumsum(size)
+    cr = np.cumsum(rsize)
+    level = np.floor(100.0 * (cr / float(trel)))
+    n = int(np.searchsorted(level, 100.0, side="right"))
+    if n == 0:
+        return ip
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(cs[:n] > 0, cr[:n] / np.where(cs[:n] > 0, cs[:n], 1), 0.0)
+    sufmax = np.maximum.accumulate(prec[::-1])[::-1]
+    first = np.searchsorted(level[:n], LEVELS, side="left")
+    ok = first < n
+    ip[ok] = sufmax[first[ok]]
+    return ip
 
 
 def interpolated_precision_grouped(group: np.ndarray, size: np.ndarray, rsize: np.ndarray,
                                    trel: np.ndarray) -> np.ndarray:
-    """iP (groups x 101) for many topics at once: ``group`` numbers each result's topic
+    """iP (groups x 101) for many topics at once, the same values as
+    :func:`interpolated_precision` per topic (tested): ``group`` numbers each result's topic
     (0..len(trel)-1), results of a group in reading order; ``trel`` per group (<= 0: all 0)."""
     ip = np.zeros((len(trel), len(LEVELS)))
     if len(group) == 0:
