@@ -42,29 +42,26 @@ def test_best_in_context_by_hand(tmp_path, n, expected_a):
     assert v[("ret_size", "1")] == 0
 
 
-def test_interleaved_articles_are_an_error_or_regrouped(tmp_path):
-    q = write(tmp_path / "q.fol", QRELS)
-    r = write(tmp_path / "r.run", "1 Q0 A 1 3 x 0 50\n1 Q0 B 2 2 x 500 200\n1 Q0 A 3 1 x 60 100\n")
+@pytest.mark.parametrize("extra_qrels,run,error,expected", [
+    # A's results interleaved with B's: line 3 is named; regrouped, relevant text retrieved is
+    # A 50 + 40 (60:100 inside 0:100) and B 200 = 290
+    ("", "1 Q0 A 1 3 x 0 50\n1 Q0 B 2 2 x 500 200\n1 Q0 A 3 1 x 60 100\n",
+     "r.run:line 3: run x, topic 1: results of article A are interleaved",
+     {("rel_ret_size", "1"): 290, ("num_ret", "1"): 2}),
+    # topic 1 in two blocks: the official tool cannot score it (its article ranks restart)
+    ("2 Q0 C 10 300 0 0:10\n", "1 Q0 A 1 3 x 0 50\n2 Q0 C 1 1 x 0 10\n1 Q0 B 2 2 x 500 200\n",
+     "r.run: run x: topic 1 is listed in 2 separate blocks (lines 1-1, lines 3-3)",
+     {("num_ret", "1"): 2, ("num_ret", "2"): 1}),
+])
+def test_grouping_errors_or_regroup(tmp_path, extra_qrels, run, error, expected):
+    q = write(tmp_path / "q.fol", QRELS + extra_qrels)
+    r = write(tmp_path / "r.run", run)
     p = run_cli("score", "--task", "relevant-in-context", "--assessments", q, r)
-    assert p.returncode == 2
-    assert "r.run:line 3: run x, topic 1: results of article A are interleaved" in p.stderr
+    assert p.returncode == 2 and error in p.stderr
     p = run_cli("score", "--task", "relevant-in-context", "--assessments", q, "--regroup", "-q", r, check=0)
     assert "regrouped per topic and article: 2 results moved" in p.stderr
     v = parse_out(p.stdout)
-    assert v[("rel_ret_size", "1")] == 290 and v[("num_ret", "1")] == 2
-
-
-def test_topic_in_separate_blocks_is_an_error_or_regrouped(tmp_path):
-    # the official tool cannot score it (its article ranks restart); --regroup joins the blocks
-    q = write(tmp_path / "q.fol", QRELS + "2 Q0 C 10 300 0 0:10\n")
-    r = write(tmp_path / "r.run", "1 Q0 A 1 3 x 0 50\n2 Q0 C 1 1 x 0 10\n1 Q0 B 2 2 x 500 200\n")
-    p = run_cli("score", "--task", "relevant-in-context", "--assessments", q, r)
-    assert p.returncode == 2
-    assert "r.run: run x: topic 1 is listed in 2 separate blocks (lines 1-1, lines 3-3)" in p.stderr
-    p = run_cli("score", "--task", "relevant-in-context", "--assessments", q, "--regroup", "-q", r, check=0)
-    assert "regrouped per topic and article: 2 results moved" in p.stderr
-    v = parse_out(p.stdout)
-    assert v[("num_ret", "1")] == 2 and v[("num_ret", "2")] == 1
+    assert {k: v[k] for k in expected} == expected
 
 
 def test_best_in_context_one_result_per_article(tmp_path):
