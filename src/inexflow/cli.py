@@ -87,7 +87,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_score(args) -> int:
     from inexflow.formats.assessments import read_assessments
-    from inexflow.formats.runs import read_run
     from inexflow.measures import ScoringContext
     from inexflow.scoring import build_recallbases, families_for
 
