@@ -6,15 +6,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-DATA = SHARED / "data" / "inex2009-2010"
+TEST_DATA = ROOT / "tests" / "data"
 
 
-@pytest.fixture
-def shared_data():
-    if not DATA.is_dir():
-        pytest.skip(f"shared data not found at {DATA}")
-    return DATA
+@pytest.fixture(scope="session")
+def shared_data(tmp_path_factory):
+    """The real INEX 2009/2010 files (qrels, topics, three runs and the official tool's
+    outputs for them), committed gzipped under ``tests/data/inex2009-2010`` and unpacked
+    once per test session."""
+    import gzip
+
+    src = TEST_DATA / "inex2009-2010"
+    out = tmp_path_factory.mktemp("inex2009-2010")
+    for gz in src.rglob("*.gz"):
+        dest = out / gz.relative_to(src).with_suffix("")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(gzip.decompress(gz.read_bytes()))
+    return out
 
 
 def run_cli(*args, check=None):
@@ -24,6 +32,26 @@ def run_cli(*args, check=None):
     if check is not None:
         assert p.returncode == check, p.stderr
     return p
+
+
+def score_values(tmp_path, qrels: str, run: str, *flags) -> dict:
+    """Write ``qrels`` and ``run`` to files and score them in process with ``inexflow score
+    FLAGS -q``: {(measure, topic): value}."""
+    import contextlib
+    import io
+
+    from inexflow.cli import main
+
+    q, r = write(tmp_path / "q.fol", qrels), write(tmp_path / "r.run", run)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["score", *map(str, flags), "--assessments", str(q), "-q", "-j", "1", str(r)]) == 0
+    vals = {}
+    for line in out.getvalue().splitlines():
+        parts = [p for p in line.split("\t") if p != ""]
+        if len(parts) == 3:
+            vals[(parts[0], parts[1])] = float(parts[2])
+    return vals
 
 
 def write(path, text):

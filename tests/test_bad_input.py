@@ -71,11 +71,13 @@ def test_unknown_topic_is_a_warning(tmp_path):
 
 
 def test_duplicate_result_is_a_warning_and_scored(tmp_path):
-    # thorough: both lines count (in a focused run a repeat is an overlap, see test_passage)
-    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n1 Q0 A 2 0.5 r 0 10\n", task="thorough", extra=["-q"])
+    # thorough: both lines are read; in the relevant article A the repeat adds no new
+    # characters (0 of 0), in the non-relevant B it counts in full again (official tool's -t)
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n1 Q0 A 2 0.5 r 0 10\n1 Q0 B 3 0.4 r 0 10\n1 Q0 B 4 0.3 r 0 10\n",
+              task="thorough", extra=["-q"])
     assert p.returncode == 0
     assert "r.run:line 2: duplicate result: topic 1 doc A 0:10 already on line 1" in p.stderr
-    assert "rel_ret_size\t1\t20" in p.stdout
+    assert "rel_ret_size\t1\t10\n" in p.stdout and "ret_size\t1\t30\n" in p.stdout
 
 
 def test_document_missing_from_collection(tmp_path):

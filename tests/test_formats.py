@@ -132,3 +132,27 @@ def test_text_element_run_canonicalises(tmp_path):
 def test_unknown_task_is_an_error(tmp_path):
     with pytest.raises(InputError, match="unknown task"):
         read_run(write(tmp_path / "r.txt", "1 Q0 d 1 1 x 0 5\n"), task="fastest")
+
+
+@pytest.mark.parametrize("label,scoring", [
+    # 2005 (measures paper, section 6), any case, "Focussed" or "Focused"
+    ("CO.Thorough", "thorough"), ("CO.Focussed", "focused"), ("COS.Thorough", "thorough"),
+    ("cos.focussed", "focused"), ("CO.FetchBrowse", "fetch-browse"), ("COS.FetchBrowse", "fetch-browse"),
+    ("SSCAS", "thorough"), ("SVCAS", "thorough"), ("vscas", "thorough"), ("VVCAS", "thorough"),
+    ("CO.Focused", "focused"),
+    # 2006 (paper footnote 6: the run DTD calls Relevant in Context "AllInContext")
+    ("AllInContext", "relevant-in-context"), ("BestInContext", "best-in-context"), ("Focussed", "focused"),
+    # 2007-2010
+    ("Thorough", "thorough"), ("Focused", "focused"), ("RelevantInContext", "relevant-in-context"),
+    ("RestrictedFocused", "focused"), ("Relevant in Context", "relevant-in-context")])
+def test_every_years_task_labels(tmp_path, label, scoring):
+    xml = (f'<inex-submission participant-id="7" run-id="r1" task="{label}"><topic topic-id="5"><result>'
+           '<file>d1</file><path>/article[1]</path><rank>1</rank></result></topic></inex-submission>')
+    run = read_run(write(tmp_path / "r.xml", xml))
+    assert (run.task, run.task_label) == (scoring, label)
+    text = read_run(write(tmp_path / "r.txt", "1 Q0 d 1 1 x 0 5\n"), task=label)
+    assert (text.task, text.task_label) == (scoring, label)
+    # the cached run table keeps both
+    run.save(tmp_path / "r.parquet")
+    back = type(run).load(tmp_path / "r.parquet")
+    assert (back.task, back.task_label) == (scoring, label)

@@ -1,7 +1,9 @@
 """Relevant in Context and Best in Context: by hand, validation, and against the official tool."""
+import math
+
 import pytest
 
-from conftest import run_cli, write
+from conftest import run_cli, score_values, write
 from test_passage import parse_out
 
 QRELS = "1 Q0 A 100 1000 50 0:100\n1 Q0 B 200 1000 600 500:200\n"
@@ -19,7 +21,8 @@ def test_relevant_in_context_by_hand(tmp_path):
     assert v[("gP[1]", "1")] == pytest.approx(fa)
     assert v[("gP[2]", "1")] == pytest.approx(fa / 2)
     assert v[("gP[3]", "1")] == pytest.approx((fa + fb) / 3)
-    assert v[("gP[5]", "1")] == pytest.approx((fa + fb) / 5)  # shorter list: missing ranks score 0
+    # a list shorter than the cut-off: the tool reports its last rank, (fa + fb) / 3, not / 5
+    assert v[("gP[5]", "1")] == pytest.approx((fa + fb) / 3) and v[("gP[50]", "1")] == v[("gP[3]", "1")]
     assert v[("gR[2]", "1")] == 0.5 and v[("gR[3]", "1")] == 1.0
     # AgP: gP at the ranks of relevant articles (1 and 3) over the 2 relevant articles
     assert v[("AgP", "1")] == pytest.approx((fa + (fa + fb) / 3) / 2)
@@ -85,3 +88,50 @@ def test_matches_official_tool(shared_data, run, task, ref, opts):
     assert set(got) == set(want)
     for k, v in want.items():
         assert got[k] == pytest.approx(v, abs=1e-9), k
+
+
+# A is relevant; N and M are judged non-relevant (rel_chars 0: five columns, and six with a
+# best entry point column); U is unjudged
+JUDGED = "1 Q0 A 100 1000 50 0:100\n1 Q0 N 0 800\n1 Q0 M 0 900 0\n"
+
+
+def test_judged_non_relevant_documents_score_as_unjudged(tmp_path):
+    # focused: N [0,100), A [0,100), M [0,50), U [0,10): only A is relevant
+    v = score_values(tmp_path, JUDGED, "1 Q0 N 1 4 x 0 100\n1 Q0 A 2 3 x 0 100\n1 Q0 M 3 2 x 0 50\n"
+                     "1 Q0 U 4 1 x 0 10\n", "--task", "focused")
+    assert v[("num_rel", "1")] == 1 and v[("num_rel_ret", "1")] == 1 and v[("num_ret", "1")] == 4
+    assert v[("art_prec", "1")] == 1 / 4 and v[("art_rec", "1")] == 1.0 and v[("rel_size", "1")] == 100
+    # P/R: 0/100 (R 0), 100/200 (R 1), then past recall 1 nothing changes: iP = .5 everywhere
+    assert v[("AiP", "1")] == 0.5
+    # best in context: N entered at 0 has no entry point (before: BEP -1, d = 1, score .998)
+    v = score_values(tmp_path, JUDGED, "1 Q0 N 1 3 x 0 10\n1 Q0 A 2 2 x 150 10\n1 Q0 M 3 1 x 0 10\n",
+                     "--task", "best-in-context")
+    a = (500 - 100) / 500
+    assert v[("gP[1]", "1")] == 0.0 and v[("gP[2]", "1")] == a / 2 and v[("gP[3]", "1")] == a / 3
+    assert v[("num_rel", "1")] == 1 and v[("num_rel_ret", "1")] == 1 and v[("gR[1]", "1")] == 0.0
+    assert v[("AgP", "1")] == a / 2  # gP at A's rank over the 1 relevant article
+    # relevant in context: N [0,100) scores 0; A: [0,50) and [50,150), P = 100/150, R = 1
+    v = score_values(tmp_path, JUDGED, "1 Q0 N 1 3 x 0 100\n1 Q0 A 2 2 x 0 50\n1 Q0 A 3 1 x 50 100\n",
+                     "--task", "relevant-in-context")
+    p, b2 = 100 / 150, 0.25 * 0.25
+    f = (1 + b2) * p * 1.0 / (b2 * p + 1.0)
+    assert v[("gP[1]", "1")] == 0.0 and v[("gP[2]", "1")] == f / 2 and v[("AgP", "1")] == f / 2
+    assert v[("num_rel", "all")] == 1 and v[("rel_ret_size", "1")] == 100 and v[("ret_size", "1")] == 250
+
+
+def test_best_entry_points_as_the_tool_reads_them(tmp_path, caplog):
+    # A's entry point 1200 lies past its 1000 characters: the distance is still |1200 - 900| = 300;
+    # B's six-column line has no passages, so the tool ignores its entry point: B scores 0
+    qrels = "1 Q0 A 100 1000 1200 0:100\n1 Q0 B 100 1000 40\n"
+    v = score_values(tmp_path, qrels, "1 Q0 A 1 2 x 900 10\n1 Q0 B 2 1 x 40 10\n", "--task", "best-in-context")
+    assert v[("gP[1]", "1")] == (500 - 300) / 500 and v[("gP[2]", "1")] == (500 - 300) / 500 / 2
+    assert "line 2: best entry point 40 of relevant document B is ignored" in caplog.text
+
+
+def test_topic_without_relevant_documents_is_nan_as_in_the_tool(tmp_path, caplog):
+    # topic 2 has judged non-relevant documents only: recall is 0/0, which the tool prints as NaN
+    qrels = JUDGED + "2 Q0 N 0 800\n"
+    v = score_values(tmp_path, qrels, "1 Q0 A 1 2 x 0 100\n2 Q0 N 1 1 x 0 10\n", "--task", "relevant-in-context")
+    assert v[("gP[1]", "2")] == 0.0 and math.isnan(v[("gR[1]", "2")]) and math.isnan(v[("AgP", "2")])
+    assert math.isnan(v[("MAgP", "all")]) and v[("num_rel", "all")] == 1
+    assert "1 scored topics have no relevant document in the qrels (2)" in caplog.text

@@ -142,6 +142,8 @@ def test_overlap_is_an_error_in_focused_but_not_in_thorough(tmp_path):
     assert p.returncode == 2
     assert "r.run:line 3: run x, topic 1: passage 40:20 of article A overlaps passage 0:50 on line 1" in p.stderr
     v = parse_out(run_cli("score", "--task", "thorough", "--assessments", q, "-q", r, check=0).stdout)
-    # thorough: every result's characters count: sizes 50, 80, 20 ; relevant 50, 0, 20
-    assert v[("ret_size", "1")] == 150 and v[("rel_ret_size", "1")] == 70
-    assert v[("iP[0.00]", "1")] == 1.0 and v[("AiP", "1")] == pytest.approx((51 * 1.0 + 20 * 70 / 150) / 101)
+    # thorough: in the relevant article A only text not retrieved before counts: [40,60) adds
+    # [50,60), 10 characters, all relevant; sizes 50, 80, 10; relevant 50, 0, 10
+    assert v[("ret_size", "1")] == 140 and v[("rel_ret_size", "1")] == 60
+    # P/R: 50/50 (R .5), 50/130 (R .5), 60/140 (R .6)
+    assert v[("iP[0.00]", "1")] == 1.0 and v[("AiP", "1")] == pytest.approx((51 * 1.0 + 10 * 60 / 140) / 101)

@@ -38,7 +38,8 @@ def read_xml_run(path) -> Run:
     task = normalise_task(task_attr) if task_attr else ""
     if task is None:
         raise InputError(path, where(root), f"unknown task {task_attr!r}",
-                         "Thorough, Focused, RelevantInContext, BestInContext or FetchBrowse")
+                         "a submission task label: Thorough, Focused, RelevantInContext, BestInContext, "
+                         "AllInContext, FetchBrowse, CO.Focussed, COS.Thorough, SSCAS, ...")
     rows = []
     all_ranked = True
     canon: dict[str, str] = {}
@@ -93,7 +94,7 @@ def read_xml_run(path) -> Run:
     df = pd.DataFrame.from_records(rows, columns=list(RESULT_COLUMNS))
     check_duplicates(df, path)
     df = order_results(df, has_rank=all_ranked)
-    return Run(run_id, participant, task, "inex-xml", str(path), df)
+    return Run(run_id, participant, task, "inex-xml", str(path), df, task_attr)
 
 
 def write_xml_run(run: Run, path, task_label: str):

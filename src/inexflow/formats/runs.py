@@ -1,7 +1,8 @@
 """The canonical run table and the dispatcher over run formats.
 
-A :class:`Run` holds metadata (``run_id``, ``participant``, ``task``, ``format``,
-``source``) and one table ``results`` with one row per result, in evaluation order
+A :class:`Run` holds metadata (``run_id``, ``participant``, ``task`` -- the scoring type,
+one of :data:`TASKS` --, ``task_label`` -- the label as the submission or the config gave
+it, e.g. ``CO.Focussed`` --, ``format``, ``source``) and one table ``results`` with one row per result, in evaluation order
 (topic by topic, best first):
 
 =========  =======  ==========================================================
@@ -37,15 +38,35 @@ RESULT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "offset
                   "length": "int64", "rank": "int64", "rsv": "float64", "line": "int64"}
 
 TASKS = ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse")
-_TASK_ALIASES = {"thorough": "thorough", "focused": "focused", "relevantincontext": "relevant-in-context",
-                 "ric": "relevant-in-context", "allincontext": "relevant-in-context",
-                 "bestincontext": "best-in-context", "bic": "best-in-context",
-                 "fetchbrowse": "fetch-browse", "fetchandbrowse": "fetch-browse"}
+
+# Every year's submission task label -> the scoring type it is evaluated with. Labels are
+# matched case-insensitively, ignoring everything but letters, with "Focussed" read as
+# "Focused" anywhere. Sources: INEX 2005 measures paper, section 6 (CO/COS tasks; the four
+# CAS tasks are evaluated with overlap off, as Thorough); INEX 2006 paper, footnote 6
+# (the run DTD calls Relevant in Context "AllInContext"); the 2007-2010 run formats.
+TASK_LABELS = {
+    # generic names and the 2006-2010 labels
+    "thorough": "thorough", "focused": "focused", "relevantincontext": "relevant-in-context",
+    "ric": "relevant-in-context", "bestincontext": "best-in-context", "bic": "best-in-context",
+    "fetchbrowse": "fetch-browse", "fetchandbrowse": "fetch-browse",
+    "allincontext": "relevant-in-context",  # 2006
+    "restrictedfocused": "focused", "restrictedrelevantincontext": "relevant-in-context",  # 2010
+    # 2005
+    "cothorough": "thorough", "cofocused": "focused", "costhorough": "thorough", "cosfocused": "focused",
+    "cofetchbrowse": "fetch-browse", "cosfetchbrowse": "fetch-browse",
+    "sscas": "thorough", "svcas": "thorough", "vscas": "thorough", "vvcas": "thorough",
+}
+
+
+def task_key(label: str) -> str:
+    """The matching key of a task label: lower case, letters only, "focussed" -> "focused"."""
+    return re.sub(r"[^a-z]", "", label.lower()).replace("focussed", "focused")
 
 
 def normalise_task(name: str) -> str | None:
-    """``RelevantInContext``, ``relevant in context``, ``ric`` -> ``relevant-in-context``."""
-    return _TASK_ALIASES.get(re.sub(r"[^a-z]", "", name.lower()))
+    """The scoring type of a task label (``CO.Focussed`` -> ``focused``, ``AllInContext`` ->
+    ``relevant-in-context``), or None for an unknown label."""
+    return TASK_LABELS.get(task_key(name))
 
 
 @dataclass
@@ -56,6 +77,7 @@ class Run:
     format: str
     source: str
     results: pd.DataFrame
+    task_label: str = ""
 
     @property
     def is_passage(self) -> bool:
@@ -63,7 +85,7 @@ class Run:
 
     def meta(self) -> dict:
         return {"run_id": self.run_id, "participant": self.participant, "task": self.task,
-                "format": self.format, "source": self.source}
+                "task_label": self.task_label or self.task, "format": self.format, "source": self.source}
 
     def save(self, path):
         from inexflow.tables import write_parquet
@@ -73,7 +95,8 @@ class Run:
     def load(cls, path) -> "Run":
         from inexflow.tables import read_parquet, read_parquet_metadata
         m = read_parquet_metadata(path)
-        return cls(m["run_id"], m["participant"], m["task"], m["format"], m["source"], read_parquet(path))
+        return cls(m["run_id"], m["participant"], m["task"], m["format"], m["source"], read_parquet(path),
+                   m.get("task_label", m["task"]))
 
 
 def order_results(df: pd.DataFrame, has_rank: bool) -> pd.DataFrame:
@@ -112,7 +135,7 @@ def check_duplicates(df: pd.DataFrame, path):
         what = second.xpath or f"{second.offset}:{second.length}"
         warn_input(path, f"line {second.line}", f"duplicate result: topic {second.topic} doc {second.doc} "
                    f"{what} already on line {same.line} ({int(dup.sum())} repeated results in the run; "
-                   "each line is scored, as the official tools do, where the task allows overlap)")
+                   "each line is read, as the official tools do, where the task allows overlap)")
 
 
 def detect_run_format(path) -> str:
@@ -138,8 +161,9 @@ def read_run(path, task: str | None = None, participant: str | None = None, fmt:
     if task:
         t = normalise_task(task)
         if t is None:
-            raise InputError(path, None, f"unknown task {task!r}", ", ".join(TASKS))
-        run.task = t
+            raise InputError(path, None, f"unknown task {task!r}", ", ".join(TASKS) + " or a submission label "
+                             "such as CO.Focussed, SSCAS, AllInContext")
+        run.task, run.task_label = t, str(task)
     if participant:
         run.participant = str(participant)
     if not run.participant:

@@ -34,8 +34,9 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.passage import passage_index, passage_results, tool_mean
-from inexflow.measures.toolorder import ToolView, describe_split, tool_order
+from inexflow.measures.passage import check_no_overlap, passage_index, passage_results, tool_mean
+from inexflow.measures.toolorder import (ToolView, describe_split, qrels_totals, relevant_documents, tool_div,
+                                         tool_order, warn_no_relevant)
 from inexflow.measures.topicset import scored_topics, tidy
 
 RANKS = (1, 2, 3, 5, 10, 25, 50)
@@ -86,57 +87,65 @@ def _articles(run) -> pd.DataFrame:
     return arts
 
 
-def _gp_measures(t, scores: np.ndarray, relevant: np.ndarray, nrel: int):
-    """gP/gR at RANKS, AgP and the 11-point interpolated gP for one topic."""
+def _gp_measures(scores: np.ndarray, relevant: np.ndarray, nrel: int):
+    """gP/gR at RANKS, AgP and the 11-point interpolated gP for one topic, with the tool's
+    arithmetic: gP[r] = (sum of the first r scores) / r, summed left to right; a list shorter
+    than r reports its last rank (sum / articles retrieved, not / r); gR = relevant articles
+    so far / ``nrel`` in doubles (NaN when ``nrel`` is 0); each rank lands on recall point
+    floor(10 * gR) (0 for NaN, as Java's (int) cast), the points are filled backwards with the
+    running maximum; AgP = (sum of gP at the ranks of relevant articles) / ``nrel``."""
     n = len(scores)
-    cum = np.cumsum(scores)
-    relcum = np.cumsum(relevant)
+    ip = np.zeros(len(LEVELS11))
+    if n == 0:
+        vals = {m: 0.0 for r in RANKS for m in (f"gP[{r}]", f"gR[{r}]")}
+        return vals, tool_div(0.0, nrel), ip
+    gp = np.cumsum(scores) / np.arange(1, n + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gr = np.cumsum(relevant) / np.float64(nrel)
+        point = np.nan_to_num(np.floor(10.0 * gr), nan=0.0).astype(np.int64)
     vals = {}
     for r in RANKS:
-        k = min(r, n)
-        vals[f"gP[{r}]"] = float(cum[k - 1] / r) if k else 0.0
-        vals[f"gR[{r}]"] = float(relcum[k - 1] / nrel) if k and nrel else 0.0
-    gp = cum / np.arange(1, n + 1) if n else np.zeros(0)
+        k = min(r, n) - 1
+        vals[f"gP[{r}]"] = float(gp[k])
+        vals[f"gR[{r}]"] = float(gr[k])
     rel_gp = gp[relevant.astype(bool)]
-    agp = float(np.cumsum(rel_gp)[-1] / nrel) if nrel and len(rel_gp) else 0.0
-    ip = np.zeros(len(LEVELS11))
-    if n:
-        sufmax = np.maximum.accumulate(gp[::-1])[::-1]
-        first = np.searchsorted(10 * relcum, LEVELS11 * nrel, side="left")
-        ok = first < n
-        ip[ok] = sufmax[first[ok]]
-    return vals, agp, ip
+    agp = tool_div(np.cumsum(rel_gp)[-1] if len(rel_gp) else 0.0, nrel)
+    np.maximum.at(ip, np.minimum(point, len(LEVELS11) - 1), gp)
+    return vals, agp, np.maximum.accumulate(ip[::-1])[::-1]
 
 
 def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     a = ctx.assessments
     docs = a.documents
-    trel = docs.groupby("topic")["rel_chars"].sum().to_dict()
+    trel, nrel = qrels_totals(docs)
     run = check_grouping(run, bool(ctx.opt("regroup", False)), list(trel))
-    nrel = docs.groupby("topic")["doc"].nunique().to_dict()
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics", False)))
-    res = passage_results(run) if kind == "ric" else run.results[["topic", "doc", "offset", "length"]].copy()
+    warn_no_relevant(run.source, topics, nrel)
     arts = _articles(run)
-    reldoc = docs.set_index(["topic", "doc"])
+    reldoc = relevant_documents(docs).set_index(["topic", "doc"])
     key = pd.MultiIndex.from_frame(arts[["topic", "doc"]])
     arts["relevant"] = key.isin(reldoc.index)
     arts["rel_chars"] = reldoc["rel_chars"].reindex(key).fillna(0).to_numpy()
     if kind == "ric":
-        codes = [pd.factorize(res[k]) for k in ("topic", "doc")]
-        res["rsize"] = passage_index(ctx).overlap([u for _, u in codes], [c for c, _ in codes],
+        res = passage_results(run)
+        view = ToolView.of(res, trel)
+        check_no_overlap(run, view)
+        res["rsize"] = passage_index(ctx).overlap([view.topics, view.docs], [view.tcode, view.dcode],
                                                   res["start"].to_numpy(np.int64), res["end"].to_numpy(np.int64))
         per = res.groupby(["topic", "doc"], sort=False).agg(ret=("length", "sum"), rel=("rsize", "sum"))
         arts = arts.join(per, on=["topic", "doc"])
-        beta2 = float(ctx.opt("beta", 0.25)) ** 2
-        p = np.where(arts["ret"] > 0, arts["rel"] / arts["ret"].where(arts["ret"] > 0, 1), 0.0)
-        r = np.where(arts["rel_chars"] > 0, arts["rel"] / arts["rel_chars"].where(arts["rel_chars"] > 0, 1), 0.0)
-        denom = beta2 * p + r
-        arts["score"] = np.where(denom > 0, (1 + beta2) * p * r / np.where(denom > 0, denom, 1), 0.0)
+        beta = float(ctx.opt("beta", 0.25))
+        rel, ret, rc = (arts[c].to_numpy(np.float64) for c in ("rel", "ret", "rel_chars"))
+        hit = rel > 0  # the tool scores an article only when it retrieved highlighted text
+        p = rel / np.where(hit, ret, 1)
+        r = rel / np.where(hit, rc, 1)
+        f = (1.0 + beta * beta) * p * r / np.where(hit, beta * beta * p + r, 1)
+        arts["score"] = np.where(hit, f, 0.0)
     else:
         n = float(ctx.opt("bep_distance", 500))
-        bep = docs.set_index(["topic", "doc"])["bep_offset"].reindex(key).to_numpy()
-        d = np.abs(arts["offset"].to_numpy() - bep)
-        arts["score"] = np.where(arts["relevant"].to_numpy() & (d < n), (n - d) / n, 0.0)
+        bep = reldoc["bep_offset"].reindex(key).fillna(-1).to_numpy(np.int64)
+        d = np.abs(bep - arts["offset"].to_numpy(np.int64))
+        arts["score"] = np.where(arts["relevant"].to_numpy() & (bep > -1) & (d <= n), (n - d) / n, 0.0)
         arts["ret"] = 0
         arts["rel"] = 0
     by_topic = arts.groupby("topic", sort=False).indices
@@ -146,7 +155,7 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
         g = arts.iloc[by_topic.get(t, np.zeros(0, dtype=np.int64))]
         vals = {"num_ret": len(g), "num_rel": nrel[t], "num_rel_ret": int(g["relevant"].sum()),
                 "ret_size": int(g["ret"].sum()), "rel_size": int(trel[t]), "rel_ret_size": int(g["rel"].sum())}
-        gvals, agp, ip = _gp_measures(t, g["score"].to_numpy(np.float64), g["relevant"].to_numpy(np.int64), nrel[t])
+        gvals, agp, ip = _gp_measures(g["score"].to_numpy(np.float64), g["relevant"].to_numpy(np.int64), nrel[t])
         vals.update(gvals)
         vals["AgP"] = agp
         rows.extend((t, q, m, float(v)) for m, v in vals.items())

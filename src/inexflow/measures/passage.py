@@ -14,6 +14,14 @@ size(r) its length and Trel the topic's highlighted characters:
 - iP[x] = max P[r] over the results r with b(r) >= 100 x (0 when there is none);
 - AiP = mean of iP over x = 0.00, 0.01, ..., 1.00; MAiP = mean of AiP over topics.
 
+Thorough (the tool's ``-t``): overlapping results are allowed. In an article with relevant
+text, a result counts only its characters not retrieved earlier in that article (size and
+highlighted size of the new part; a result wholly inside earlier ones counts 0 and 0); in
+an article without relevant text every result counts its full length.
+
+Relevance is the tool's: an article is relevant when its qrels ``rel_chars`` is positive;
+judged non-relevant articles score as unjudged ones (:mod:`inexflow.measures.toolorder`).
+
 Bookkeeping lines as the tool prints them: num_ret (articles retrieved), num_rel
 (relevant articles), num_rel_ret (relevant articles retrieved), ret_size, rel_size,
 rel_ret_size (characters), art_prec/art_rec/art_f1 (articles) and
@@ -31,12 +39,15 @@ Topic set (the tool's rule): topics in both the run and the qrels; with ``-c``
 
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.toolorder import ToolView, describe_split, tool_order
+from inexflow.measures.toolorder import (ToolView, describe_split, pair_member, qrels_totals, relevant_documents,
+                                         tool_div, tool_order, warn_no_relevant)
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.recallbase import PassageIndex, normalised_passages
 
@@ -47,7 +58,8 @@ RATIO_LINES = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f
 
 
 def _f1(p, r):
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+    """The tool's F1: 0 unless precision is positive."""
+    return 2 * p * r / (p + r) if p > 0 else 0.0
 
 
 def tool_mean(values) -> float:
@@ -111,8 +123,16 @@ def interpolated_precision_grouped(group: np.ndarray, size: np.ndarray, rsize: n
 
 
 def passage_index(ctx: ScoringContext) -> PassageIndex:
-    """The highlighted passages of the context's assessments, indexed once per context."""
-    return ctx.memo("passage_index", lambda: PassageIndex(normalised_passages(ctx.assessments)))
+    """The highlighted passages of the context's relevant documents (``rel_chars`` > 0, as the
+    tool reads the qrels), indexed once per context."""
+    def build():
+        a = ctx.assessments
+        p = normalised_passages(a)
+        rel = relevant_documents(a.documents)
+        if len(rel) < len(a.documents):
+            p = p.merge(rel[["topic", "doc"]], on=["topic", "doc"], how="inner")
+        return PassageIndex(p)
+    return ctx.memo("passage_index", build)
 
 
 def passage_results(run) -> pd.DataFrame:
@@ -131,16 +151,17 @@ def passage_results(run) -> pd.DataFrame:
 
 
 def check_no_overlap(run, view: ToolView):
-    """Focused runs: two results of one article whose character ranges intersect (a repeated
-    passage included) are an error naming the run, topic, article and both lines. As in the
-    tool, results are checked within one block of a topic's lines (``view.blocks``; lines of
+    """Focused and in-context runs: two results of one article whose character ranges
+    intersect (start1 < end2 and start2 < end1: a repeated passage, or an empty one strictly
+    inside another, included) are an error naming the run, topic, article and both lines. As
+    in the tool, results are checked within one article table (``view.segments``; lines of
     unassessed topics are not checked), not across the blocks of a topic listed twice."""
     res = view.res
     start = res["start"].to_numpy()
     end = res["end"].to_numpy()
-    rows = np.flatnonzero((view.blocks >= 0) & (end > start))
-    group_key = view.blocks[rows] * max(len(view.docs), 1) + view.dcode[rows]
-    sort = np.argsort((group_key << 32) + start[rows])  # by block and article, then start
+    rows = np.flatnonzero(view.segments >= 0)
+    group_key = view.segments[rows] * max(len(view.docs), 1) + view.dcode[rows]
+    sort = np.lexsort((end[rows], start[rows], group_key))  # by table and article, then start, end
     order = rows[sort]
     group = np.cumsum(np.r_[True, np.diff(group_key[sort]) != 0])
     shift = int(end.max(initial=0)) + 1  # per-group offset: one running maximum serves every group
@@ -166,20 +187,65 @@ def score_passage(run, ctx: ScoringContext) -> pd.DataFrame:
 
 @register_family("passage_thorough")
 def score_passage_thorough(run, ctx: ScoringContext) -> pd.DataFrame:
-    """Thorough (the tool's ``-t``): overlapping results are allowed and every result's
-    characters count as retrieved, so the values equal the focused ones for any run without
-    overlap (as the reference ``bert-focused.t.q.out`` shows). How the official tool credits
-    text retrieved twice cannot be read off the shared reference outputs (that run has no
-    overlap); counting it each time, with the focused task's skipping of results past
-    recall 1, is the assumption made here."""
+    """Thorough (the tool's ``-t``): overlapping results are allowed; in an article with
+    relevant text only the characters not retrieved before in that article count (module
+    docstring), so the values equal the focused ones for any run without overlap."""
     return _score_passage(run, ctx, check_overlap=False)
+
+
+def new_parts(view: ToolView, rows: np.ndarray):
+    """For the results ``rows`` (indices into ``view.res``, in reading order): the parts of each
+    result's range not covered by earlier results of the same article table and article
+    (every assessed line counts as earlier, relevant or not). Returns (row of each part,
+    start, end)."""
+    res = view.res
+    start, end = res["start"].to_numpy(), res["end"].to_numpy()
+    group = view.segments * max(len(view.docs), 1) + view.dcode
+    cover: dict[int, tuple[list, list]] = {}
+    out_row, out_s, out_e = [], [], []
+    for i in rows.tolist():
+        s, e = int(start[i]), int(end[i])
+        if e <= s:
+            continue
+        starts, ends = cover.setdefault(int(group[i]), ([], []))
+        lo = bisect.bisect_right(ends, s)
+        hi, cur = lo, s
+        while hi < len(starts) and starts[hi] < e:
+            if starts[hi] > cur:
+                out_row.append(i), out_s.append(cur), out_e.append(starts[hi])
+            cur = max(cur, ends[hi])
+            hi += 1
+        if cur < e:
+            out_row.append(i), out_s.append(cur), out_e.append(e)
+        if hi > lo:
+            s, e = min(s, starts[lo]), max(e, ends[hi - 1])
+        starts[lo:hi], ends[lo:hi] = [s], [e]
+    return np.asarray(out_row, np.int64), np.asarray(out_s, np.int64), np.asarray(out_e, np.int64)
+
+
+def thorough_sizes(view: ToolView, relevant_row: np.ndarray, index: PassageIndex):
+    """(size, highlighted size) of every result as the tool counts them in the thorough task:
+    the new part of results in relevant articles, the full length elsewhere."""
+    res = view.res
+    size = res["length"].to_numpy(np.int64).copy()
+    rsize = np.zeros(len(res), dtype=np.int64)
+    group = np.where(view.segments >= 0, view.segments * max(len(view.docs), 1) + view.dcode, -1)
+    needed = np.isin(group, np.unique(group[relevant_row & (group >= 0)]))
+    part_row, ps, pe = new_parts(view, np.flatnonzero(needed & (group >= 0)))
+    rel_rows = np.flatnonzero(relevant_row)
+    size[rel_rows] = 0
+    keep = relevant_row[part_row]
+    part_row, ps, pe = part_row[keep], ps[keep], pe[keep]
+    np.add.at(size, part_row, pe - ps)
+    overlap = index.overlap([view.topics, view.docs], [view.tcode[part_row], view.dcode[part_row]], ps, pe)
+    np.add.at(rsize, part_row, overlap)
+    return size, rsize
 
 
 def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFrame:
     a = ctx.assessments
     docs = a.documents
-    trel = docs.groupby("topic")["rel_chars"].sum().to_dict()
-    nrel = docs.groupby("topic")["doc"].nunique().to_dict()
+    trel, nrel = qrels_totals(docs)
     res = passage_results(run)
     view = ToolView.of(res, trel)
     if check_overlap:
@@ -188,12 +254,19 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
     if split:
         warn_input(run.source, None, describe_split(run, split) + "; scored as the official tool does: one "
                    "list in file order, articles of a returning block counted again")
-    counts = view.article_counts(docs[["topic", "doc"]])
+    relevant = relevant_documents(docs)[["topic", "doc"]]
+    counts = view.article_counts(relevant)
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics", False)))
+    warn_no_relevant(run.source, topics, nrel)
     tcode, run_topics = view.tcode, view.topics
-    size = res["length"].to_numpy(np.int64)
-    rsize = passage_index(ctx).overlap([view.topics, view.docs], [view.tcode, view.dcode], res["start"].to_numpy(np.int64),
-                          res["end"].to_numpy(np.int64))
+    index = passage_index(ctx)
+    if check_overlap:
+        size = res["length"].to_numpy(np.int64)
+        rsize = index.overlap([view.topics, view.docs], [view.tcode, view.dcode], res["start"].to_numpy(np.int64),
+                              res["end"].to_numpy(np.int64))
+    else:
+        relevant_row = pair_member(view.topics, view.docs, relevant)(view.tcode, view.dcode) & (view.segments >= 0)
+        size, rsize = thorough_sizes(view, relevant_row, index)
     ip_all = interpolated_precision_grouped(tcode, size, rsize,
                                             np.array([trel.get(t, 0) for t in run_topics], np.float64))
     ret_size = np.bincount(tcode, weights=size, minlength=len(run_topics))
@@ -210,9 +283,9 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
                 "ret_size": int(ret_size[i]) if i is not None else 0, "rel_size": int(trel[t]),
                 "rel_ret_size": int(rel_ret_size[i]) if i is not None else 0}
         ap = rel_ret_docs / n_ret if n_ret else 0.0
-        ar = rel_ret_docs / nrel[t] if nrel[t] else 0.0
+        ar = tool_div(rel_ret_docs, nrel[t])
         cp = vals["rel_ret_size"] / vals["ret_size"] if vals["ret_size"] else 0.0
-        cr = vals["rel_ret_size"] / vals["rel_size"] if vals["rel_size"] else 0.0
+        cr = tool_div(vals["rel_ret_size"], vals["rel_size"])
         vals.update(art_prec=ap, art_rec=ar, art_f1=_f1(ap, ar), char_prec=cp, char_rec=cr, char_f1=_f1(cp, cr))
         for k in PER_TOPIC_IP:
             vals[f"iP[{_level(k)}]"] = float(ip[k])

@@ -11,7 +11,17 @@ one list, the second block after the first. The table of articles seen so far, h
 is only reset when a topic is met for the first time; a block that comes back continues
 with the table of the block before it. That decides which articles count as retrieved
 (``num_ret``, ``num_rel_ret``) and which passages are checked against each other for
-overlap: only those of one block. :meth:`ToolView.article_counts` reproduces the counting.
+overlap: only those of one *segment* (the lines from one first meeting of a topic to the
+next; a returning block joins the segment it falls in, with that segment's articles).
+:meth:`ToolView.article_counts` reproduces the counting.
+
+Judged non-relevant documents (qrels lines with ``rel_chars`` 0) are read as the tool reads
+them: a document is relevant when its ``rel_chars`` column is positive, and only relevant
+documents count in a topic's recall base (``num_rel``, the highlighted characters) and as
+relevant retrieved articles; a judged non-relevant document scores exactly as an unjudged
+one (:func:`qrels_totals`, :func:`relevant_documents`). A topic whose qrels lines are all
+judged non-relevant is still one of the qrels' topics: the tool's recall is then 0/0, which
+it prints as NaN (:func:`tool_div`).
 
 Runs in other formats (XML) keep the evaluation order of :mod:`inexflow.formats.runs`
 (the spec's ordering rule), as the tool does not read them.
@@ -61,18 +71,25 @@ class ToolView:
     dcode: np.ndarray
     docs: pd.Index
     blocks: np.ndarray
+    segments: np.ndarray
 
     @classmethod
     def of(cls, res: pd.DataFrame, assessed) -> "ToolView":
+        """``segments`` numbers each line's article table (-1 for lines of unassessed
+        topics): a new one starts where a topic is met for the first time."""
         tcode, topics = pd.factorize(res["topic"])
         dcode, docs = pd.factorize(res["doc"])
         topics, docs = pd.Index(topics), pd.Index(docs)
         keep = topics.isin(list(assessed))[tcode] if len(topics) else np.zeros(0, bool)
         blocks = np.full(len(res), -1, dtype=np.int64)
+        segments = np.full(len(res), -1, dtype=np.int64)
         t = tcode[keep]
         if len(t):
             blocks[keep] = np.cumsum(np.r_[True, t[1:] != t[:-1]]) - 1
-        return cls(res, tcode, topics, dcode, docs, blocks)
+            first = np.zeros(len(t), dtype=np.int64)
+            first[np.unique(t, return_index=True)[1]] = 1
+            segments[keep] = np.cumsum(first) - 1
+        return cls(res, tcode, topics, dcode, docs, blocks, segments)
 
     def split_topics(self) -> dict[str, list[tuple[int, int]]]:
         """Topics listed in more than one block: topic -> [(first line, last line) of each block]."""
@@ -121,6 +138,35 @@ class ToolView:
                     c[0] += 1
                     c[1] += isrel
         return {t: (c[0], c[1]) for t, c in counts.items()}
+
+
+def relevant_documents(docs: pd.DataFrame) -> pd.DataFrame:
+    """The (topic, doc) rows of the qrels' ``documents`` table that the tool takes as relevant:
+    ``rel_chars`` > 0."""
+    return docs[docs["rel_chars"].to_numpy() > 0]
+
+
+def qrels_totals(docs: pd.DataFrame) -> tuple[dict[str, int], dict[str, int]]:
+    """For every topic of the qrels (judged non-relevant lines included): its highlighted
+    characters (the ``rel_chars`` column summed, the tool's ``rel_size``) and its relevant
+    documents (``num_rel``); judged non-relevant lines count in neither."""
+    trel = docs.groupby("topic", sort=False)["rel_chars"].sum()
+    nrel = (docs["rel_chars"] > 0).groupby(docs["topic"], sort=False).sum()
+    return ({t: int(v) for t, v in trel.items()}, {t: int(v) for t, v in nrel.items()})
+
+
+def tool_div(a, b) -> float:
+    """a / b in doubles as Java divides: x / 0 is NaN for x = 0 and +-Infinity otherwise."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(a) / np.float64(b))
+
+
+def warn_no_relevant(source, topics, nrel: dict):
+    """A warning for scored topics whose qrels hold no relevant document (the tool's recall is NaN)."""
+    empty = [t for t in topics if nrel.get(t, 0) == 0]
+    if empty:
+        warn_input(source, None, f"{len(empty)} scored topics have no relevant document in the qrels "
+                   f"({', '.join(empty[:10])}): their recall is 0/0, printed as NaN as the official tool does")
 
 
 def distinct(values: np.ndarray, bound: int) -> np.ndarray:
