@@ -21,18 +21,41 @@ def test_bepd_by_hand(tmp_path):
     assert v[("BEPD[1]", "1")] == pytest.approx(s1 / 2)       # C has no BEP: 0 ; 2 BEPs
     s01 = 0.1 * 2000 / (0.1 * 2000 + 200)
     assert v[("BEPD[0.1]", "1")] == pytest.approx(s01 / 2)
-    # EPRUM: found after rank 1 = s1 (< 1 = recall .5 of 2 targets); levels r <= s1/2 reached at rank 1
+    # EPRUM: found after rank 1 = s1 (< 1 = recall .5 of 2 targets); levels r with 2r <= s1 are
+    # reached at rank 1, where the ideal run needs ceil(2r) = 1 rank too: precision 1; the rest 0
     levels = np.arange(1, 101) / 100
-    want = np.where(levels * 2 <= s1, levels * 2 / 1, 0.0).mean()
+    want = np.where(levels * 2 <= s1, 1.0, 0.0).mean()
     assert v[("EPRUM[1]", "1")] == pytest.approx(want)
 
 
 def test_eprum_reduces_to_precision_with_certain_users():
-    # probabilities 1, 0, 1 for N = 2 targets: recall .5 at rank 1, 1 at rank 3
+    # probabilities 1, 0, 1 for N = 2 targets: recall .5 at rank 1 (precision 1/1), 1 at rank 3 (2/3)
     p = eprum_precision(np.array([1.0, 0.0, 1.0]), 2)
-    levels = np.arange(1, 101) / 100
-    want = np.where(levels <= 0.5, levels * 2 / 1, levels * 2 / 3).mean()
-    assert p == pytest.approx(want)
+    assert p == pytest.approx((50 * 1.0 + 50 * 2 / 3) / 100)
+
+
+@pytest.mark.parametrize("n_targets", [1, 2, 10])
+def test_eprum_of_the_ideal_run_is_one(n_targets):
+    # the run returns exactly the BEPs: s = 1 at every rank, F_k = k; recall r is reached at
+    # rank ceil(r N), the ideal run's own search length (before: r N / ceil(r N), 0.505 for N = 1)
+    assert eprum_precision(np.ones(n_targets), n_targets) == 1.0
+
+
+def test_eprum_with_a_partial_user_by_hand():
+    # N = 2; the run finds BEP 1 for certain, then a non-relevant result, then a result whose
+    # BEP the user reaches with probability .5: F = 1, 1, 1.5
+    p = eprum_precision(np.array([1.0, 0.0, 0.5]), 2)
+    # r <= .5: 2r <= 1 reached at rank 1, ideal 1 rank -> 1 (50 levels); .5 < r <= .75: reached
+    # at rank 3, ideal ceil(2r) = 2 ranks -> 2/3 (25 levels); r > .75 never reached -> 0
+    assert p == pytest.approx((50 * 1.0 + 25 * 2 / 3) / 100)
+
+
+def test_eprum_perfect_run_end_to_end(tmp_path):
+    q = write(tmp_path / "q.fol", "1 Q0 A 50 1000 100 100:50\n1 Q0 B 50 3000 0 0:50\n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 2 x 100 10\n1 Q0 B 2 1 x 0 10\n")
+    v = parse_out(run_cli("score", "--task", "best-in-context", "--family", "bepd", "--bepd-a", "0.01,1",
+                          "--assessments", q, "-q", r, check=0).stdout)
+    assert v[("EPRUM[0.01]", "all")] == 1.0 and v[("EPRUM[1]", "all")] == 1.0 and v[("BEPD[1]", "1")] == 1.0
 
 
 def test_overlap_flags_by_hand():

@@ -67,3 +67,23 @@ def test_bounds_and_appending_non_relevant(ideal, returned, zeros, seed, extra):
     for k in cut:
         if k <= len(xg):
             assert a[f"nxCG[{k}]"] == b[f"nxCG[{k}]"]
+
+
+def test_full_gain_recall_is_reached_whatever_the_summation_order():
+    # the run retrieves every element of the recall-base, but its gains summed in run order
+    # (2.8) fall one ulp short of the ideal gains summed in ideal order (2.8000000000000003)
+    xi = np.array([0.9, 0.7, 0.6, 0.3, 0.2, 0.1])
+    xg = np.array([0.1, 0.2, 0.3, 0.6, 0.9, 0.7])
+    assert np.cumsum(xg)[-1] < np.cumsum(xi)[-1]
+    m = xcg_topic(xg, xi, [5])
+    # at rank 6 the run has all the gain, which the ideal run also needs 6 ranks for: ep = 6/6
+    assert m["ep[1.00]"] == pytest.approx(1.0)
+    # ep at the natural points: ranks 1..6 with cumulated gains .1, .3, .6, 1.2, 2.1, 2.8; the
+    # ideal run reaches g at rank interp(g) on 0, .9, 1.6, 2.2, 2.5, 2.7, 2.8
+    ideal = np.interp([.1, .3, .6, 1.2, 2.1, 2.8], [0, .9, 1.6, 2.2, 2.5, 2.7, 2.8], np.arange(7))
+    ep = ideal / np.arange(1, 7)
+    gr = np.array([.1, .3, .6, 1.2, 2.1, 2.8]) / 2.8
+    levels = np.arange(1, 101) / 100
+    want = np.interp(levels, gr, ep, left=ep[0])
+    assert m["iMAep"] == pytest.approx(want.mean(), abs=1e-12)
+    assert m["MAep"] == pytest.approx(ep.sum() / 6, abs=1e-12)

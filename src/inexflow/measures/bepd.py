@@ -9,16 +9,18 @@ document length, A > 0; 0 for results in documents without a BEP.
 - ``EPRUM[A]``: EPRUM with targets = the BEPs (relevance 1), user behaviour = the user
   reaches the BEP of x's document with probability s(x, b). After k results the expected
   number of targets found is F_k = sum_{i<=k} s_i (one result per article), recall
-  F_k / N. The ideal run (the BEPs themselves) needs a search length of r * N to reach
-  recall r, so precision at recall r = r * N / k_r, with k_r the smallest rank where
-  F_k >= r * N (0 if never reached). ``EPRUM[A]`` is that precision averaged over
-  r = 0.01, 0.02, ..., 1.00.
+  F_k / N. Precision at recall r is "the ratio ... of the minimum expected search length
+  for the ideal run to the run's minimum expected search length" (section 7.2): the run
+  needs k_r ranks, the smallest k with F_k >= r * N; the ideal run (the BEPs themselves,
+  each reached with probability s(b, b) = 1) needs ceil(r * N) ranks. Precision at r =
+  ceil(r N) / k_r (0 if r is never reached). ``EPRUM[A]`` is that precision averaged over
+  r = 0.01, 0.02, ..., 1.00. A run that returns exactly the BEPs scores 1.
 
 Assumptions (the paper does not fix them): L defaults to the mean ``doc_chars`` of the
 assessed documents (``mean_doc_length`` option to give the collection's); d is the
-absolute distance; k_r takes whole ranks (no interpolation between ranks); the 100
-recall levels are those of iMAep. With 0/1 probabilities EPRUM reduces to the mean of
-precision at the 100 recall levels (without interpolation), as the paper requires.
+absolute distance; both search lengths take whole ranks (no interpolation between ranks),
+so that with 0/1 probabilities EPRUM is classical precision at the rank where each recall
+level is first reached, as the paper requires; the 100 recall levels are those of iMAep.
 """
 
 from __future__ import annotations
@@ -63,9 +65,10 @@ def eprum_precision(probs: np.ndarray, n_targets: int) -> float:
     found = np.cumsum(probs)
     need = RECALL_LEVELS / 100 * n_targets
     k = np.searchsorted(found, need - 1e-12, side="left")  # first rank (0-based) with F_k >= r N
+    ideal = np.ceil(need - 1e-12)  # the ideal run's search length in whole ranks
     ok = k < len(found)
     prec = np.zeros(len(need))
-    prec[ok] = need[ok] / (k[ok] + 1)
+    prec[ok] = ideal[ok] / (k[ok] + 1)
     return float(prec.mean())
 
 

@@ -3,11 +3,16 @@
 Two scores, ep/gr measures only (MAep, iMAep):
 
 - article level (``art_MAep``, ``art_iMAep``): the run reduced to its articles (each
-  element replaced by its article, first occurrence kept) against the articles holding at
-  least one relevant element, sorted by quantised score. The score of an article is the
-  quantisation of the article element's own assessment (Eq. 10); an article whose own
-  assessment quantises to 0 adds nothing to the ideal vector (an assumption: the paper
-  sorts "by quantised score" without saying what a 0 means there).
+  element replaced by its article, first occurrence kept) against the ideal vector the
+  paper describes: "filter the recall-base to contain only those article nodes that have
+  at least one relevant element according to the chosen quantisation ... The ideal gain
+  vector is obtained by sorting the filtered set by quantised score". The score of an
+  article is therefore the quantisation of the article node's own assessment (the root
+  element, Eq. 10), not the best score of an element inside it: under ``strict`` an
+  article counts 1 only when its root is itself highly exhaustive and fully specific. An
+  article of the filtered set whose root quantises to 0 adds nothing to the ideal vector
+  (an assumption: the paper does not say what a 0 means there), and the run's articles
+  score their root's quantised score.
 - element level, with overlap off and on (``el_MAep[off]``, ``el_MAep[on]``, and the same
   for iMAep): every article cluster of the run (its elements in rank order) is scored
   against the cluster's recall-base -- the article's relevant elements (off) or its ideal
@@ -39,8 +44,8 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
     for quant, rb in sorted(ctx.recallbases.items()):
         rel = rb[rb["gain"] > 0]
         topics = scored_topics(run, sorted(set(rel["topic"])), ctx)
-        best = rel.groupby(["topic", "doc"])["gain"].max()
-        art_gain = best.to_dict()
+        roots = rb[rb["xpath"].str.count("/") == 1]  # the article nodes
+        art_gain = roots.groupby(["topic", "doc"])["gain"].max().to_dict()
         rel_docs = rel.groupby("topic")["doc"].unique().to_dict()
         gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source) for ov in ("off", "on")}
         per = {}

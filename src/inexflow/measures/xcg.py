@@ -11,7 +11,9 @@ value past |xI| (Eq. 1-2):
   (0, 0), (1, xCI[1]), ... so that with binary gains MAep equals average precision.
 - MAep = (1/n) sum of ep over the natural recall points (ranks with xG > 0) (Eq. 6);
   iMAep = mean of ep at gr = 0.01 .. 1.00, ep interpolated linearly between natural
-  points, flat before the first, 0 beyond the last reached.
+  points, flat before the first, 0 beyond the last reached; a level within
+  ``GR_TOLERANCE`` of the last gain-recall reached counts as reached, so a run that
+  retrieves all the ideal gain reaches gr = 1.00 whatever the summation order.
 - the nxCG curve ``nxCG@[k]`` at k = 1%, ..., 100% of the maximum list length (1500) and
   the ep/gr curve ``ep[x]`` at gr = 0.01 .. 1.00.
 - Q and R (Sakai's definitions, see the spec note; Eq. 13-14 of the 2005 paper with its
@@ -35,6 +37,7 @@ from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.topicset import scored_topics, tidy
 
 GR_LEVELS = np.round(np.arange(1, 101) / 100, 2)
+GR_TOLERANCE = 1e-9  # gain-recall within this of a level reaches it (summation-order rounding)
 
 
 def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=()) -> dict[str, float]:
@@ -66,8 +69,10 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=()) -> dict[s
     # the ep/gr curve at standard gain-recall levels and its mean iMAep
     if len(nat):
         gr = g / xci[-1]
-        at = np.interp(GR_LEVELS, gr, ep, left=ep[0], right=0.0)
-        at[GR_LEVELS > gr[-1] + 1e-12] = 0.0
+        # a level counts as reached up to rounding: the run's gains summed in run order may
+        # fall an ulp short of the ideal gains summed in ideal order (full recall 0.999...)
+        at = np.interp(GR_LEVELS, gr, ep, left=ep[0], right=ep[-1])
+        at[GR_LEVELS > gr[-1] + GR_TOLERANCE] = 0.0
     else:
         at = np.zeros(len(GR_LEVELS))
     out["iMAep"] = float(at.mean())
