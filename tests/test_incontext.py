@@ -135,3 +135,28 @@ def test_topic_without_relevant_documents_is_nan_as_in_the_tool(tmp_path, caplog
     assert v[("gP[1]", "2")] == 0.0 and math.isnan(v[("gR[1]", "2")]) and math.isnan(v[("AgP", "2")])
     assert math.isnan(v[("MAgP", "all")]) and v[("num_rel", "all")] == 1
     assert "1 scored topics have no relevant document in the qrels (2)" in caplog.text
+
+
+ASSESS_2006 = """<assessments topic="1"><file name="A">
+<element path="/article[1]" size="100" rsize="60"/>
+<element path="/article[1]/sec[1]" size="50" rsize="50"/>
+<element path="/article[1]/sec[2]" size="50" rsize="10"/>
+</file><file name="B"><element path="/article[1]" size="40" rsize="40"/></file></assessments>"""
+
+
+def test_relevant_in_context_2006_hixeval_by_hand(tmp_path):
+    a = write(tmp_path / "a.xml", ASSESS_2006)
+    # AllInContext (the 2006 DTD's label): C (not assessed), A's two sections, B's article
+    r = write(tmp_path / "r.txt", "1 Q0 C 1 4 x /article[1]\n1 Q0 A 2 3 x /article[1]/sec[1]\n"
+                                  "1 Q0 A 3 2 x /article[1]/sec[2]\n1 Q0 B 4 1 x /article[1]\n")
+    v = parse_out(run_cli("score", "--task", "AllInContext", "--assessments", a, "-q", r, check=0).stdout)
+    # C: F 0; A: P = (50 + 10) / 100, R = 60 / 60, F = 2 * .6 * 1 / 1.6 = .75; B: F 1
+    fa = 2 * 0.6 * 1.0 / 1.6
+    assert v[("gP[5]", "1")] == pytest.approx((0 + fa + 1) / 5)  # the paper's formula: / 5 for a 3-article list
+    assert v[("gR[5]", "1")] == 1.0 and v[("num_rel", "1")] == 2 and v[("num_ret", "1")] == 3
+    assert v[("AgP", "1")] == pytest.approx((fa / 2 + (fa + 1) / 3) / 2)  # gP at ranks 2 and 3, over 2
+    assert v[("MAgP", "all")] == v[("AgP", "1")]
+    # nested elements of one article are an error
+    bad = write(tmp_path / "bad.txt", "1 Q0 A 1 2 x /article[1]\n1 Q0 A 2 1 x /article[1]/sec[1]\n")
+    p = run_cli("score", "--task", "AllInContext", "--assessments", a, bad)
+    assert p.returncode == 2 and "bad.txt:line 2: run x, topic 1: element A/article[1]/sec[1] overlaps" in p.stderr

@@ -25,14 +25,24 @@ def _cutoffs(text: str) -> list[int]:
     return ks
 
 
+def _task(text: str) -> str:
+    from inexflow.formats.runs import TASKS, normalise_task
+
+    if normalise_task(text) is None:
+        raise argparse.ArgumentTypeError(f"unknown task {text!r}: one of {', '.join(TASKS)} or a submission label "
+                                         "such as CO.Focussed, SSCAS, AllInContext")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("score", help="score runs and print measure<TAB>topic<TAB>value lines",
                        description="Score one or more runs against assessments, like the official INEX tools.")
-    s.add_argument("--task", required=True,
-                   choices=["thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse"])
+    s.add_argument("--task", required=True, type=_task, metavar="TASK",
+                   help="scoring type (thorough, focused, relevant-in-context, best-in-context, fetch-browse) or any "
+                        "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
     s.add_argument("--assessments", required=True, action="append", metavar="FILE",
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
     s.add_argument("--assessments-format", default="auto", choices=["auto", "fol", "inex2005", "inex2006", "inex2002"])
@@ -91,10 +101,13 @@ def cmd_score(args) -> int:
     from inexflow.scoring import build_recallbases, families_for
 
     a = read_assessments(args.assessments, args.assessments_format)
-    fams = families_for(args.task, a, args.family)
+    from inexflow.formats.runs import normalise_task
+
+    scoring = normalise_task(args.task)
+    fams = families_for(scoring, a, args.family)
     quants = [q for q in args.quant.split(",") if q]
     element_fams = {"xcg", "cutoff", "precall", "fetchbrowse"}
-    overlap = args.overlap or ("on" if args.task == "focused" and a.scale != "fol" else "off")
+    overlap = args.overlap or ("on" if scoring == "focused" and a.scale != "fol" else "off")
     index = None
     if args.collection:
         from inexflow.formats.collection import index_collection

@@ -23,7 +23,7 @@ DEFAULT_FAMILIES = {
     ("focused", "element"): ["xcg"], ("fetch-browse", "element"): ["fetchbrowse"],
     ("focused", "passage"): ["passage"],
     ("relevant-in-context", "passage"): ["ric"], ("best-in-context", "passage"): ["bic"],
-    ("best-in-context", "element"): ["bepd"],
+    ("best-in-context", "element"): ["bepd"], ("relevant-in-context", "element"): ["hixeval"],
 }
 
 

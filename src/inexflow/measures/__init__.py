@@ -20,6 +20,8 @@ Families so far:
 - ``ric``      Relevant in Context: per-article F_beta, gP[r], gR[r], AgP, MAgP --
                :mod:`inexflow.measures.incontext`
 - ``bic``      Best in Context: (n - d)/n per article, gP[r], AgP, MAgP -- idem
+- ``hixeval``  Relevant in Context 2006 on element runs: HiXEval F per article, gP[r],
+               gR[r], AgP, MAgP (2006 paper section 6) -- :mod:`inexflow.measures.hixeval`
 - ``bepd``     Best in Context 2006: BEPD[A] and EPRUM[A] -- :mod:`inexflow.measures.bepd`
 - ``cutoff``   precision and set-based overlap at cut-offs (Hiemstra & Mihajlovic) --
                :mod:`inexflow.measures.cutoff`
@@ -95,6 +97,7 @@ def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
 from inexflow.measures import bepd as _bepd  # noqa: E402,F401
 from inexflow.measures import cutoff as _cutoff  # noqa: E402,F401
 from inexflow.measures import fetchbrowse as _fetchbrowse  # noqa: E402,F401
+from inexflow.measures import hixeval as _hixeval  # noqa: E402,F401
 from inexflow.measures import precall as _precall  # noqa: E402,F401
 from inexflow.measures import incontext as _incontext  # noqa: E402,F401
 from inexflow.measures import passage as _passage  # noqa: E402,F401

@@ -13,10 +13,13 @@ The run's results for a topic are grouped into articles in order of first appear
   else 0, n a parameter (500 as the tool, ``-n``/``--bep-distance``); BEP is the qrels
   best entry point offset.
 
-gP[r] = (1/r) sum_{i<=r} score_i (articles beyond the list count 0), gR[r] = relevant
+gP[r] = (1/r) sum_{i<=r} score_i (a list shorter than r reports its last rank, as the
+tool does: the sum over the articles retrieved divided by their number), gR[r] = relevant
 articles among the first r / relevant articles of the topic, AgP = (1/num_rel) sum of
 gP[r] over the ranks r of relevant articles, MAgP = mean AgP; ``ircl_prn.x`` at x = 0.0,
-0.1, ..., 1.0 is the mean over topics of max gP[r] over r with gR[r] >= x.
+0.1, ..., 1.0 is the mean over topics of the interpolated gP at recall point x, each rank
+landing on point floor(10 * gR[r]) in doubles (:func:`gp_measures`). A relevant article is
+one whose qrels ``rel_chars`` is positive (:mod:`inexflow.measures.toolorder`).
 
 Bookkeeping as the tool prints it: num_ret (articles), num_rel, num_rel_ret (articles),
 ret_size, rel_size, rel_ret_size (characters; 0 for Best in Context). In the ``all``
@@ -87,26 +90,29 @@ def _articles(run) -> pd.DataFrame:
     return arts
 
 
-def _gp_measures(scores: np.ndarray, relevant: np.ndarray, nrel: int):
-    """gP/gR at RANKS, AgP and the 11-point interpolated gP for one topic, with the tool's
+def gp_measures(scores: np.ndarray, relevant: np.ndarray, nrel: int, ranks=RANKS, short_list: str = "last"):
+    """gP/gR at ``ranks``, AgP and the 11-point interpolated gP for one topic, with the tool's
     arithmetic: gP[r] = (sum of the first r scores) / r, summed left to right; a list shorter
-    than r reports its last rank (sum / articles retrieved, not / r); gR = relevant articles
-    so far / ``nrel`` in doubles (NaN when ``nrel`` is 0); each rank lands on recall point
-    floor(10 * gR) (0 for NaN, as Java's (int) cast), the points are filled backwards with the
-    running maximum; AgP = (sum of gP at the ranks of relevant articles) / ``nrel``."""
+    than r reports its last rank (sum / articles retrieved, not / r; ``short_list="zero"``
+    divides by r instead, the missing ranks scoring 0 as in the 2006 paper's formula);
+    gR = relevant articles so far / ``nrel`` in doubles (NaN when ``nrel`` is 0); each rank
+    lands on recall point floor(10 * gR) (0 for NaN, as Java's (int) cast), the points are
+    filled backwards with the running maximum; AgP = (sum of gP at the ranks of relevant
+    articles) / ``nrel``."""
     n = len(scores)
     ip = np.zeros(len(LEVELS11))
     if n == 0:
-        vals = {m: 0.0 for r in RANKS for m in (f"gP[{r}]", f"gR[{r}]")}
+        vals = {m: 0.0 for r in ranks for m in (f"gP[{r}]", f"gR[{r}]")}
         return vals, tool_div(0.0, nrel), ip
-    gp = np.cumsum(scores) / np.arange(1, n + 1)
+    cum = np.cumsum(scores)
+    gp = cum / np.arange(1, n + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         gr = np.cumsum(relevant) / np.float64(nrel)
         point = np.nan_to_num(np.floor(10.0 * gr), nan=0.0).astype(np.int64)
     vals = {}
-    for r in RANKS:
+    for r in ranks:
         k = min(r, n) - 1
-        vals[f"gP[{r}]"] = float(gp[k])
+        vals[f"gP[{r}]"] = float(gp[k] if short_list == "last" or r <= n else cum[k] / r)
         vals[f"gR[{r}]"] = float(gr[k])
     rel_gp = gp[relevant.astype(bool)]
     agp = tool_div(np.cumsum(rel_gp)[-1] if len(rel_gp) else 0.0, nrel)
@@ -155,7 +161,7 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
         g = arts.iloc[by_topic.get(t, np.zeros(0, dtype=np.int64))]
         vals = {"num_ret": len(g), "num_rel": nrel[t], "num_rel_ret": int(g["relevant"].sum()),
                 "ret_size": int(g["ret"].sum()), "rel_size": int(trel[t]), "rel_ret_size": int(g["rel"].sum())}
-        gvals, agp, ip = _gp_measures(g["score"].to_numpy(np.float64), g["relevant"].to_numpy(np.int64), nrel[t])
+        gvals, agp, ip = gp_measures(g["score"].to_numpy(np.float64), g["relevant"].to_numpy(np.int64), nrel[t])
         vals.update(gvals)
         vals["AgP"] = agp
         rows.extend((t, q, m, float(v)) for m, v in vals.items())
