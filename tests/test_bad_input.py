@@ -17,9 +17,10 @@ def score(tmp_path, run_text, qrels=QRELS, task="focused", name="r.run", extra=(
 def assert_error(p, *fragments):
     assert p.returncode == 2, (p.stdout, p.stderr)
     assert "Traceback" not in p.stderr
-    assert p.stderr.startswith("inexflow: error: "), p.stderr
+    errors = [line for line in p.stderr.splitlines() if line.startswith("inexflow: error: ")]
+    assert len(errors) == 1 and all(line.startswith("inexflow: ") for line in p.stderr.splitlines()), p.stderr
     for f in fragments:
-        assert f in p.stderr, (f, p.stderr)
+        assert f in errors[0], (f, p.stderr)
 
 
 def test_malformed_xml_run(tmp_path):

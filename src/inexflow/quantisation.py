@@ -1,7 +1,7 @@
 """Quantisation functions: map (exhaustivity, specificity) to a gain in [0, 1].
 
 One registry, keyed by (scale, name); adding a quantisation is one decorated function.
-Definitions follow ``shared/spec/measures.md`` (Quantisations), which settles the 2005
+Definitions follow ``docs/measures.md`` (Quantisations), which settles the 2005
 paper (Kazai & Lalmas, INEX 2005 evaluation measures, section 4), the 2006 paper
 (section 3) and the 2002-2004 scale of Hiemstra & Mihajlovic (section 2).
 
@@ -92,7 +92,7 @@ def q2006_spec(e, s):
 
 @register("inex2006", "gen")
 def q2006_gen(e, s):
-    """``gen`` on 2006 data means spec (spec note)."""
+    """``gen`` on 2006 data means spec (docs/measures.md)."""
     return s.copy()
 
 

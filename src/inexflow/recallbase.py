@@ -1,4 +1,4 @@
-"""Full and ideal recall-bases (INEX 2005 paper, section 5; spec note "Ideal recall-base").
+"""Full and ideal recall-bases (INEX 2005 paper, section 5; docs/measures.md, "Ideal recall-base").
 
 - :func:`element_relevance` gives one table of assessed elements for every assessment
   scale; for FOL qrels (passages only) it derives, through the collection index, every

@@ -1,4 +1,4 @@
-"""Rank correlation between system rankings (spec note, Statistics).
+"""Rank correlation between system rankings (docs/measures.md, Statistics).
 
 - Kendall tau-b (ties allowed), via scipy.
 - tau_AP (Yilmaz, Aslam & Robertson 2008): with the runs ordered by the estimated scores,

@@ -1,4 +1,4 @@
-"""Significance tests between runs (Ogilvie & Lalmas, sections 3.2-3.4; spec note).
+"""Significance tests between runs (Ogilvie & Lalmas, sections 3.2-3.4; docs/measures.md).
 
 For every ordered pair of runs (A, B), one-sided tests of "A is better than B" on the
 per-topic scores, vectorised over all pairs: paired t, Wilcoxon signed-rank, sign test

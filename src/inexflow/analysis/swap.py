@@ -1,4 +1,4 @@
-"""Swap error rates (Voorhees & Buckley 2002, as used by Pal, Mitra & Kamps; spec note).
+"""Swap error rates (Voorhees & Buckley 2002, as used by Pal, Mitra & Kamps; docs/measures.md).
 
 For a topic-set size z, draw two disjoint random topic sets of size z (``iterations``
 times); a pair of runs (A, B) swaps when A beats B by at least the relative margin p

@@ -29,6 +29,7 @@ import pandas as pd
 from inexflow.errors import InputError
 
 SCALES = ("inex2002", "inex2005", "inex2006", "fol")
+BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, accepted at the start of every input
 
 ELEMENT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "exh": "float64",
                    "spec": "float64", "size": "int64", "rsize": "int64"}
@@ -86,7 +87,7 @@ def detect_assessment_format(path) -> str:
     """``fol`` for text qrels, else ``inex2005`` or ``inex2002`` from the XML vocabulary."""
     with open(path, "rb") as fh:
         head = fh.read(65536)
-    if not head.lstrip().startswith(b"<"):
+    if not head.removeprefix(BOM).lstrip().startswith(b"<"):
         return "fol"
     if b"<element" in head or b"<passage" in head or b"best-entry-point" in head or b"name=" in head:
         return "inex2005"

@@ -24,6 +24,7 @@ import pandas as pd
 from lxml import etree
 
 from inexflow.errors import InputError
+from inexflow.formats.xmlutil import parse_xml
 
 INDEX_COLUMNS = {"doc": "object", "xpath": "object", "tag": "object", "start": "int64", "end": "int64",
                  "depth": "int64", "parent": "int64"}
@@ -35,13 +36,7 @@ def document_path(collection: str | os.PathLike, doc: str) -> Path:
 
 def index_document(path, doc: str) -> list[tuple]:
     """Rows (doc, xpath, tag, start, end, depth, parent) for one document."""
-    parser = etree.XMLParser(resolve_entities=True, huge_tree=True, load_dtd=False, no_network=True)
-    try:
-        root = etree.parse(str(path), parser).getroot()
-    except etree.XMLSyntaxError as e:
-        raise InputError(path, f"line {getattr(e, 'lineno', '?')}", f"malformed XML: {e.msg}") from None
-    except OSError as e:
-        raise InputError(path, None, f"cannot read document: {e}") from None
+    root = parse_xml(path, "document")
     rows: list[list] = []
     pos = 0
 

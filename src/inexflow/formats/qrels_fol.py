@@ -54,7 +54,7 @@ def _int(path, lineno, text, what, negative_ok=False):
 def read_fol_qrels(path) -> Assessments:
     docs, passages = [], []
     seen = {}
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:
         for lineno, line in enumerate(fh, 1):
             cols = line.split()
             if not cols:

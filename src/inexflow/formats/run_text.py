@@ -49,7 +49,7 @@ def _fast_read(path, ncols: int) -> dict | None:
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    data = Path(path).read_bytes()
+    data = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")
     irregular = _irregular_spacing(data)
     if irregular:
         data = _EDGES.sub(b"", _BLANKS.sub(b" ", data.replace(b"\r\n", b"\n")))
@@ -81,6 +81,9 @@ def _fast_read(path, ncols: int) -> dict | None:
         else:
             cols[int(k)] = c.to_numpy()
     cols["line"] = _line_numbers(data, len(table)) if irregular else np.arange(1, len(table) + 1, dtype=np.int64)
+    if irregular:
+        lines = data.split(b"\n")
+        warn_blank_lines(path, [i for i, line in enumerate(lines, 1) if not line.strip() and i < len(lines)])
     if np.isnan(cols[4]).any() or (ncols == 8 and ((cols[6] < 0) | (cols[7] < 0) | (cols[7] == 0)).any()):
         return None
     return cols
@@ -124,6 +127,13 @@ def _line_numbers(data: bytes, n: int) -> np.ndarray:
     return np.asarray(nonblank[:n], dtype=np.int64)
 
 
+def warn_blank_lines(path, blank_lines):
+    """Blank lines are skipped with a warning (the official tool stops at one: "fields missing")."""
+    if len(blank_lines):
+        warn_input(path, f"line {blank_lines[0]}", f"blank line skipped ({len(blank_lines)} blank lines in the run; "
+                   "the official inex_eval rejects a run with blank lines: 'fields missing')")
+
+
 def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int) -> Run:
     if len(run_ids) > 1:
         warn_input(path, None, f"several run ids {run_ids[:5]}; using {run_ids[0]!r}")
@@ -136,7 +146,7 @@ def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int) -> Run:
 def _read_validating(path) -> Run:
     try:
         raw = pd.read_csv(path, sep=r"\s+", header=None, dtype=str, skip_blank_lines=False,
-                          keep_default_na=False, na_values=[], engine="c")
+                          keep_default_na=False, na_values=[], engine="c", encoding="utf-8-sig")
     except pd.errors.EmptyDataError:
         raise InputError(path, None, "run has no results") from None
     except pd.errors.ParserError as e:
@@ -149,6 +159,7 @@ def _read_validating(path) -> Run:
         raise InputError(path, None, f"not UTF-8 text: {e}") from None
     lines = np.arange(1, len(raw) + 1)
     blank = (raw.iloc[:, 0] == "").to_numpy() if len(raw) else np.zeros(0, bool)
+    warn_blank_lines(path, lines[blank])
     raw, lines = raw[~blank].reset_index(drop=True), lines[~blank]
     if raw.empty:
         raise InputError(path, None, "run has no results")

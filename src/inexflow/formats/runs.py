@@ -18,7 +18,7 @@ rsv        float64  retrieval status value (NaN where none is given)
 line       int64    line in the source file, for error messages
 =========  =======  ==========================================================
 
-Ordering rule (the single rule used everywhere, ``shared/spec/measures.md``): results
+Ordering rule (the single rule used everywhere, ``docs/measures.md``): results
 are ordered by the rank given in the file; where a format gives only scores, by
 descending score, then by file order.
 """
@@ -140,7 +140,7 @@ def check_duplicates(df: pd.DataFrame, path):
 
 def detect_run_format(path) -> str:
     with open(path, "rb") as fh:
-        head = fh.read(4096).lstrip()
+        head = fh.read(4096).removeprefix(b"\xef\xbb\xbf").lstrip()
     return "xml" if head.startswith(b"<") else "text"
 
 

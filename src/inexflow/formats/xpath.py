@@ -1,6 +1,6 @@
 """Canonical element xpaths: ``/article[1]/bdy[1]/sec[2]`` (every step indexed).
 
-See ``shared/spec/measures.md`` (Units and identity): an element is (doc, xpath); A
+See ``docs/measures.md`` (Units and identity): an element is (doc, xpath); A
 contains B iff A's xpath is a proper prefix of B's at a step boundary.
 """
 

@@ -1,4 +1,4 @@
-"""FetchBrowse (INEX 2005 evaluation measures paper, section 6.3; spec note XCG).
+"""FetchBrowse (INEX 2005 evaluation measures paper, section 6.3; docs/measures.md, XCG).
 
 Two scores, ep/gr measures only (MAep, iMAep):
 

@@ -1,5 +1,5 @@
 """Relevant in Context and Best in Context, as the official INEX 2009/2010 tool computes
-them (inex_eval; INEX 2006 paper section 6 for gP/AgP; spec note "Passage measures").
+them (inex_eval; INEX 2006 paper section 6 for gP/AgP; docs/measures.md, "Passage measures").
 
 The run's results for a topic are grouped into articles in order of first appearance
 (an in-context run must list each article's results together; see

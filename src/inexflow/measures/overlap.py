@@ -1,5 +1,5 @@
 """Overlap-aware gains for the Focused strategy (``overlap=on``): rv and rv_norm of the
-INEX 2005 evaluation measures paper (section 3.2, Eq. 7-9) as settled by the spec note.
+INEX 2005 evaluation measures paper (section 3.2, Eq. 7-9) as settled in docs/measures.md.
 
 Within one topic and document, with R the results returned so far:
 

@@ -1,6 +1,6 @@
 """Focused passage retrieval measures of the official INEX 2007-2010 evaluation tool
 (inex_eval; Pal, Mitra & Kamps, "Evaluation effort, reliability and reusability in XML
-retrieval", section 2; spec note "Passage measures").
+retrieval", section 2; docs/measures.md, "Passage measures").
 
 For one topic with results r = 1..L in the order the tool reads them (file order, see
 :mod:`inexflow.measures.toolorder`), rsize(r) the highlighted characters inside result r,

@@ -1,6 +1,6 @@
 """Which topics a run is scored on, and the tidy rows for per-topic values and means.
 
-Rule (spec note, XCG): topics with an empty (ideal) recall-base are left out of every
+Rule (docs/measures.md, XCG): topics with an empty (ideal) recall-base are left out of every
 mean; topics assessed but absent from the run are left out by default and score 0 with
 ``empty_topics_zero`` (``-e``); topics in the run but not assessed are ignored with a
 warning.

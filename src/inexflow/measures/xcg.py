@@ -1,5 +1,5 @@
 """XCG measures for element retrieval (Kazai & Lalmas, INEX 2005 evaluation measures,
-section 5; INEX 2006 paper section 3; decisions in ``shared/spec/measures.md``, XCG).
+section 5; INEX 2006 paper section 3; decisions in ``docs/measures.md``, XCG).
 
 For one topic, with xG the run's gains by rank and xI the ideal gains (sorted
 descending), xCG[i] = sum_{j<=i} xG[j] and xCI the same over xI, held at its last
@@ -16,7 +16,7 @@ value past |xI| (Eq. 1-2):
   retrieves all the ideal gain reaches gr = 1.00 whatever the summation order.
 - the nxCG curve ``nxCG@[k]`` at k = 1%, ..., 100% of the maximum list length (1500) and
   the ep/gr curve ``ep[x]`` at gr = 0.01 .. 1.00.
-- Q and R (Sakai's definitions, see the spec note; Eq. 13-14 of the 2005 paper with its
+- Q and R (Sakai's definitions, see docs/measures.md; Eq. 13-14 of the 2005 paper with its
   R-measure typo corrected): cbg(i) = sum_{j<=i} (xG[j] + 1 if xG[j] > 0), the cumulated
   bonused gain; cig(i) = xCI[i], the ideal cumulated gain (held past |xI|);
   Q = (1/R) sum_i [xG[i] > 0] cbg(i) / (cig(i) + i); R-measure = cbg(R) / (cig(R) + R),

@@ -1,0 +1,74 @@
+"""Hostile XML: external entities, external DTDs and entity-expansion bombs in every XML
+reader. Nothing from a file the input merely references may reach an output or a message;
+an expansion bomb is a located error."""
+import pytest
+
+from conftest import write
+from inexflow.errors import InputError
+from inexflow.formats.assessments import read_assessments
+from inexflow.formats.collection import index_document
+from inexflow.formats.runs import read_run
+from inexflow.formats.topics import read_topics
+
+MARKER = "SECRET-MARKER-7731"
+
+# (reader, document body with the hostile reference where PAYLOAD stands)
+READERS = {
+    "xml run": (lambda p: read_run(p).results,
+                '<inex-submission participant-id="1" run-id="r" task="Focused"><topic topic-id="1"><result>'
+                "<file>d1PAYLOAD</file><path>/article[1]</path><rank>1</rank><rsv>1</rsv></result></topic>"
+                "</inex-submission>"),
+    "topics": (lambda p: read_topics(p),
+               '<topics><topic id="1" ct_no="1"><title>find PAYLOAD</title></topic></topics>'),
+    "2005 assessments": (lambda p: read_assessments(p, "inex2005").elements,
+                         '<assessments topic="1"><file name="dPAYLOAD"><element path="/article[1]" '
+                         'exhaustivity="2" size="10" rsize="10"/></file></assessments>'),
+    "2002 assessments": (lambda p: read_assessments(p, "inex2002").elements,
+                         '<assessments topic="1"><file file="dPAYLOAD"><path path="/article[1]" '
+                         'exhaustiveness="3" specificity="3"/></file></assessments>'),
+    "collection document": (lambda p: index_document(p, "d"), "<article><p>text PAYLOAD</p></article>"),
+}
+BOMB = ('<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">' + "".join(
+    f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(8)) + "]>")
+
+
+def hostile(kind: str, secret) -> tuple[str, str]:
+    """(DOCTYPE prologue, payload) of one attack."""
+    if kind == "external entity":
+        return f'<!DOCTYPE x [<!ENTITY e SYSTEM "file://{secret}">]>', "&e;"
+    if kind == "parameter entity":
+        return f'<!DOCTYPE x [<!ENTITY % p SYSTEM "file://{secret}"> %p;]>', ""
+    if kind == "external dtd":
+        return f'<!DOCTYPE x SYSTEM "file://{secret}">', ""
+    return BOMB, "&i;"
+
+
+@pytest.mark.parametrize("kind", ["external entity", "parameter entity", "external dtd", "expansion bomb"])
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_no_leak_no_bomb(tmp_path, reader, kind):
+    secret = write(tmp_path / "secret.txt", f"{MARKER}\n")
+    if kind == "external dtd":
+        secret = write(tmp_path / "secret.dtd", f'<!ENTITY e "{MARKER}">')
+    read, body = READERS[reader]
+    prologue, payload = hostile(kind, secret)
+    if kind == "external dtd":
+        payload = "&e;"
+    path = write(tmp_path / "input.xml", '<?xml version="1.0"?>\n' + prologue + "\n" + body.replace("PAYLOAD", payload))
+    try:
+        out = read(path)
+    except InputError as e:
+        assert MARKER not in str(e)
+        assert str(path) in str(e) and "line" in str(e)
+        if kind == "expansion bomb":
+            assert "amplification" in str(e) or "loop" in str(e) or "entity" in str(e).lower()
+        return
+    assert kind == "parameter entity", f"{kind} accepted by the {reader} reader"
+    assert MARKER not in repr(out)
+
+
+def test_internal_entities_and_character_references_still_resolve(tmp_path):
+    path = write(tmp_path / "d.xml", '<?xml version="1.0"?>\n<!DOCTYPE article [<!ENTITY co "Company">]>\n'
+                 "<article><p>&co; &#233;&amp;</p></article>")
+    rows = index_document(path, "d")
+    # text "Company é&" = 10 characters: the article and its p cover all of them
+    assert [(r[1], r[3], r[4]) for r in rows] == [("/article[1]", 0, 10), ("/article[1]/p[1]", 0, 10)]
