@@ -72,3 +72,21 @@ def test_internal_entities_and_character_references_still_resolve(tmp_path):
     rows = index_document(path, "d")
     # text "Company é&" = 10 characters: the article and its p cover all of them
     assert [(r[1], r[3], r[4]) for r in rows] == [("/article[1]", 0, 10), ("/article[1]/p[1]", 0, 10)]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002, 0o077])
+def test_outputs_respect_the_umask(tmp_path, umask):
+    import os
+
+    import pandas as pd
+
+    from inexflow.tables import write_parquet, write_text
+
+    old = os.umask(umask)
+    try:
+        write_parquet(pd.DataFrame({"a": [1]}), tmp_path / "t.parquet")
+        write_text("x\n", tmp_path / "t.tsv")
+    finally:
+        os.umask(old)
+    for name in ("t.parquet", "t.tsv"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o666 & ~umask
