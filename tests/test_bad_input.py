@@ -138,3 +138,47 @@ def test_wrong_quantisation_for_scale(tmp_path):
     r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
     p = run_cli("score", "--task", "thorough", "--quant", "binexh", "--assessments", q, r)
     assert_error(p, "quantisation 'binexh' is not defined", "inex2002")
+
+
+@pytest.mark.parametrize("qrels,run,where,problem", [
+    ("1 Q0 A 100 500 inf 0:100\n", "1 Q0 A 1 1 r 0 10\n", "q.fol:line 1", "best entry point 'inf' is not an integer"),
+    ("1 Q0 A 100 500 0 99999999999999999999999:10\n", "1 Q0 A 1 1 r 0 10\n", "q.fol:line 1", "too large"),
+    (QRELS, "1 Q0 A 1 1 r 99999999999999999999999 10\n", "r.run:line 1", "offset 99999999999999999999999 is too large"),
+    ("1 Q0 A 100 500 0 0:60 50:50\n", "1 Q0 A 1 1 r 0 10\n", "q.fol:line 1", "passages 0:60 and 50:50 overlap"),
+    (QRELS, b"1 Q0 A 1 1 r 0 10\n1 Q0 \xe9 2 1 r 0 10\n", "r.run:line 2", "byte 0xe9 at column 6 is not UTF-8"),
+    (b"1 Q0 A 100 500 0 0:100\n1 Q0 \xe9 1 5 0\n", "1 Q0 A 1 1 r 0 10\n", "q.fol:line 2", "byte 0xe9"),
+    (QRELS, b"1 Q0 A 1 1 r 0 10\x00\n", "r.run:line 1", "NUL byte"),
+])
+def test_located_errors_instead_of_tracebacks(tmp_path, qrels, run, where, problem):
+    for name, text in (("q.fol", qrels), ("r.run", run)):
+        (tmp_path / name).write_bytes(text if isinstance(text, bytes) else text.encode())
+    p = run_cli("score", "--task", "focused", "--assessments", tmp_path / "q.fol", tmp_path / "r.run")
+    assert_error(p, where, problem)
+
+
+def test_bom_is_accepted(tmp_path):
+    # before: the BOM joined the first topic id and topic 1's first document was lost (num_rel 1 -> 0)
+    (tmp_path / "q.fol").write_bytes(b"\xef\xbb\xbf" + QRELS.encode())
+    (tmp_path / "r.run").write_bytes(b"\xef\xbb\xbf1 Q0 A 1 1 r 0 100\n")
+    p = run_cli("score", "--task", "focused", "--assessments", tmp_path / "q.fol", tmp_path / "r.run", "-q")
+    assert p.returncode == 0 and "num_rel\t1\t1\n" in p.stdout and "MAiP\tall\t1.0\n" in p.stdout
+
+
+def test_empty_and_unreadable_inputs(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "only_sub" / "sub").mkdir(parents=True)
+    write(tmp_path / "r.run", "1 Q0 A 1 1 r 0 10\n")
+    for d in ("empty", "only_sub"):
+        p = run_cli("score", "--task", "focused", "--assessments", tmp_path / d, tmp_path / "r.run")
+        assert_error(p, d, "no assessment files in directory")
+    import os
+    if os.geteuid() != 0:  # root reads anything
+        q = write(tmp_path / "q.fol", QRELS)
+        q.chmod(0)
+        assert_error(run_cli("score", "--task", "focused", "--assessments", q, tmp_path / "r.run"), "q.fol",
+                     "cannot read")
+
+
+def test_unknown_family_is_a_usage_error_not_a_crash(tmp_path):
+    p = score(tmp_path, "1 Q0 A 1 1 r 0 10\n", extra=["--family", "nope"])
+    assert_error(p, "unknown measure family 'nope'")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from inexflow.errors import UsageError
 from inexflow.measures import SCORE_COLUMNS
 
 
@@ -30,7 +31,7 @@ def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participant
     wide = wide.reset_index()
     wide.columns.name = None
     if main_measure not in wide.columns:
-        raise ValueError(f"main measure {main_measure!r} of task {task!r} is not among the computed measures "
+        raise UsageError(f"main measure {main_measure!r} of task {task!r} is not among the computed measures "
                          f"({', '.join(sorted(set(m['measure'])))})")
     wide.insert(1, "participant", wide["run"].map(participants).fillna(""))
     order = list(dict.fromkeys(m["measure"]))  # the order the family computes them in

@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import sys
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, UsageError
 
 
 def _cutoffs(text: str) -> list[int]:
@@ -36,6 +36,7 @@ def _task(text: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
+    p.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("score", help="score runs and print measure<TAB>topic<TAB>value lines",
@@ -121,13 +122,20 @@ def cmd_score(args) -> int:
                "bepd_a": [float(x) for x in args.bepd_a.split(",") if x], "mean_doc_length": args.mean_doc_length}
     global _SCORE_JOB
     _SCORE_JOB = (args, ScoringContext(a, recallbases, options), fams, index)
-    jobs = args.jobs or len(os.sched_getaffinity(0))
+    jobs = args.jobs or available_cores()
     if jobs > 1 and len(args.runs) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(jobs, len(args.runs))) as pool:
             _write_in_order(pool.imap(_score_one, args.runs))
     else:
         _write_in_order(map(_score_one, args.runs))
     return 0
+
+
+def available_cores() -> int:
+    """Cores this process may use (the affinity mask where the platform has one, e.g. not macOS)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 _SCORE_JOB = None  # (args, context, families, collection index) of the running ``inexflow score``
@@ -203,11 +211,14 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return {"score": cmd_score, "simulate": cmd_simulate}[args.command](args)
-    except InputError as e:
-        print(f"inexflow: error: {e}", file=sys.stderr)
-        return 2
-    except ValueError as e:
+    except (InputError, UsageError) as e:
         print(f"inexflow: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a programming error, not the input's: say so, without a traceback unless --debug
+        if args.debug:
+            raise
+        print(f"inexflow: internal error: {type(e).__name__}: {e} (a bug in inexflow, not in your input; "
+              "run again with --debug for the traceback and report it)", file=sys.stderr)
+        return 3

@@ -14,10 +14,11 @@ import glob
 import re
 from pathlib import Path
 
+from inexflow.errors import UsageError
 from inexflow.formats.runs import TASKS, normalise_task
 
 
-class ConfigError(ValueError):
+class ConfigError(UsageError):
     pass
 
 
@@ -60,7 +61,11 @@ def discover_runs(config: dict) -> dict[str, dict]:
                                   f"(one of {', '.join(TASKS)})")
             participant = entry.get("participant")
             if not participant and entry.get("participant_pattern"):
-                m = re.search(entry["participant_pattern"], name)
+                try:
+                    m = re.search(entry["participant_pattern"], name)
+                except re.error as e:
+                    raise ConfigError(f"config runs[{i}].participant_pattern {entry['participant_pattern']!r} is not "
+                                      f"a valid regular expression: {e}") from None
                 if not m or "participant" not in m.groupdict():
                     raise ConfigError(f"config runs[{i}]: participant_pattern {entry['participant_pattern']!r} "
                                       f"does not match {name!r} with a group named 'participant'")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from inexflow.errors import UsageError
 from inexflow.formats.assessments import topic_sort_key
 
 
@@ -50,7 +51,7 @@ def pool_from_entries(ent: pd.DataFrame, target: int | None = None, depth: int |
     """The pool and the depth per topic from entry depths (see :func:`build_pool`), vectorised
     on integer codes."""
     if (target is None) == (depth is None):
-        raise ValueError("give exactly one of target (pool size) or depth")
+        raise UsageError("give exactly one of target (pool size) or depth")
     if ent.empty:
         return ent.copy(), pd.DataFrame(columns=["topic", "depth", "pool_size", "candidates"])
     code, uniq = _topic_codes(ent["topic"])
@@ -82,7 +83,7 @@ def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
     Returns (pool: topic, doc, entry; depths: topic, depth, pool_size, candidates).
     """
     if (target is None) == (depth is None):
-        raise ValueError("give exactly one of target (pool size) or depth")
+        raise UsageError("give exactly one of target (pool size) or depth")
     return pool_from_entries(entry_depths(runs), target, depth)
 
 

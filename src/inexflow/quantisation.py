@@ -16,6 +16,8 @@ from typing import Callable
 
 import numpy as np
 
+from inexflow.errors import UsageError
+
 QuantFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 QUANTISATIONS: dict[tuple[str, str], QuantFn] = {}
 # FOL qrels give element relevance on the 2006 (specificity-only) scale.
@@ -38,7 +40,7 @@ def get_quantisation(scale: str, name: str) -> QuantFn:
     """The quantisation ``name`` on ``scale``; a name of another scale is a clear error."""
     s = SCALE_ALIASES.get(scale, scale)
     if (s, name) not in QUANTISATIONS:
-        raise ValueError(f"quantisation {name!r} is not defined for assessments on the {scale} scale; "
+        raise UsageError(f"quantisation {name!r} is not defined for assessments on the {scale} scale; "
                          f"choose one of {', '.join(names_for_scale(scale))}")
     return QUANTISATIONS[(s, name)]
 

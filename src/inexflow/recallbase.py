@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, UsageError
 from inexflow.formats.xpath import ancestors
 from inexflow.formats.assessments import ELEMENT_COLUMNS, Assessments, make_table
 from inexflow.quantisation import quantise
@@ -201,7 +201,7 @@ def ideal_recallbase(full: pd.DataFrame, tie: str = "ancestor") -> pd.DataFrame:
     """Mark the ideal elements (adds the boolean column ``ideal``); only elements with
     gain > 0 take part, rows with gain 0 are kept unmarked."""
     if tie not in ("ancestor", "descendant"):
-        raise ValueError(f"ideal_tie must be 'ancestor' or 'descendant', not {tie!r}")
+        raise UsageError(f"ideal_tie must be 'ancestor' or 'descendant', not {tie!r}")
     ideal = np.zeros(len(full), dtype=bool)
     pos = {}
     for i, (t, d, x) in enumerate(zip(full["topic"], full["doc"], full["xpath"])):

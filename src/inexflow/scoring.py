@@ -9,7 +9,7 @@ import logging
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, UsageError
 from inexflow.formats.assessments import Assessments, topic_sort_key
 from inexflow.formats.collection import index_collection
 from inexflow.formats.runs import Run
@@ -39,7 +39,7 @@ def families_for(task: str, a: Assessments, override: list[str] | None = None) -
         return list(override)
     fams = DEFAULT_FAMILIES.get((task, assessment_kind(a)))
     if not fams:
-        raise ValueError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
+        raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
                          f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")
     return fams
 

@@ -31,7 +31,7 @@ def setup_logging(logfile: str | None):
 
 def run_stage(fn, smk):
     """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
-    from inexflow.errors import InputError
+    from inexflow.errors import InputError, UsageError
 
     logfile = smk.log[0] if len(smk.log) else None
     log = setup_logging(logfile)
@@ -40,9 +40,14 @@ def run_stage(fn, smk):
     log.info("rule %s: inputs %s", rule, ", ".join(map(str, smk.input)) or "-")
     try:
         fn(smk, log)
-    except (InputError, ValueError) as e:
+    except (InputError, UsageError) as e:
         msg = f"rule {rule} failed: {e}"
         log.error(msg)
         print(f"inexflow: error: {msg}", file=sys.stderr)
+        sys.exit(1)
+    except Exception as e:  # a programming error: the traceback goes to the job's log
+        log.exception("rule %s failed with an internal error", rule)
+        print(f"inexflow: internal error: rule {rule} failed: {type(e).__name__}: {e} (traceback in "
+              f"{logfile or 'the job log'})", file=sys.stderr)
         sys.exit(1)
     log.info("rule %s done in %.2fs: outputs %s", rule, time.perf_counter() - t0, ", ".join(map(str, smk.output)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from inexflow.errors import UsageError
 from inexflow.formats.assessments import topic_sort_key
 
 PER_TOPIC = {"MAiP": "AiP", "MAgP": "AgP"}
@@ -16,7 +17,7 @@ def score_matrix(scores: pd.DataFrame, task: str, measure: str, quant: str | Non
     if quant is not None:
         s = s[s["quant"] == quant]
     if s.empty:
-        raise ValueError(f"no per-topic values of {m!r} for task {task!r}"
+        raise UsageError(f"no per-topic values of {m!r} for task {task!r}"
                          + (f" under {quant!r}" if quant else "") + " in the scores")
     mat = s.pivot_table(index="run", columns="topic", values="value", aggfunc="first").fillna(0.0)
     cols = sorted(mat.columns, key=topic_sort_key)

@@ -19,6 +19,7 @@ import itertools
 import numpy as np
 import pandas as pd
 from scipy import stats
+from inexflow.errors import UsageError
 
 TESTS = ("t", "wilcoxon", "sign", "bootstrap")
 
@@ -69,7 +70,7 @@ def pvalues_for_pairs(x: np.ndarray, pairs: np.ndarray, test: str, n_boot: int =
         means = np.stack([x[:, idx[b]].mean(axis=1) for b in range(n_boot)], axis=1)  # runs x B
         diff = means[pairs[:, 0]] - means[pairs[:, 1]]
         return (diff <= 0).mean(axis=1)
-    raise ValueError(f"unknown test {test!r}; choose one of {', '.join(TESTS)}")
+    raise UsageError(f"unknown test {test!r}; choose one of {', '.join(TESTS)}")
 
 
 def all_pairs(matrix: pd.DataFrame, tests=TESTS, n_boot: int = 10000, seed: int = 0,

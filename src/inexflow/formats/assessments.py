@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, read_bytes
 
 SCALES = ("inex2002", "inex2005", "inex2006", "fol")
 BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, accepted at the start of every input
@@ -106,7 +106,12 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
             expanded.extend(sorted(str(f) for f in Path(p).iterdir() if f.is_file() and not f.name.startswith(".")))
         else:
             expanded.append(p)
+    for p in paths:
+        if Path(p).is_dir() and not any(str(e).startswith(str(p).rstrip("/") + "/") for e in expanded):
+            raise InputError(p, None, "no assessment files in directory", "one file per topic, or a qrels file")
     paths = expanded
+    if not paths:
+        raise InputError(",".join(map(str, paths)) or "assessments", None, "no assessment files given")
     readers = {"fol": qrels_fol.read_fol_qrels, "inex2005": assessments_inex2005.read_inex2005,
                "inex2006": assessments_inex2005.read_inex2005,
                "inex2002": assessments_inex2002.read_inex2002}
@@ -114,6 +119,7 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
     for p in paths:
         if not Path(p).is_file():
             raise InputError(p, None, "assessment file not found")
+        read_bytes(p, "assessment file")  # unreadable: one clear error
         f = detect_assessment_format(p) if fmt == "auto" else fmt
         if f not in readers:
             raise InputError(p, None, f"unknown assessment format {f!r}", "one of auto, " + ", ".join(readers))

@@ -22,7 +22,7 @@ characters twice.
 
 from __future__ import annotations
 
-from inexflow.errors import InputError, warn_input
+from inexflow.errors import InputError, decode_text, read_bytes, warn_input
 from inexflow.formats.assessments import (DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments,
                                           make_table)
 
@@ -54,59 +54,59 @@ def _int(path, lineno, text, what, negative_ok=False):
 def read_fol_qrels(path) -> Assessments:
     docs, passages = [], []
     seen = {}
-    with open(path, encoding="utf-8-sig") as fh:
-        for lineno, line in enumerate(fh, 1):
-            cols = line.split()
-            if not cols:
+    text = decode_text(path, read_bytes(path, "qrels file"))
+    for lineno, line in enumerate(text.splitlines(), 1):
+        cols = line.split()
+        if not cols:
+            continue
+        if len(cols) < 5:
+            raise InputError(path, f"line {lineno}", f"{len(cols)} columns",
+                             "at least 5: topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]")
+        topic, _q0, doc = cols[0], cols[1], cols[2]
+        rel = _int(path, lineno, cols[3], "rel_chars")
+        dlen = _int(path, lineno, cols[4], "doc_chars")
+        bep = -1
+        if len(cols) >= 6:
+            given = _int(path, lineno, cols[5], "best entry point", negative_ok=True)
+            if len(cols) >= 7:
+                bep = max(given, -1)
+            elif rel > 0:
+                warn_input(path, f"line {lineno}", f"best entry point {given} of relevant document {doc} is "
+                           "ignored: the line lists no passages (the official tool reads it only with them)")
+        key = (topic, doc)
+        if key in seen:
+            raise InputError(path, f"line {lineno}", f"topic {topic} doc {doc} is assessed twice "
+                             f"(first on line {seen[key]})", "one line per (topic, doc)")
+        seen[key] = lineno
+        total = 0
+        spans = []
+        for item in cols[6:]:
+            off, sep, ln = item.partition(":")
+            if not sep:
+                raise InputError(path, f"line {lineno}", f"passage {item!r} is not offset:length")
+            o = _int(path, lineno, off, "passage offset")
+            n = _int(path, lineno, ln, "passage length")
+            if n == 0:
+                warn_input(path, f"line {lineno}", f"empty passage {item!r} ignored")
                 continue
-            if len(cols) < 5:
-                raise InputError(path, f"line {lineno}", f"{len(cols)} columns",
-                                 "at least 5: topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]")
-            topic, _q0, doc = cols[0], cols[1], cols[2]
-            rel = _int(path, lineno, cols[3], "rel_chars")
-            dlen = _int(path, lineno, cols[4], "doc_chars")
-            bep = -1
-            if len(cols) >= 6:
-                given = _int(path, lineno, cols[5], "best entry point", negative_ok=True)
-                if len(cols) >= 7:
-                    bep = max(given, -1)
-                elif rel > 0:
-                    warn_input(path, f"line {lineno}", f"best entry point {given} of relevant document {doc} is "
-                               "ignored: the line lists no passages (the official tool reads it only with them)")
-            key = (topic, doc)
-            if key in seen:
-                raise InputError(path, f"line {lineno}", f"topic {topic} doc {doc} is assessed twice "
-                                 f"(first on line {seen[key]})", "one line per (topic, doc)")
-            seen[key] = lineno
-            total = 0
-            spans = []
-            for item in cols[6:]:
-                off, sep, ln = item.partition(":")
-                if not sep:
-                    raise InputError(path, f"line {lineno}", f"passage {item!r} is not offset:length")
-                o = _int(path, lineno, off, "passage offset")
-                n = _int(path, lineno, ln, "passage length")
-                if n == 0:
-                    warn_input(path, f"line {lineno}", f"empty passage {item!r} ignored")
-                    continue
-                if dlen and o + n > dlen:
-                    warn_input(path, f"line {lineno}", f"passage {item} ends after the document's "
-                               f"{dlen} characters")
-                if o + n > INT_MAX:
-                    raise InputError(path, f"line {lineno}", f"passage {item} ends past {INT_MAX}",
-                                     "passages inside the document")
-                spans.append((o, n, item))
-                total += n
-            spans.sort()
-            for (o, n, item), (o2, _, item2) in zip(spans, spans[1:]):
-                if o2 < o + n:
-                    raise InputError(path, f"line {lineno}", f"passages {item} and {item2} overlap",
-                                     "disjoint highlighted passages (the official tool would count the common "
-                                     "characters twice)")
-            passages.extend((topic, doc, o, n, "", "") for o, n, _ in spans)
-            if len(cols) > 6 and total != rel:
-                warn_input(path, f"line {lineno}", f"rel_chars {rel} differs from the passages' total {total}")
-            docs.append((topic, doc, rel, dlen, bep, ""))
+            if dlen and o + n > dlen:
+                warn_input(path, f"line {lineno}", f"passage {item} ends after the document's "
+                           f"{dlen} characters")
+            if o + n > INT_MAX:
+                raise InputError(path, f"line {lineno}", f"passage {item} ends past {INT_MAX}",
+                                 "passages inside the document")
+            spans.append((o, n, item))
+            total += n
+        spans.sort()
+        for (o, n, item), (o2, _, item2) in zip(spans, spans[1:]):
+            if o2 < o + n:
+                raise InputError(path, f"line {lineno}", f"passages {item} and {item2} overlap",
+                                 "disjoint highlighted passages (the official tool would count the common "
+                                 "characters twice)")
+        passages.extend((topic, doc, o, n, "", "") for o, n, _ in spans)
+        if len(cols) > 6 and total != rel:
+            warn_input(path, f"line {lineno}", f"rel_chars {rel} differs from the passages' total {total}")
+        docs.append((topic, doc, rel, dlen, bep, ""))
     if not docs:
         warn_input(path, None, "no assessments in file")
     return Assessments("fol", str(path), passages=make_table(passages, PASSAGE_COLUMNS),

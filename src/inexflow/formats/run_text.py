@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, warn_input
+from inexflow.errors import InputError, decode_text, read_bytes, warn_input
 from inexflow.formats.runs import RESULT_COLUMNS, Run, check_duplicates, order_results
 from inexflow.formats.xpath import canonical_xpath
 
@@ -29,13 +29,21 @@ def _first_bad(path, lines, mask, message):
     raise InputError(path, f"line {lines[i]}", message(i))
 
 
+INT_MAX = 2**31 - 1  # the official tool reads offsets, lengths and ranks as Java ints
+
+
 def _numbers(path, lines, col: pd.Series, what: str, integer: bool) -> np.ndarray:
     v = pd.to_numeric(col, errors="coerce").to_numpy(np.float64)
     bad = np.isnan(v)
     if integer:
         bad |= ~np.isnan(v) & (v != np.floor(v))
+    else:
+        bad |= np.isinf(v)
     if bad.any():
         _first_bad(path, lines, bad, lambda i: f"{what} {col.iloc[i]!r} is not {'an integer' if integer else 'a number'}")
+    if integer and (np.abs(v) > INT_MAX).any():
+        _first_bad(path, lines, np.abs(v) > INT_MAX, lambda i: f"{what} {col.iloc[i]} is too large "
+                   f"(expected at most {INT_MAX}, the official tool's limit)")
     return v.astype(np.int64) if integer else v
 
 
@@ -144,9 +152,12 @@ def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int) -> Run:
 
 
 def _read_validating(path) -> Run:
+    import io
+
+    text = decode_text(path, read_bytes(path, "run file"))
     try:
-        raw = pd.read_csv(path, sep=r"\s+", header=None, dtype=str, skip_blank_lines=False,
-                          keep_default_na=False, na_values=[], engine="c", encoding="utf-8-sig")
+        raw = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, dtype=str, skip_blank_lines=False,
+                          keep_default_na=False, na_values=[], engine="c")
     except pd.errors.EmptyDataError:
         raise InputError(path, None, "run has no results") from None
     except pd.errors.ParserError as e:

@@ -25,6 +25,7 @@ descending score, then by file order.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, read_bytes
 
 RESULT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "offset": "int64",
                   "length": "int64", "rank": "int64", "rsv": "float64", "line": "int64"}
@@ -151,6 +152,8 @@ def read_run(path, task: str | None = None, participant: str | None = None, fmt:
     path = Path(path)
     if not path.is_file():
         raise InputError(path, None, "run file not found")
+    if not os.access(path, os.R_OK):
+        read_bytes(path, "run file")  # unreadable: one clear error
     f = detect_run_format(path) if fmt == "auto" else fmt
     if f == "xml":
         run = run_xml.read_xml_run(path)

@@ -36,6 +36,7 @@ from typing import Callable
 
 import pandas as pd
 
+from inexflow.errors import UsageError
 from inexflow.formats.assessments import Assessments
 
 SCORE_COLUMNS = ["run", "topic", "task", "quant", "measure", "value"]
@@ -81,7 +82,7 @@ def register_family(name: str):
 
 def get_family(name: str) -> FamilyFn:
     if name not in FAMILIES:
-        raise ValueError(f"unknown measure family {name!r}; choose one of {', '.join(sorted(FAMILIES))}")
+        raise UsageError(f"unknown measure family {name!r}; choose one of {', '.join(sorted(FAMILIES))}")
     return FAMILIES[name]
 
 
