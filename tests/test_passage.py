@@ -147,3 +147,30 @@ def test_overlap_is_an_error_in_focused_but_not_in_thorough(tmp_path):
     assert v[("ret_size", "1")] == 140 and v[("rel_ret_size", "1")] == 60
     # P/R: 50/50 (R .5), 50/130 (R .5), 60/140 (R .6)
     assert v[("iP[0.00]", "1")] == 1.0 and v[("AiP", "1")] == pytest.approx((51 * 1.0 + 10 * 60 / 140) / 101)
+
+
+def test_overlap_check_equals_the_pairwise_definition():
+    # the tool's rule, pair by pair: results i, j of one article overlap iff s_i < e_j and s_j < e_i
+    # (empty passages included: one strictly inside another overlaps, one at its edge does not)
+    import pandas as pd
+
+    from inexflow.errors import InputError
+    from inexflow.formats.runs import Run
+    from inexflow.measures.passage import check_no_overlap
+    from inexflow.measures.toolorder import ToolView
+
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        n = int(rng.integers(1, 8))
+        st = rng.integers(0, 20, n)
+        ln = rng.integers(0, 6, n) * (rng.random(n) < 0.8)
+        doc = rng.choice(["a", "b"], n)
+        want = any(doc[i] == doc[j] and st[i] < st[j] + ln[j] and st[j] < st[i] + ln[i]
+                   for i in range(n) for j in range(i))
+        res = pd.DataFrame({"topic": "1", "doc": doc, "start": st, "end": st + ln, "line": np.arange(1, n + 1)})
+        try:
+            check_no_overlap(Run("x", "", "focused", "fol-text", "r.run", res), ToolView.of(res, ["1"]))
+            got = False
+        except InputError:
+            got = True
+        assert got == want, (st, ln, doc)
