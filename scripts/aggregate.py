@@ -3,11 +3,17 @@ from pathlib import Path
 
 from inexflow.aggregate import combine_scores, task_summary
 from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, write_parquet, write_tsv
+from inexflow.tables import check_identity, read_parquet, read_parquet_metadata, write_parquet, write_tsv
+
+
+def read_scores(path):
+    """One score table, checked to be the one of its run and family (results/scores/RUN/FAMILY)."""
+    check_identity(path, read_parquet_metadata(path), run=Path(path).parent.name, family=Path(path).stem)
+    return read_parquet(path)
 
 
 def main(smk, log):
-    scores = combine_scores([read_parquet(p) for p in smk.input.scores])
+    scores = combine_scores([read_scores(p) for p in smk.input.scores])
     write_parquet(scores, smk.output.scores)
     write_tsv(scores, smk.output.scores_tsv)
     write_tsv(scores[scores["topic"] == "all"], smk.output.means)

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from inexflow.formats.assessments import Assessments
 from inexflow.scoring import build_recallbases
-from inexflow.stage import run_stage
+from inexflow.stage import made_from, run_stage
 from inexflow.tables import read_parquet, write_parquet
 
 
@@ -13,7 +13,8 @@ def main(smk, log):
     quant = smk.wildcards.quant
     rb = build_recallbases(a, index, [quant], smk.params.ideal_tie)[quant]
     log.info("quant %s: %d relevant elements, %d ideal", quant, len(rb), int(rb["ideal"].sum()))
-    write_parquet(rb, smk.output.recallbase, {"quant": quant, "scale": a.scale, "ideal_tie": smk.params.ideal_tie})
+    write_parquet(rb, smk.output.recallbase, {"quant": quant, "scale": a.scale, "ideal_tie": smk.params.ideal_tie,
+                                                "made_from": made_from(smk)})
 
 
 run_stage(main, snakemake)  # noqa: F821

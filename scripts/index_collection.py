@@ -1,16 +1,16 @@
 """Stage index_collection: the assessed documents of the collection -> element index."""
+from pathlib import Path
+
 from inexflow.formats.assessments import Assessments
-from inexflow.formats.collection import index_collection
+from inexflow.scoring import index_assessed
 from inexflow.stage import run_stage
 from inexflow.tables import write_parquet
 
 
 def main(smk, log):
-    from pathlib import Path
     a = Assessments.load(Path(smk.input.documents).parent)
-    docs = sorted(set(a.documents["doc"]) | set(a.elements["doc"]) | set(a.passages["doc"]))
-    log.info("indexing %d assessed documents of %s", len(docs), smk.params.collection)
-    index = index_collection(smk.params.collection, docs, log=log)
+    log.info("indexing the assessed documents of %s", smk.params.collection)
+    index = index_assessed(smk.params.collection, a, log=log)
     log.info("%d elements", len(index))
     write_parquet(index, smk.output.index)
 

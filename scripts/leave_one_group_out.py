@@ -15,7 +15,7 @@ from inexflow.tables import read_parquet, read_parquet_metadata, write_tsv
 def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
-    runs = {Path(p).stem: Run.load(p) for p in smk.input.runs}
+    runs = {Path(p).stem: Run.load(p, name=Path(p).stem) for p in smk.input.runs}
     pool_runs = {Path(p).stem: p for p in smk.input.pool_runs}
     groups = {r: read_parquet_metadata(p)["participant"] for r, p in pool_runs.items()}
     groups.update({r: run.participant for r, run in runs.items()})

@@ -16,7 +16,7 @@ from inexflow.tables import read_parquet, write_tsv
 def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
-    runs = {Path(p).stem: Run.load(p) for p in smk.input.runs}
+    runs = {Path(p).stem: Run.load(p, name=Path(p).stem) for p in smk.input.runs}
     judged = JudgedRuns(a, runs)
     measures = [per_topic_name(m) for m in cfg["measures"]]
     log.info("%d runs judged on %d topics", len(runs), len(judged.topics))

@@ -4,21 +4,27 @@ from pathlib import Path
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
 from inexflow.measures import ScoringContext, score_run
-from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, write_parquet
+from inexflow.stage import made_from, run_stage
+from inexflow.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
 
 
 def main(smk, log):
     a = Assessments.load(Path(smk.input.elements).parent)
-    run = Run.load(smk.input.run)
-    rbs = {Path(p).stem: read_parquet(p) for p in smk.input.recallbases}
+    run = Run.load(smk.input.run, name=smk.wildcards.run)
+    rbs = {}
+    for p in smk.input.recallbases:
+        meta = read_parquet_metadata(p)
+        check_identity(p, meta, quant=Path(p).stem)
+        check_inputs(p, meta, [smk.input.elements, smk.input.passages, smk.input.documents])
+        rbs[Path(p).stem] = read_parquet(p)
     options = dict(smk.params.options)
     if smk.input.get("index"):
         options["index"] = read_parquet(smk.input.index)
     ctx = ScoringContext(a, rbs, options)
     scores = score_run(run, smk.wildcards.family, ctx)
-    log.info("run %s family %s: %d values", run.run_id, smk.wildcards.family, len(scores))
-    write_parquet(scores, smk.output.scores)
+    log.info("run %s family %s: %d values", run.name, smk.wildcards.family, len(scores))
+    write_parquet(scores, smk.output.scores, {"run": run.name, "family": smk.wildcards.family,
+                                              "made_from": made_from(smk)})
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -34,6 +34,27 @@ def run_cli(*args, check=None):
     return p
 
 
+def cli(*args) -> tuple[int, str, str]:
+    """``inexflow ARGS`` in process: (exit code, stdout, stderr with the warnings)."""
+    import contextlib
+    import io
+    import logging
+
+    from inexflow.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    handler = logging.StreamHandler(err)
+    handler.setFormatter(logging.Formatter("inexflow: warning: %(message)s"))
+    log = logging.getLogger("inexflow")
+    log.addHandler(handler)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([str(a) for a in args])
+    finally:
+        log.removeHandler(handler)
+    return code, out.getvalue(), err.getvalue()
+
+
 def score_values(tmp_path, qrels: str, run: str, *flags) -> dict:
     """Write ``qrels`` and ``run`` to files and score them in process with ``inexflow score
     FLAGS -q``: {(measure, topic): value}."""

@@ -182,3 +182,99 @@ def test_empty_and_unreadable_inputs(tmp_path):
 def test_unknown_family_is_a_usage_error_not_a_crash(tmp_path):
     p = score(tmp_path, "1 Q0 A 1 1 r 0 10\n", extra=["--family", "nope"])
     assert_error(p, "unknown measure family 'nope'")
+
+
+# --- silently accepted before (issue 13): now an error naming file and place, or a warning ---
+
+def in_process_error(code, err, *fragments):
+    assert code == 2 and "Traceback" not in err, err
+    line = [x for x in err.splitlines() if x.startswith("inexflow: error: ")]
+    assert len(line) == 1, err
+    for f in fragments:
+        assert f in line[0], (f, err)
+
+
+@pytest.mark.parametrize("body,where,problem", [
+    ('<file name="A">\n<elemnt path="/article[1]" exhaustivity="2" size="10" rsize="5"/></file>',
+     "a.xml:line 2 <elemnt>", "unknown element <elemnt> inside <file>"),
+    ('<file name="A"><element path="/article[1]" exhaustivity="2" size="10" rsize="5"/></file>\n'
+     '<file name="A"><element path="/article[1]/p[1]" exhaustivity="1" size="5" rsize="5"/></file>',
+     "a.xml:line 2 <file>", "document A has a second <file> block for topic 1 (first on line 1)"),
+    ('<fil name="A"/>', "a.xml:line 1 <fil>", "unknown element <fil> inside <assessments>"),
+])
+def test_2005_assessment_structure(tmp_path, body, where, problem):
+    from conftest import cli
+
+    q = write(tmp_path / "a.xml", f'<assessments topic="1">{body}</assessments>')
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
+    in_process_error(*cli("score", "--task", "thorough", "--assessments", q, r)[::2], where, problem)
+
+
+@pytest.mark.parametrize("child", ["<file>B</file>", "<path>/article[1]</path>", '<fol offset="0" length="5"/>',
+                                   "<rank>3</rank>", "<rsv>2</rsv>"])
+def test_repeated_child_of_an_xml_result(tmp_path, child):
+    from conftest import cli
+
+    run = write(tmp_path / "r.xml", '<inex-submission run-id="x" task="Focused"><topic topic-id="1"><result>\n'
+                f'<file>A</file><path>/article[1]</path><rank>1</rank><rsv>1</rsv>\n{child}</result></topic>'
+                "</inex-submission>")
+    q = write(tmp_path / "q.fol", QRELS)
+    name = child[1:child.index(">")].split()[0]
+    in_process_error(*cli("score", "--task", "focused", "--assessments", q, run)[::2], f"r.xml:line 3 <{name}>",
+                     "repeats a child already given in this <result>")
+
+
+def test_assessed_element_missing_from_the_collection(tmp_path):
+    from conftest import cli
+
+    write(tmp_path / "c" / "A.xml", DOC)
+    q = write(tmp_path / "a.xml", '<assessments topic="1"><file name="A"><element path="/article[1]/bdy[1]/p[9]" '
+              'exhaustivity="2" size="10" rsize="10"/></file></assessments>')
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
+    in_process_error(*cli("score", "--task", "thorough", "--collection", tmp_path / "c", "--assessments", q,
+                          r)[::2], "a.xml:topic 1", "assessed element A/article[1]/bdy[1]/p[9] does not exist in the "
+                     "collection document (1 such elements)")
+
+
+def test_passage_past_the_document_end_is_scored_as_the_tool_does_with_a_warning(tmp_path):
+    from conftest import cli
+
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n1 Q0 B 50 300 0 10:50\n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 1 r 400 200\n1 Q0 B 2 0.5 r 0 400\n")
+    code, out, err = cli("score", "--task", "focused", "--assessments", q, r)
+    assert code == 0
+    assert ("r.run:line 1: passage 400:200 of document A ends at 600, after the document's 500 characters "
+            "(2 such results; scored in full, as the official tool does)") in err
+    # inex_eval v3.1 prints ret_size 600 (200 + 400, nothing clipped) and rel_ret_size 50 for this pair
+    assert "ret_size\tall\t600\n" in out and "rel_ret_size\tall\t50\n" in out
+
+
+def test_empty_assessment_file_is_named_not_the_run(tmp_path):
+    from conftest import cli
+
+    q = write(tmp_path / "a.xml", "\n  \n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 1 r 0 10\n")
+    in_process_error(*cli("score", "--task", "focused", "--assessments", q, r)[::2], "a.xml", "empty assessment file")
+
+
+def test_topic_subset(tmp_path):
+    from inexflow.errors import UsageError
+    from inexflow.formats.assessments import read_assessments
+    from inexflow.formats.runs import read_run
+    from inexflow.measures import ScoringContext, score_run
+
+    import logging
+    a = read_assessments(write(tmp_path / "q.fol", QRELS + "2 Q0 A 10 500 0 0:10\n"))
+    run = read_run(write(tmp_path / "r.run", "1 Q0 A 1 1 r 0 10\n2 Q0 A 1 1 r 0 10\n"))
+    with pytest.raises(UsageError, match="config topic_subset: none of its 2 topics is in the assessments"):
+        score_run(run, "passage", ScoringContext(a, {}, {"topics": ["7", "8"]}))
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logging.getLogger("inexflow").addHandler(handler)
+    try:
+        s = score_run(run, "passage", ScoringContext(a, {}, {"topics": ["2", "8"]}))
+    finally:
+        logging.getLogger("inexflow").removeHandler(handler)
+    assert set(s["topic"]) == {"2", "all"}
+    assert any("topic_subset names 1 topics that are not assessed, left out: 8" in r.getMessage() for r in records)

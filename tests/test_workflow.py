@@ -154,6 +154,8 @@ def test_failing_stage_names_rule_file_and_line(tmp_path):
     assert p.returncode != 0
     out = p.stdout + p.stderr
     assert "rule parse_run failed" in out and "g01-fol-1.txt:line 5: negative offset or length" in out
+    assert "g01-fol-1.txt:line 5: negative offset or length" in (tmp_path / "logs" / "parse_run" /
+                                                                 "g01-fol-1.log").read_text()
     assert not (tmp_path / "results" / "runs" / "g01-fol-1.parquet").exists()
 
 
@@ -189,29 +191,76 @@ def test_report_builds_and_contains_every_plot(campaign):
         assert table in html, table
 
 
-def test_job_killed_halfway_leaves_nothing_trusted_and_rerun_gives_same_bytes(campaign, tmp_path):
+def start_and_kill_during_scoring(workdir: Path, whole_snakemake: bool) -> str:
+    """Start ``snakemake --cores 1`` on ``workdir`` and SIGKILL, as soon as a score job runs,
+    that job alone or Snakemake with all its jobs (its process group). Returns its output."""
     import signal
     import time
 
-    make_campaign(tmp_path)
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
-                             str(tmp_path), "--cores", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=env)
+                             str(workdir), "--cores", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=env, start_new_session=True)
     killed = None
     deadline = time.time() + 120
     while killed is None and time.time() < deadline and proc.poll() is None:
-        found = subprocess.run(["pgrep", "-f", f"{tmp_path}/.snakemake/scripts/.*score.py"], capture_output=True,
+        found = subprocess.run(["pgrep", "-f", f"{workdir}/.snakemake/scripts/.*score.py"], capture_output=True,
                                text=True).stdout.split()
         if found:
             killed = int(found[0])
-            os.kill(killed, signal.SIGKILL)
+            if whole_snakemake:
+                os.killpg(proc.pid, signal.SIGKILL)
+            else:
+                os.kill(killed, signal.SIGKILL)
         time.sleep(0.05)
     out, _ = proc.communicate(timeout=300)
     assert killed is not None, "no score job was seen running"
     assert proc.returncode != 0, out
+    return out
+
+
+def test_job_killed_halfway_leaves_nothing_trusted_and_rerun_gives_same_bytes(campaign, tmp_path):
+    make_campaign(tmp_path)
+    start_and_kill_during_scoring(tmp_path, whole_snakemake=False)
     # the killed job's output is not there to be trusted; a plain re-run completes
     p = snakemake(tmp_path, "--cores", "all")
     assert p.returncode == 0, p.stdout + p.stderr
     assert_same_tree(campaign / "results", tmp_path / "results")
+
+
+def test_snakemake_killed_then_unlock_as_the_readme_says_gives_same_bytes(campaign, tmp_path):
+    make_campaign(tmp_path)
+    start_and_kill_during_scoring(tmp_path, whole_snakemake=True)
+    p = snakemake(tmp_path, "--cores", "all")  # the lock of the killed Snakemake is still there
+    assert p.returncode != 0 and "--unlock" in p.stdout + p.stderr
+    assert snakemake(tmp_path, "--unlock").returncode == 0
+    p = snakemake(tmp_path, "--cores", "all")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert_same_tree(campaign / "results", tmp_path / "results")
+
+
+def test_unreadable_or_replaced_cache_names_the_file(campaign, tmp_path):
+    wd = tmp_path / "c"
+    shutil.copytree(campaign, wd, symlinks=True)
+    runs = wd / "results" / "runs"
+    truncated = runs / "g01-focused-1.parquet"
+    truncated.write_bytes(truncated.read_bytes()[:100])
+    p = snakemake(wd, "results/scores/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
+    out = p.stdout + p.stderr
+    assert p.returncode != 0 and "Traceback" not in out
+    assert f"{truncated.relative_to(wd)}: cached table cannot be read" in out and "delete it and run snakemake" in out
+    # a valid table of another run copied over this one
+    shutil.copy(runs / "g02-focused-1.parquet", truncated)
+    p = snakemake(wd, "results/scores/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
+    out = p.stdout + p.stderr
+    assert p.returncode != 0 and "holds name 'g02-focused-1', not 'g01-focused-1'" in out
+    assert "holds name 'g02-focused-1'" in (wd / "logs" / "score" / "g01-focused-1.passage.log").read_text()
+
+
+def test_a_config_file_without_campaign_data_does_not_run_the_demo(tmp_path):
+    make_campaign(tmp_path)
+    (tmp_path / "mine.yaml").write_text("campaign: mine\n")
+    p = snakemake(tmp_path, "-n", "--cores", "1", "--configfile", str(tmp_path / "mine.yaml"))
+    out = p.stdout + p.stderr
+    assert p.returncode != 0 and "no 'assessments', 'runs' given" in out and "Traceback" not in out

@@ -111,9 +111,8 @@ def cmd_score(args) -> int:
     overlap = args.overlap or ("on" if scoring == "focused" and a.scale != "fol" else "off")
     index = None
     if args.collection:
-        from inexflow.formats.collection import index_collection
-        docs = list(dict.fromkeys(list(a.documents["doc"]) + list(a.elements["doc"])))
-        index = index_collection(args.collection, docs)
+        from inexflow.scoring import index_assessed
+        index = index_assessed(args.collection, a)
     recallbases = build_recallbases(a, index, quants, args.ideal_tie) if element_fams & set(fams) else {}
     options = {"cutoffs": args.cutoffs, "empty_topics_zero": args.empty_topics_zero,
                "all_qrels_topics": args.all_qrels_topics, "alpha": args.alpha, "beta": args.beta,

@@ -37,6 +37,27 @@ def _sniff_xml(path: str) -> dict:
     return out
 
 
+# The keys that say what a campaign evaluates. Snakemake merges ``--configfile`` over the
+# default config/config.yaml; these keys are never taken from it then (they would silently
+# evaluate the demo campaign's files).
+DATA_KEYS = ("campaign", "assessments", "runs", "collection", "topics")
+OPTIONAL_DATA_KEYS = ("collection", "topics")
+
+
+def own_campaign_data(config: dict, given: dict, files) -> None:
+    """With ``--configfile FILES`` (their merged content and ``--config`` values in
+    ``given``), the data keys come from them alone: a missing ``campaign``, ``assessments``
+    or ``runs`` is an error, a missing ``collection`` or ``topics`` means none."""
+    missing = [k for k in DATA_KEYS if k not in given and k not in OPTIONAL_DATA_KEYS]
+    if missing:
+        raise ConfigError(f"config {', '.join(map(str, files))}: no {', '.join(repr(k) for k in missing)} given "
+                          "(with --configfile these keys are not taken from config/config.yaml, the demo campaign: "
+                          "give them in your config file)")
+    for k in OPTIONAL_DATA_KEYS:
+        if k not in given:
+            config[k] = None
+
+
 def discover_runs(config: dict) -> dict[str, dict]:
     runs: dict[str, dict] = {}
     for i, entry in enumerate(config["runs"]):
@@ -128,3 +149,67 @@ def validate_config(config: dict):
     if ("target" in pool) == ("depth" in pool):
         raise ConfigError("config pool: give exactly one of 'target' (documents per topic) or 'depth'")
     config["_assessment_files"] = assessment_files(config["assessments"]["path"])
+    check_quantisations(config)
+    check_measure_keys(config)
+
+
+def check_quantisations(config: dict):
+    """Every configured quantisation is defined on the scale of the assessments (sniffed from
+    the first assessment file, as the parse stage will read it)."""
+    from inexflow.formats.assessments import sniff_scale
+    from inexflow.quantisation import get_quantisation
+
+    fmt = config["assessments"].get("format", "auto")
+    first = config["_assessment_files"][0]
+    try:
+        scale = sniff_scale(first) if fmt == "auto" else fmt
+    except OSError as e:
+        raise ConfigError(f"config assessments.path: cannot read {first}: {e.strerror or e}") from None
+    if scale == "inex2005" and fmt != "auto":
+        scale = sniff_scale(first)  # a 2005-format file may hold 2006 (specificity-only) assessments
+    for q in config["quantisations"]:
+        try:
+            get_quantisation(scale, q)
+        except UsageError as e:
+            raise ConfigError(f"config quantisations: {e} ({first})") from None
+
+
+def measure_options(config: dict) -> dict:
+    """The config keys that decide which measure names the families emit."""
+    return {k: config.get(k) for k in ("cutoffs", "cutoff_ks", "bepd_a", "max_list_length")}
+
+
+def check_measure_keys(config: dict):
+    """Every key that names measures is checked against the measure catalogue of the task's
+    families (``inexflow.measures.measure_names``) before anything runs."""
+    from inexflow.analysis.rejudge import analysis_measures
+    from inexflow.measures import check_measures
+
+    tasks, opts = config["tasks"], measure_options(config)
+
+    def task_of(key, task):
+        if task not in tasks:
+            raise ConfigError(f"config {key}: task {task!r} is not configured under 'tasks' "
+                              f"(configured: {', '.join(sorted(tasks))})")
+        return tasks[task]
+
+    for task, t in tasks.items():
+        check_measures([t["main_measure"]], t["families"], opts, f"tasks.{task}.main_measure")
+    for task, names in (config.get("correlation") or {}).get("measures", {}).items():
+        key = f"correlation.measures.{task}"
+        check_measures(names, task_of(key, task)["families"], opts, key)
+    an = config.get("analysis")
+    if an:
+        task_of("analysis.task", an["task"])
+        known = analysis_measures()
+        for m in an["measures"]:
+            if m not in known:
+                raise ConfigError(f"config analysis.measures: {m!r} cannot be re-computed by the analyses "
+                                  f"(one of {', '.join(known)})")
+        sig = an["significance"]
+        check_measures(sig["measures"], task_of("analysis.significance.task", sig["task"])["families"], opts,
+                       "analysis.significance.measures")
+        for q in sig["quants"]:
+            if q not in config["quantisations"]:
+                raise ConfigError(f"config analysis.significance.quants: {q!r} is not among the configured "
+                                  f"quantisations ({', '.join(config['quantisations'])})")

@@ -80,6 +80,24 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> 
     return run
 
 
+def index_assessed(collection, a: Assessments, log=None) -> pd.DataFrame:
+    """The collection index of every assessed document. An assessed element that the
+    collection document does not have is an error naming it: assessments and collection
+    do not belong together, and scoring would silently lose the element's extent."""
+    docs = sorted(set(a.documents["doc"]) | set(a.elements["doc"]) | set(a.passages["doc"]))
+    index = index_collection(collection, docs, log=log)
+    els = a.elements[["topic", "doc", "xpath"]]
+    if len(els):
+        m = els.merge(index[["doc", "xpath"]].drop_duplicates(), on=["doc", "xpath"], how="left", indicator=True)
+        bad = m[m["_merge"] == "left_only"]
+        if len(bad):
+            r = bad.iloc[0]
+            raise InputError(a.source, f"topic {r.topic}", f"assessed element {r.doc}{r.xpath} does not exist in "
+                             f"the collection document ({len(bad)} such elements)",
+                             f"assessments made on the collection {collection}")
+    return index
+
+
 def build_recallbases(a: Assessments, index: pd.DataFrame | None, quants, tie="ancestor") -> dict[str, pd.DataFrame]:
     """Every assessed element with its gain and the ``ideal`` flag, for every quantisation in
     ``quants`` (the full recall-base is the rows with gain > 0)."""

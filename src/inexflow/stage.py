@@ -29,6 +29,16 @@ def setup_logging(logfile: str | None):
     return root
 
 
+def made_from(smk) -> dict:
+    """{input file: SHA-256} of a job's input files, recorded in the tables it writes
+    (checked by :func:`inexflow.tables.check_inputs` where a later stage reads both)."""
+    import os
+
+    from inexflow.tables import checksum
+
+    return {str(p): checksum(p) for p in smk.input if os.path.isfile(p)}
+
+
 def run_stage(fn, smk):
     """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
     from inexflow.errors import InputError, UsageError

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from inexflow.errors import InputError
+
 
 def _umask() -> int:
     mask = os.umask(0)
@@ -56,16 +58,69 @@ def write_parquet(df: pd.DataFrame, path, metadata: dict | None = None):
         pq.write_table(table, tmp, compression="zstd")
 
 
-def read_parquet(path) -> pd.DataFrame:
-    return pd.read_parquet(path)
+RECOVER = "delete it and run snakemake again, which rebuilds it (or: snakemake --forcerun RULE)"
+
+
+class CachedTableError(InputError):
+    """A cached intermediate table that cannot be read, or that is not the table it should
+    be (replaced, stale). Reported like an input error: one line naming the file and how to
+    recover."""
+
+    def __init__(self, path, problem):
+        super().__init__(path, None, f"{problem}; {RECOVER}")
+
+
+def read_parquet(path, columns=None) -> pd.DataFrame:
+    """A cached table; an unreadable one is a :class:`CachedTableError` naming it."""
+    try:
+        return pd.read_parquet(path, columns=columns)
+    except FileNotFoundError:
+        raise CachedTableError(path, "cached table is missing") from None
+    except Exception as e:  # pyarrow reports truncation, bad magic bytes, ... with various types
+        raise CachedTableError(path, f"cached table cannot be read ({type(e).__name__}: {e})") from None
 
 
 def read_parquet_metadata(path) -> dict:
     import pyarrow.parquet as pq
 
-    meta = pq.read_schema(path).metadata or {}
-    raw = meta.get(b"inexflow")
-    return json.loads(raw) if raw else {}
+    try:
+        meta = pq.read_schema(path).metadata or {}
+        raw = meta.get(b"inexflow")
+        return json.loads(raw) if raw else {}
+    except FileNotFoundError:
+        raise CachedTableError(path, "cached table is missing") from None
+    except Exception as e:
+        raise CachedTableError(path, f"cached table cannot be read ({type(e).__name__}: {e})") from None
+
+
+def checksum(path) -> str:
+    """SHA-256 of a file's bytes (hex), to record what a cached table was made from."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_identity(path, meta: dict, **expected):
+    """Every ``key=value`` of ``expected`` must be in the metadata ``meta`` of the cached
+    table at ``path`` (e.g. ``name=RUN``): a table copied over another one is an error."""
+    for k, v in expected.items():
+        have = meta.get(k)
+        if have != v:
+            raise CachedTableError(path, f"cached table holds {k} {have!r}, not {v!r} (the file was replaced "
+                                         "or is left from another campaign)")
+
+
+def check_inputs(path, meta: dict, files):
+    """The cached table at ``path`` records the checksums of the files it was made from
+    (``made_from``); each of ``files`` that it records must still have that checksum."""
+    made = meta.get("made_from") or {}
+    for f in map(str, files):
+        if f in made and made[f] != checksum(f):
+            raise CachedTableError(path, f"cached table was made from another version of {f} (stale)")
 
 
 def format_value(v) -> str:

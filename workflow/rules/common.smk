@@ -14,16 +14,21 @@ if SRC not in sys.path:
 # the stage scripts import the library from src/ whether or not it is installed
 os.environ["PYTHONPATH"] = SRC + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")
 
-from inexflow.config import discover_runs, schema_errors, validate_config  # noqa: E402
+from inexflow.errors import UsageError  # noqa: E402
+from inexflow.config import ConfigError, discover_runs, own_campaign_data, schema_errors, validate_config  # noqa: E402
 
 SCHEMA = str(Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
-_errors = schema_errors(config, SCHEMA)
-if _errors:
-    raise WorkflowError("config is invalid (see README, 'Configuration'):\n  " + "\n  ".join(_errors))
-validate(config, SCHEMA)  # fills in the schema's defaults
-validate_config(config)
-
-RUNS = discover_runs(config)
+try:
+    if workflow.overwrite_configfiles:  # your campaign: its data keys never come from the demo config
+        own_campaign_data(config, workflow.config_settings.overwrite_config, workflow.overwrite_configfiles)
+    _errors = schema_errors(config, SCHEMA)
+    if _errors:
+        raise ConfigError("config is invalid (see README, 'Configuration'):\n  " + "\n  ".join(_errors))
+    validate(config, SCHEMA)  # fills in the schema's defaults
+    validate_config(config)
+    RUNS = discover_runs(config)
+except UsageError as e:  # a config error: one message, no Python stack
+    raise WorkflowError(str(e)) from None
 TASKS = sorted({r["task"] for r in RUNS.values()})
 QUANTS = list(config["quantisations"])
 COLLECTION = config.get("collection") or ""

@@ -23,6 +23,11 @@ PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "i
 MEAN_NAMES = {"MAiP": "AiP"}
 
 
+def analysis_measures() -> list[str]:
+    """The measure names the re-judging analyses can compute (config ``analysis.measures``)."""
+    return list(MEAN_NAMES) + list(PASSAGE_MEASURES)
+
+
 def per_topic_name(measure: str) -> str:
     return MEAN_NAMES.get(measure, measure)
 

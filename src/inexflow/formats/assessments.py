@@ -94,6 +94,18 @@ def detect_assessment_format(path) -> str:
     return "inex2002"
 
 
+def sniff_scale(path) -> str:
+    """The relevance scale of an assessment file from its first 64 KiB, without parsing it
+    (for checks made before anything runs): ``fol``, ``inex2002``, ``inex2005`` (2005
+    elements carry exhaustivity) or ``inex2006``."""
+    fmt = detect_assessment_format(path)
+    if fmt != "inex2005":
+        return fmt
+    with open(path, "rb") as fh:
+        head = fh.read(65536)
+    return "inex2005" if b"exhaustivity=" in head or b"exhaustiveness=" in head else "inex2006"
+
+
 def read_assessments(paths, fmt: str = "auto") -> Assessments:
     """Read one or more assessment files (one format) into one :class:`Assessments`."""
     from inexflow.formats import assessments_inex2002, assessments_inex2005, qrels_fol
@@ -119,7 +131,8 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
     for p in paths:
         if not Path(p).is_file():
             raise InputError(p, None, "assessment file not found")
-        read_bytes(p, "assessment file")  # unreadable: one clear error
+        if not read_bytes(p, "assessment file").removeprefix(BOM).strip():  # unreadable: one clear error too
+            raise InputError(p, None, "empty assessment file", "FOL qrels lines or INEX XML assessments")
         f = detect_assessment_format(p) if fmt == "auto" else fmt
         if f not in readers:
             raise InputError(p, None, f"unknown assessment format {f!r}", "one of auto, " + ", ".join(readers))

@@ -12,8 +12,12 @@ from __future__ import annotations
 from inexflow.errors import InputError, warn_input
 from inexflow.formats.assessments import (DOCUMENT_COLUMNS, ELEMENT_COLUMNS, PASSAGE_COLUMNS,
                                           Assessments, make_table)
-from inexflow.formats.xmlutil import attr, local, parse_xml, where
+from inexflow.formats.xmlutil import attr, check_tag, local, parse_xml, where
 from inexflow.formats.xpath import canonical_xpath
+
+
+FILE_LEVEL = ("file",)
+ELEMENT_LEVEL = ("best-entry-point", "passage", "element")
 
 
 def _size(path, el, name):
@@ -36,17 +40,22 @@ def read_inex2005(path) -> Assessments:
     elements, passages, documents = [], [], []
     has_exh = False
     seen = {}
+    files_seen = {}
     for top in tops:
         topic = attr(path, top, "topic", "topic-id")
         for f in top:
-            if local(f.tag) != "file":
+            if check_tag(path, f, FILE_LEVEL, "assessments") != "file":
                 continue
             doc = attr(path, f, "name", "file")
+            if (topic, doc) in files_seen:
+                raise InputError(path, where(f), f"document {doc} has a second <file> block for topic {topic} "
+                                 f"(first on line {files_seen[topic, doc]})", "one <file> block per document")
+            files_seen[topic, doc] = f.sourceline
             bep = ""
             rel_chars = 0
             doc_size = -1
             for el in f:
-                kind = local(el.tag)
+                kind = check_tag(path, el, ELEMENT_LEVEL, "file")
                 if kind == "best-entry-point":
                     try:
                         bep = canonical_xpath(attr(path, el, "path"))

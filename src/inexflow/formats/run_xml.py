@@ -28,6 +28,12 @@ def _num(path, el, text, what, conv):
     return v
 
 
+def _twice(path, ch):
+    """A second <file>, location, <rank> or <rsv> in one result: taking either would be a guess."""
+    raise InputError(path, where(ch), f"<{local(ch.tag)}> repeats a child already given in this <result>",
+                     "one <file>, one <path> or <fol>, at most one <rank> and one <rsv> per <result>")
+
+
 def read_xml_run(path) -> Run:
     root = parse_xml(path)
     if local(root.tag) != "inex-submission":
@@ -55,14 +61,24 @@ def read_xml_run(path) -> Run:
             for ch in r:  # one pass over the result's children
                 name = local(ch.tag)
                 if name == "file":
+                    if doc is not None:
+                        _twice(path, ch)
                     doc = (ch.text or "").strip()
                 elif name == "path":
+                    if p is not None or fol is not None:
+                        _twice(path, ch)
                     p = (ch.text or "").strip()
                 elif name == "fol":
+                    if p is not None or fol is not None:
+                        _twice(path, ch)
                     fol = ch
                 elif name == "rank":
+                    if rank_t is not None:
+                        _twice(path, ch)
                     rank_t = (ch.text or "").strip()
                 elif name == "rsv":
+                    if rsv_t is not None:
+                        _twice(path, ch)
                     rsv_t = (ch.text or "").strip()
             if doc is None:
                 raise InputError(path, where(r), "missing child element <file>")

@@ -79,25 +79,36 @@ class Run:
     source: str
     results: pd.DataFrame
     task_label: str = ""
+    name: str = ""  # the name results are filed under: the run id, or in the workflow the file name
+
+    def __post_init__(self):
+        self.name = self.name or self.run_id
 
     @property
     def is_passage(self) -> bool:
         return bool((self.results["offset"] >= 0).any())
 
     def meta(self) -> dict:
-        return {"run_id": self.run_id, "participant": self.participant, "task": self.task,
+        return {"run_id": self.run_id, "name": self.name, "participant": self.participant, "task": self.task,
                 "task_label": self.task_label or self.task, "format": self.format, "source": self.source}
 
-    def save(self, path):
+    def save(self, path, made_from: dict | None = None):
         from inexflow.tables import write_parquet
-        write_parquet(self.results, path, self.meta())
+        write_parquet(self.results, path, {**self.meta(), "made_from": made_from or {}})
 
     @classmethod
-    def load(cls, path) -> "Run":
-        from inexflow.tables import read_parquet, read_parquet_metadata
+    def load(cls, path, name: str | None = None) -> "Run":
+        """A run cached by :meth:`save`; with ``name``, a cached table of another run is an error."""
+        from inexflow.tables import check_identity, read_parquet, read_parquet_metadata
         m = read_parquet_metadata(path)
-        return cls(m["run_id"], m["participant"], m["task"], m["format"], m["source"], read_parquet(path),
-                   m.get("task_label", m["task"]))
+        if name is not None:
+            check_identity(path, m, name=name)
+        try:
+            return cls(m["run_id"], m["participant"], m["task"], m["format"], m["source"], read_parquet(path),
+                       m.get("task_label", m["task"]), m.get("name", ""))
+        except KeyError as e:
+            from inexflow.tables import CachedTableError
+            raise CachedTableError(path, f"cached run table has no {e.args[0]!r} in its metadata") from None
 
 
 def order_results(df: pd.DataFrame, has_rank: bool) -> pd.DataFrame:

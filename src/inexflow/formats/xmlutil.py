@@ -49,6 +49,16 @@ def where(el) -> str:
     return f"line {el.sourceline} <{local(el.tag)}>"
 
 
+def check_tag(path, el, allowed, parent: str):
+    """An element whose tag is not in ``allowed`` (a misspelling such as ``<elemnt>``) is an
+    :class:`InputError`: skipping it would silently drop data. Comments pass."""
+    name = local(el.tag)
+    if name and name not in allowed:
+        raise InputError(path, where(el), f"unknown element <{name}> inside <{parent}>",
+                         " or ".join(f"<{a}>" for a in allowed))
+    return name
+
+
 def attr(path, el, *names, required=True, default=None):
     """The first of ``names`` present on ``el``; missing and required is an error."""
     for n in names:

@@ -71,13 +71,55 @@ class ScoringContext:
 
 FamilyFn = Callable[["object", ScoringContext], pd.DataFrame]
 FAMILIES: dict[str, FamilyFn] = {}
+# family -> function(options) -> the measure names the family emits with those options
+MEASURE_NAMES: dict[str, Callable[[dict], list[str]]] = {}
 
 
-def register_family(name: str):
+def register_family(name: str, measures: Callable[[dict], list[str]]):
+    """Register a family: ``measures(options)`` lists every measure name it emits (per-topic
+    and mean names, curve points), so that configs are checked before anything runs."""
     def deco(fn: FamilyFn) -> FamilyFn:
         FAMILIES[name] = fn
+        MEASURE_NAMES[name] = measures
         return fn
     return deco
+
+
+def measure_names(families, options: dict | None = None) -> list[str]:
+    """Every measure name the ``families`` emit with ``options`` (config keys such as
+    ``cutoffs``, ``cutoff_ks``, ``bepd_a``, ``max_list_length``), in family order."""
+    out: dict[str, None] = {}
+    for f in families:
+        get_family(f)
+        out.update(dict.fromkeys(MEASURE_NAMES[f](options or {})))
+    return list(out)
+
+
+def check_measures(names, families, options: dict | None, key: str):
+    """Each of ``names`` must be a measure of ``families``: a :class:`UsageError` naming the
+    config ``key`` and the closest known names otherwise."""
+    import difflib
+
+    known = measure_names(families, options)
+    for n in names:
+        if n not in known:
+            close = difflib.get_close_matches(str(n), known, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise UsageError(f"config {key}: {n!r} is not a measure of the families {', '.join(families)}"
+                             f"{hint} (they give {', '.join(_brief(known))})")
+
+
+def _brief(names: list[str]) -> list[str]:
+    """Measure names with runs of curve points shortened (ircl_prn.0.00 .. ircl_prn.1.00)."""
+    import re
+
+    out, groups = [], {}
+    for n in names:
+        stem = re.sub(r"[0-9.]+(?=\]?$)", "#", n)
+        groups.setdefault(stem, []).append(n)
+    for stem, ns in groups.items():
+        out.append(ns[0] if len(ns) == 1 else f"{ns[0]} .. {ns[-1]}")
+    return out
 
 
 def get_family(name: str) -> FamilyFn:
@@ -88,10 +130,36 @@ def get_family(name: str) -> FamilyFn:
 
 def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
     """Score ``run`` with ``family``; the tidy table ``SCORE_COLUMNS``."""
-    df = get_family(family)(run, ctx)
-    df.insert(0, "run", run.run_id)
+    fn = get_family(family)
+    ctx.memo(f"past-end:{run.source}:{run.run_id}", lambda: warn_past_document_end(run, ctx.assessments))
+    df = fn(run, ctx)
+    df.insert(0, "run", run.name)
     df.insert(2, "task", run.task)
     return df[SCORE_COLUMNS]
+
+
+def warn_past_document_end(run, a: Assessments) -> int:
+    """Warn about passage results that end after their document (length from the
+    assessments' ``doc_chars``); they are scored in full, as the official tool does
+    (docs/measures.md, "What the official tool rejects"). Returns how many there are."""
+    import numpy as np
+
+    from inexflow.errors import warn_input
+
+    docs = a.documents[a.documents["doc_chars"] >= 0]
+    res = run.results
+    if docs.empty or not (res["offset"] >= 0).any():
+        return 0
+    lengths = docs.drop_duplicates("doc").set_index("doc")["doc_chars"]
+    doc_len = res["doc"].map(lengths).to_numpy(dtype=np.float64, na_value=np.nan)
+    end = (res["offset"] + res["length"]).to_numpy()
+    past = np.flatnonzero((res["offset"].to_numpy() >= 0) & (end > doc_len))
+    if len(past):
+        r = res.iloc[past[0]]
+        warn_input(run.source, f"line {r.line}", f"passage {r.offset}:{r.length} of document {r.doc} ends at "
+                   f"{r.offset + r.length}, after the document's {int(doc_len[past[0]])} characters "
+                   f"({len(past)} such results; scored in full, as the official tool does)")
+    return len(past)
 
 
 # families register themselves on import

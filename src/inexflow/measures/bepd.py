@@ -72,7 +72,12 @@ def eprum_precision(probs: np.ndarray, n_targets: int) -> float:
     return float(prec.mean())
 
 
-@register_family("bepd")
+def bepd_measure_names(opts: dict) -> list[str]:
+    a_values = [float(a) for a in opts.get("bepd_a") or A_VALUES]
+    return ["num_q"] + [f"{m}[{a:g}]" for a in a_values for m in ("BEPD", "EPRUM")]
+
+
+@register_family("bepd", bepd_measure_names)
 def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     beps = bep_offsets(ctx)
     docs = ctx.assessments.documents

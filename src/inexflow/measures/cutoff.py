@@ -51,7 +51,12 @@ def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
     return flags
 
 
-@register_family("cutoff")
+def cutoff_measure_names(opts: dict) -> list[str]:
+    ks = [int(k) for k in opts.get("cutoff_ks") or CUTOFFS]
+    return ["num_q"] + [f"P[{k}]" for k in ks] + [f"overlap[{k}]" for k in ks]
+
+
+@register_family("cutoff", cutoff_measure_names)
 def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
     ks = [int(k) for k in ctx.opt("cutoff_ks", CUTOFFS)]
     res = run.results[run.results["xpath"] != ""].reset_index(drop=True)

@@ -52,7 +52,12 @@ def _check_no_nesting(run, res: pd.DataFrame):
                                          "non-overlapping elements per article (Relevant in Context)")
 
 
-@register_family("hixeval")
+def hixeval_measure_names(opts: dict) -> list[str]:
+    return (["num_q", "num_ret", "num_rel", "num_rel_ret", "AgP", "MAgP"]
+            + [m for k in RANKS_2006 for m in (f"gP[{k}]", f"gR[{k}]")])
+
+
+@register_family("hixeval", hixeval_measure_names)
 def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     els = ctx.assessments.elements
     if len(els) and (els["rsize"] < 0).any():

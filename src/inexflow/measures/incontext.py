@@ -185,12 +185,17 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     return tidy(rows)
 
 
-@register_family("ric")
+def incontext_measure_names(opts: dict) -> list[str]:
+    return (["num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size", "AgP", "MAgP"]
+            + [m for r in RANKS for m in (f"gP[{r}]", f"gR[{r}]")] + [f"ircl_prn.{k / 10:.2f}" for k in LEVELS11])
+
+
+@register_family("ric", incontext_measure_names)
 def score_relevant_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     return _score_in_context(run, ctx, "ric")
 
 
-@register_family("bic")
+@register_family("bic", incontext_measure_names)
 def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     """Best in Context: one result per article; a second result for an article is an error."""
     res = tool_order(run)

@@ -202,13 +202,18 @@ def _overlap_error(run, res, i, j, count):
                      "in-context tasks (score overlapping runs with --task thorough)")
 
 
-@register_family("passage")
+def passage_measure_names(opts: dict) -> list[str]:
+    return (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{_level(k)}]" for k in PER_TOPIC_IP] + ["AiP", "MAiP"]
+            + [f"ircl_prn.{_level(k)}" for k in LEVELS])
+
+
+@register_family("passage", passage_measure_names)
 def score_passage(run, ctx: ScoringContext) -> pd.DataFrame:
     """Focused: overlapping results are an error."""
     return _score_passage(run, ctx, check_overlap=True)
 
 
-@register_family("passage_thorough")
+@register_family("passage_thorough", passage_measure_names)
 def score_passage_thorough(run, ctx: ScoringContext) -> pd.DataFrame:
     """Thorough (the tool's ``-t``): overlapping results are allowed; in an article with
     relevant text only the characters not retrieved before in that article count (module

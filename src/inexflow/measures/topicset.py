@@ -20,6 +20,7 @@ def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None)
     restrict = ctx.opt("topics")
     if restrict:
         restrict = set(map(str, restrict))
+        ctx.memo("topic_subset", lambda: check_topic_subset(restrict, ctx.assessments))
         assessed_set &= restrict
     unassessed = [t for t in run_topics if t not in assessed_set and (not restrict or t in restrict)]
     if unassessed and len(unassessed) == len(run_topics):
@@ -32,6 +33,20 @@ def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None)
         empty_zero = bool(ctx.opt("empty_topics_zero", False))
     topics = assessed_set if empty_zero else assessed_set & set(run_topics)
     return sorted(topics, key=topic_sort_key)
+
+
+def check_topic_subset(subset: set[str], assessments) -> None:
+    """A topic subset (config ``topic_subset``, the POOLS of an EvalJ task) naming topics that
+    are not in the assessments: a warning naming them; none assessed at all is an error."""
+    from inexflow.errors import UsageError
+
+    absent = sorted(subset - set(assessments.topics), key=topic_sort_key)
+    if len(absent) == len(subset):
+        raise UsageError(f"config topic_subset: none of its {len(subset)} topics is in the assessments "
+                         f"{assessments.source} ({', '.join(absent[:10])})")
+    if absent:
+        warn_input(assessments.source, None, f"topic_subset names {len(absent)} topics that are not assessed, "
+                   f"left out: {', '.join(absent[:10])}")
 
 
 def tidy(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:

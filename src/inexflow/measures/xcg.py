@@ -132,7 +132,14 @@ def mean_rows(per: dict[str, dict[str, float]], quant: str, skip_prefixes=()) ->
     return rows
 
 
-@register_family("xcg")
+def xcg_measure_names(opts: dict) -> list[str]:
+    cutoffs = [int(k) for k in opts.get("cutoffs") or [5, 10, 25, 50]]
+    return ([f"nxCG[{k}]" for k in cutoffs] + [f"MAnxCG[{k}]" for k in cutoffs] + ["MAep", "iMAep", "Q", "R"]
+            + [f"ep[{lv:.2f}]" for lv in GR_LEVELS]
+            + [f"nxCG@[{k}]" for k in curve_ranks(int(opts.get("max_list_length") or 1500))] + ["num_q"])
+
+
+@register_family("xcg", xcg_measure_names)
 def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     """XCG for every configured quantisation; ``overlap`` on (Focused) or off (Thorough).
 

@@ -1,0 +1,59 @@
+"""Cached intermediate tables: an unreadable, replaced or stale table is an error that names
+the file and says how to recover, never a traceback or a silently wrong number."""
+import pandas as pd
+import pytest
+
+from conftest import write
+from inexflow.errors import InputError
+from inexflow.formats.runs import Run, read_run
+from inexflow.tables import RECOVER, CachedTableError, check_inputs, checksum, read_parquet, write_parquet
+
+
+def make_run(tmp_path, name, text="1 Q0 A 1 1 r 0 10\n"):
+    run = read_run(write(tmp_path / f"{name}.run", text))
+    run.name = name
+    run.save(tmp_path / f"{name}.parquet", {str(tmp_path / f"{name}.run"): checksum(tmp_path / f"{name}.run")})
+    return tmp_path / f"{name}.parquet"
+
+
+def test_truncated_table_names_itself_and_the_recovery(tmp_path):
+    p = make_run(tmp_path, "A")
+    p.write_bytes(p.read_bytes()[:40])
+    with pytest.raises(CachedTableError) as e:
+        Run.load(p)
+    assert isinstance(e.value, InputError)  # reported as one line by the stage and the CLI
+    assert str(e.value).startswith(f"{p}: cached table cannot be read (") and str(e.value).endswith(RECOVER)
+    with pytest.raises(CachedTableError, match="cached table cannot be read"):
+        read_parquet(p)
+
+
+def test_missing_table(tmp_path):
+    with pytest.raises(CachedTableError, match="cached table is missing"):
+        read_parquet(tmp_path / "nope.parquet")
+
+
+def test_a_run_table_copied_over_another_is_an_error(tmp_path):
+    a, b = make_run(tmp_path, "A"), make_run(tmp_path, "B", "1 Q0 B 1 1 r 0 10\n")
+    assert Run.load(b, name="B").results["doc"].tolist() == ["B"]
+    b.write_bytes(a.read_bytes())
+    with pytest.raises(CachedTableError, match="holds name 'A', not 'B'"):
+        Run.load(b, name="B")
+
+
+def test_run_ids_need_not_be_unique_names_are(tmp_path):
+    # the three real INEX 2009 runs all carry the run id TREC2INEX: the name tells them apart
+    a = Run.load(make_run(tmp_path, "A"), name="A")
+    b = Run.load(make_run(tmp_path, "B"), name="B")
+    assert a.run_id == b.run_id == "r" and (a.name, b.name) == ("A", "B")
+
+
+def test_stale_input_is_detected(tmp_path):
+    src = write(tmp_path / "elements.parquet", "version 1")
+    t = tmp_path / "rb.parquet"
+    write_parquet(pd.DataFrame({"x": [1]}), t, {"made_from": {str(src): checksum(src)}})
+    from inexflow.tables import read_parquet_metadata
+    meta = read_parquet_metadata(t)
+    check_inputs(t, meta, [src])  # unchanged: fine
+    src.write_text("version 2")
+    with pytest.raises(CachedTableError, match="made from another version of"):
+        check_inputs(t, meta, [src])

@@ -1,0 +1,63 @@
+"""The measure catalogue: every family declares the measure names it emits, so that config
+keys naming measures (main_measure, correlation.measures, ...) are checked before anything
+runs. Checked here against what each family really emits on a simulated campaign."""
+import pytest
+
+from inexflow.errors import UsageError
+from inexflow.formats.assessments import read_assessments
+from inexflow.formats.runs import read_run
+from inexflow.measures import FAMILIES, ScoringContext, check_measures, measure_names, score_run
+from inexflow.scoring import build_recallbases, index_assessed, resolve_extents
+from inexflow.simulate import SimulationConfig, simulate
+
+# family -> (assessments under the simulated campaign, task of the run it scores)
+CASES = {"xcg": ("qrels.fol", "thorough"), "cutoff": ("qrels.fol", "thorough"),
+         "fetchbrowse": ("qrels.fol", "fetch-browse"), "passage": ("qrels.fol", "focused"),
+         "passage_thorough": ("qrels.fol", "thorough"), "ric": ("qrels.fol", "relevant-in-context"),
+         "bic": ("qrels.fol", "best-in-context"), "bepd": ("qrels.fol", "best-in-context"),
+         "hixeval": ("inex2006", "relevant-in-context"), "precall": ("inex2002", "thorough")}
+OPTIONS = {"cutoffs": [3, 7], "cutoff_ks": [2, 9], "bepd_a": [0.5, 2], "max_list_length": 40,
+           "per_topic_curves": True}
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sim")
+    simulate(out, SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=1, results_per_topic=20, pool_target=10))
+    return out
+
+
+def test_every_family_is_in_the_catalogue_and_the_tests():
+    assert set(CASES) == set(FAMILIES)
+
+
+@pytest.mark.parametrize("family", sorted(CASES))
+def test_declared_names_are_the_emitted_names(campaign, family):
+    where, task = CASES[family]
+    a = read_assessments([str(campaign / "assessments" / where)])
+    index = index_assessed(campaign / "collection", a)
+    ctx = ScoringContext(a, build_recallbases(a, index, ["gen"] if a.scale != "inex2002" else ["strict"]),
+                         dict(OPTIONS, index=index))
+    runs = sorted(p for p in (campaign / "runs").iterdir() if read_run(p).task == task)
+    emitted = set()
+    for p in runs[:2]:
+        run = resolve_extents(read_run(p), campaign / "collection", index)
+        emitted |= set(score_run(run, family, ctx)["measure"])
+    declared = measure_names([family], OPTIONS)
+    assert emitted and emitted <= set(declared), sorted(emitted - set(declared))
+    # a declared name that is never emitted would let a config pass and then fail
+    assert set(declared) == emitted, sorted(set(declared) - emitted)
+
+
+def test_options_change_the_names():
+    assert "nxCG[7]" in measure_names(["xcg"], {"cutoffs": [7]})
+    assert "nxCG[10]" not in measure_names(["xcg"], {"cutoffs": [7]})
+    assert "BEPD[0.5]" in measure_names(["bepd"], {"bepd_a": [0.5]})
+
+
+def test_unknown_measure_names_the_key_and_the_closest_names():
+    with pytest.raises(UsageError) as e:
+        check_measures(["MAiP", "iP[0.02]"], ["passage"], {}, "correlation.measures.focused")
+    msg = str(e.value)
+    assert "config correlation.measures.focused: 'iP[0.02]' is not a measure of the families passage" in msg
+    assert "did you mean iP[0." in msg and "iP[0.00] .. iP[0.10]" in msg  # the curve shortened

@@ -1,0 +1,81 @@
+"""Config checks made when the DAG is built, before any job runs: every key naming a measure,
+a task or a quantisation, and the campaign's own data keys with --configfile."""
+import copy
+
+import pytest
+import yaml
+
+from conftest import ROOT, write
+from inexflow.config import ConfigError, check_measure_keys, check_quantisations, own_campaign_data
+from inexflow.errors import UsageError
+
+BASE = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+def cfg(**changes):
+    c = copy.deepcopy(BASE)
+    for dotted, value in changes.items():
+        *parents, last = dotted.split("__")
+        d = c
+        for p in parents:
+            d = d[p]
+        d[last] = value
+    return c
+
+
+def test_the_shipped_config_passes():
+    check_measure_keys(cfg())
+
+
+@pytest.mark.parametrize("changes,message", [
+    ({"tasks__focused__main_measure": "MAIP"}, "config tasks.focused.main_measure: 'MAIP' is not a measure of the "
+                                               "families passage; did you mean MAiP"),
+    ({"correlation__measures__focused": ["MAiP", "iP[0.02]"]}, "config correlation.measures.focused: 'iP[0.02]'"),
+    ({"correlation__measures__thorough": ["nxCG[7]"]}, "'nxCG[7]' is not a measure of the families xcg"),
+    ({"correlation__measures": {"best-in-context": ["MAgP"]}, "tasks": {"focused": BASE["tasks"]["focused"]}},
+     "config correlation.measures.best-in-context: task 'best-in-context' is not configured under 'tasks'"),
+    ({"analysis__measures": ["MAiP", "gP[5]"]}, "config analysis.measures: 'gP[5]' cannot be re-computed"),
+    ({"analysis__significance__measures": ["MAiP"]}, "config analysis.significance.measures: 'MAiP' is not a "
+                                                      "measure of the families xcg"),
+    ({"analysis__significance__quants": ["strict"]}, "config analysis.significance.quants: 'strict' is not among"),
+])
+def test_measure_keys_are_checked_before_anything_runs(changes, message):
+    with pytest.raises(UsageError) as e:
+        check_measure_keys(cfg(**changes))
+    assert message in str(e.value)
+
+
+def test_cutoffs_decide_which_nxcg_exist():
+    changes = {"correlation__measures__thorough": ["nxCG[7]", "MAep"], "analysis__significance__measures": ["MAep"]}
+    check_measure_keys(cfg(cutoffs=[7], **changes))
+    with pytest.raises(UsageError, match="'nxCG\\[10\\]' is not a measure of the families xcg"):
+        check_measure_keys(cfg(cutoffs=[7], **dict(changes, analysis__significance__measures=["nxCG[10]"])))
+
+
+@pytest.mark.parametrize("text,quant,ok", [
+    ("1 Q0 A 100 500 0 0:100\n", "gen", True),
+    ("1 Q0 A 100 500 0 0:100\n", "strict", False),  # FOL qrels are on the 2006 scale
+    ('<assessments topic="1"><file name="A"><element path="/article[1]" exhaustivity="2" size="5" rsize="5"/>'
+     "</file></assessments>", "strict", True),
+    ('<assessments topic="1"><file name="A"><element path="/article[1]" size="5" rsize="5"/></file></assessments>',
+     "strict", False),
+])
+def test_quantisation_against_the_sniffed_scale(tmp_path, text, quant, ok):
+    f = write(tmp_path / "a", text)
+    c = cfg(quantisations=[quant])
+    c["_assessment_files"] = [str(f)]
+    if ok:
+        check_quantisations(c)
+    else:
+        with pytest.raises(ConfigError, match=f"config quantisations: quantisation '{quant}' is not defined"):
+            check_quantisations(c)
+
+
+def test_own_campaign_data_with_configfile():
+    c = cfg()
+    with pytest.raises(ConfigError) as e:
+        own_campaign_data(c, {"campaign": "mine"}, ["mine.yaml"])
+    assert "config mine.yaml: no 'assessments', 'runs' given" in str(e.value)
+    given = {"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}]}
+    own_campaign_data(c, given, ["mine.yaml"])
+    assert c["collection"] is None and c["topics"] is None  # not the demo's
