@@ -3,7 +3,9 @@ from pathlib import Path
 
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
-from inexflow.measures import ScoringContext, score_run
+from inexflow.measures import score_run
+from inexflow.options import Options
+from inexflow.session import scoring_context
 from inexflow.stage import made_from, run_stage
 from inexflow.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
 
@@ -17,10 +19,9 @@ def main(smk, log):
         check_identity(p, meta, quant=Path(p).stem)
         check_inputs(p, meta, [smk.input.elements, smk.input.passages, smk.input.documents])
         rbs[Path(p).stem] = read_parquet(p)
-    options = dict(smk.params.options)
-    if smk.input.get("index"):
-        options["index"] = read_parquet(smk.input.index)
-    ctx = ScoringContext(a, rbs, options)
+    index = read_parquet(smk.input.index) if smk.input.get("index") else None
+    ctx = scoring_context(a, smk.params.task, [smk.wildcards.family], Options.from_dict(smk.params.options), rbs,
+                          index)
     scores = score_run(run, smk.wildcards.family, ctx)
     log.info("run %s family %s: %d values", run.name, smk.wildcards.family, len(scores))
     write_parquet(scores, smk.output.scores, {"run": run.name, "family": smk.wildcards.family,

@@ -267,13 +267,13 @@ def test_topic_subset(tmp_path):
     a = read_assessments(write(tmp_path / "q.fol", QRELS + "2 Q0 A 10 500 0 0:10\n"))
     run = read_run(write(tmp_path / "r.run", "1 Q0 A 1 1 r 0 10\n2 Q0 A 1 1 r 0 10\n"))
     with pytest.raises(UsageError, match="config topic_subset: none of its 2 topics is in the assessments"):
-        score_run(run, "passage", ScoringContext(a, {}, {"topics": ["7", "8"]}))
+        score_run(run, "passage", ScoringContext(a, {}, {"topic_subset": ["7", "8"]}))
     records = []
     handler = logging.Handler()
     handler.emit = records.append
     logging.getLogger("inexflow").addHandler(handler)
     try:
-        s = score_run(run, "passage", ScoringContext(a, {}, {"topics": ["2", "8"]}))
+        s = score_run(run, "passage", ScoringContext(a, {}, {"topic_subset": ["2", "8"]}))
     finally:
         logging.getLogger("inexflow").removeHandler(handler)
     assert set(s["topic"]) == {"2", "all"}

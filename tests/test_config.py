@@ -79,3 +79,52 @@ def test_own_campaign_data_with_configfile():
     given = {"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}]}
     own_campaign_data(c, given, ["mine.yaml"])
     assert c["collection"] is None and c["topics"] is None  # not the demo's
+
+
+def test_check_config_names_the_yaml_line(tmp_path):
+    from conftest import cli
+
+    bad = write(tmp_path / "mine.yaml", "campaign: x\nruns:\n  - path: [\n")
+    code, out, err = cli("check-config", "--configfile", bad)
+    assert code == 2 and f"inexflow: error: {bad}:line 4: not valid YAML" in err, err
+
+
+def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypatch):
+    from inexflow.config import load_config
+    from inexflow.simulate import SimulationConfig, simulate
+
+    simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=1, results_per_topic=10,
+                                                 pool_target=5))
+    monkeypatch.chdir(tmp_path)
+    config, runs = load_config([ROOT / "config" / "campaigns" / "inex2006.yaml"], default=ROOT / "config" / "config.yaml")
+    assert config["campaign"] == "inex2006-demo" and config["beta"] == 0.25  # a schema default
+    assert {r["task"] for r in runs.values()} >= {"thorough", "focused"}
+
+
+def test_schema_defaults_are_the_options_defaults():
+    from dataclasses import fields
+
+    from inexflow.options import Options
+
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())["properties"]
+    d = Options()
+    compared = 0
+    for f in fields(Options):
+        if f.name in schema and "default" in schema[f.name]:
+            default = schema[f.name]["default"]
+            assert (tuple(default) if isinstance(default, list) else default) == getattr(d, f.name), f.name
+            compared += 1
+    # every option is a config key with the same default, except the per-task ones
+    assert compared == len(fields(Options)) - len({"overlap", "alpha"})
+
+
+def test_both_doors_resolve_the_same_overlap():
+    from inexflow.cli import build_parser, options_from_args
+    from inexflow.options import Options
+
+    for task, want in (("focused", "on"), ("thorough", "off"), ("fetch-browse", "off")):
+        cli = options_from_args(build_parser().parse_args(["score", "--task", task, "--assessments", "q", "r"]))
+        assert cli.for_task(task).overlap == Options.from_config(cfg(), task).for_task(task).overlap == want
+    c = cfg()
+    c["tasks"]["focused"]["overlap"] = "off"
+    assert Options.from_config(c, "focused").for_task("focused").overlap == "off"

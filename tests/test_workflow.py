@@ -90,6 +90,63 @@ def test_outputs(campaign):
     assert samp.loc[samp.fraction == 1.0, "tau"].round(12).eq(1.0).all()  # full judgements: same ranking
 
 
+def cli_args(opts) -> list[str]:
+    """``inexflow score`` options equivalent to the workflow's :class:`Options` of a task."""
+    j = lambda vals: ",".join(str(v) for v in vals)  # noqa: E731
+    args = ["--quant", j(opts.quantisations), "--ideal-tie", opts.ideal_tie, "--cutoffs", j(opts.cutoffs),
+            "--max-list-length", str(opts.max_list_length), "--alpha", str(opts.alpha), "--beta", str(opts.beta),
+            "-n", str(opts.bep_distance), "--bepd-a", j(opts.bepd_a), "--cutoff-ks", j(opts.cutoff_ks)]
+    args += ["--overlap", opts.overlap] if opts.overlap else []
+    args += ["--topics", j(opts.topic_subset)] if opts.topic_subset else []
+    args += ["--mean-doc-length", str(opts.mean_doc_length)] if opts.mean_doc_length else []
+    for flag, on in (("-e", opts.empty_topics_zero), ("-c", opts.all_qrels_topics), ("--regroup", opts.regroup),
+                     ("--curves", opts.per_topic_curves)):
+        args += [flag] if on else []
+    return args
+
+
+def assert_cli_equals_workflow(workdir: Path, cfg: dict):
+    """Every run scored by ``inexflow score`` (in process) with the options of its task gives
+    exactly the values of the workflow's score tables: one scoring core behind both doors."""
+    import contextlib
+    import io
+
+    from inexflow.cli import build_parser, main, options_from_args
+    from inexflow.options import Options
+
+    old = os.getcwd()
+    os.chdir(workdir)
+    try:
+        for table in sorted((workdir / "results" / "scores").glob("*/*.parquet")):
+            want = pd.read_parquet(table)
+            run, family, task = table.parent.name, table.stem, want["task"].iloc[0]
+            run_file = next((workdir / "demo" / "runs").glob(f"{run}.*"))
+            opts = Options.from_config(cfg, task)
+            args = ["score", "--task", task, "--family", family, "--assessments", cfg["assessments"]["path"],
+                    "-q", "-j", "1", "--format", "tsv", *cli_args(opts), str(run_file)]
+            if cfg.get("collection"):
+                args[7:7] = ["--collection", cfg["collection"]]
+            assert options_from_args(build_parser().parse_args(args)) == opts  # one set of defaults
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                assert main(args) == 0
+            got = pd.read_csv(io.StringIO(out.getvalue()), sep="\t", dtype={"topic": str})
+            quants = set(want["quant"]) - {"-", "chars", "bep"}
+            name = want["measure"] if len(quants) <= 1 else want["measure"].where(
+                want["quant"].isin(["-", "chars", "bep"]), want["measure"] + "." + want["quant"])
+            w = dict(zip(zip(name, want["topic"]), want["value"]))
+            g = dict(zip(zip(got["measure"], got["topic"]), got["value"]))
+            assert g.keys() == w.keys(), (table, sorted(set(g) ^ set(w))[:5])
+            bad = [k for k in w if not (w[k] == g[k] or (w[k] != w[k] and g[k] != g[k]))]
+            assert not bad, (table, [(k, w[k], g[k]) for k in bad[:5]])
+    finally:
+        os.chdir(old)
+
+
+def test_cli_and_workflow_give_the_same_numbers(campaign):
+    assert_cli_equals_workflow(campaign, yaml.safe_load((campaign / "config" / "config.yaml").read_text()))
+
+
 def test_one_core_gives_the_same_bytes_as_sixteen(campaign, tmp_path):
     make_campaign(tmp_path)
     p = snakemake(tmp_path, "--cores", "1")
@@ -177,6 +234,9 @@ def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
         assert s.columns[4] == main and s[main].notna().all() and len(s) >= 2
     quants = set(pd.read_csv(tmp_path / "results" / "summary" / "thorough.tsv", sep="\t")["quant"])
     assert quants == ({"gen", "strict", "genLifted"} if preset == "inex2005" else {"gen"})
+    from inexflow.config import fill_defaults
+    assert_cli_equals_workflow(tmp_path, fill_defaults(cfg, yaml.safe_load(
+        (ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())))
 
 
 def test_report_builds_and_contains_every_plot(campaign):

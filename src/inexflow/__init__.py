@@ -3,6 +3,23 @@
 The library is organised as one module per input format (:mod:`inexflow.formats`),
 per measure family (:mod:`inexflow.measures`) and per analysis, with the Snakemake
 workflow (``Snakefile``, ``workflow/rules``) calling thin stage scripts in ``scripts/``.
+Notebook use: ``inexflow.evaluate(qrels, run, ["MAiP", "iP[0.01]"], task="focused")``
+(:mod:`inexflow.api`).
 """
 
 __version__ = "0.1.0"
+
+# The notebook API, imported on first use so that ``import inexflow`` stays cheap:
+# inexflow.evaluate(assessments, run, measures, task=...), inexflow.read_assessments(path),
+# inexflow.read_run(path), inexflow.Options (every scoring option and its default).
+_API = {"evaluate": "inexflow.api", "read_assessments": "inexflow.formats.assessments",
+        "read_run": "inexflow.formats.runs", "Options": "inexflow.options", "Session": "inexflow.session"}
+__all__ = ["__version__", *_API]
+
+
+def __getattr__(name):
+    if name in _API:
+        import importlib
+
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module 'inexflow' has no attribute {name!r}")

@@ -34,13 +34,44 @@ def _task(text: str) -> str:
     return text
 
 
+def _numbers(kind):
+    def parse(text: str):
+        try:
+            vals = [kind(x) for x in text.split(",") if x.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected comma-separated numbers, not {text!r}") from None
+        if not vals:
+            raise argparse.ArgumentTypeError("expected at least one number")
+        return vals
+    return parse
+
+
+def _joined(values) -> str:
+    return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from inexflow import __version__
+    from inexflow.options import Options
+
+    d = Options()  # every default below comes from here
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
+    p.add_argument("--version", action="version", version=f"inexflow {__version__}")
     p.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print what is being done (info messages)")
+    p.add_argument("--quiet", action="store_true", help="print errors only, no warnings")
     sub = p.add_subparsers(dest="command", required=True)
 
+    from inexflow.measures import FAMILIES
     s = sub.add_parser("score", help="score runs and print measure<TAB>topic<TAB>value lines",
-                       description="Score one or more runs against assessments, like the official INEX tools.")
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Score one or more runs against assessments, like the official INEX tools.",
+                       epilog="examples:\n"
+                              "  inexflow score --task focused --assessments qrels.fol -q RUN\n"
+                              "  inexflow score --task thorough --assessments inex2005/ --quant gen,strict RUN...\n"
+                              "  inexflow score --task focused --family xcg --collection DIR --assessments qrels.fol "
+                              "RUN\n  inexflow score --task focused --assessments qrels.fol --format tsv RUN... > "
+                              "scores.tsv")
     s.add_argument("--task", required=True, type=_task, metavar="TASK",
                    help="scoring type (thorough, focused, relevant-in-context, best-in-context, fetch-browse) or any "
                         "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
@@ -49,30 +80,41 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--assessments-format", default="auto", choices=["auto", "fol", "inex2005", "inex2006", "inex2002"])
     s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
     s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
-                   help="measure families to use instead of the task's default (xcg, passage, passage_thorough, ric, "
-                        "bic), e.g. --family xcg for XCG on FOL qrels")
-    s.add_argument("--quant", default="gen",
-                   help="quantisation(s) for element measures, comma-separated (default gen), e.g. strict,liberal")
+                   help=f"measure families to use instead of the task's default ({', '.join(sorted(FAMILIES))}), "
+                        "e.g. --family xcg for XCG on FOL qrels")
+    s.add_argument("--format", choices=["inex", "trec", "tsv"], default="inex",
+                   help="inex: measure<TAB>topic<TAB>value in one <eval> block per run, as the official tool "
+                        "(default); trec: the same lines without the blocks, as trec_eval; tsv: one table with a "
+                        "header run, measure, topic, value (pandas.read_csv(..., sep='\\t'))")
+    s.add_argument("--quant", type=lambda t: [x for x in t.split(",") if x], default=list(d.quantisations),
+                   help=f"quantisation(s) for element measures, comma-separated (default {_joined(d.quantisations)}), "
+                        "e.g. strict,liberal")
     s.add_argument("--cutoff-table", action="store_true",
                    help="with --family cutoff: print the Hiemstra & Mihajlovic table (cut-off x quantisation, overlap)")
-    s.add_argument("--bepd-a", default="0.01,0.1,1,10,100", help="BEPD/EPRUM values of A (default 0.01,0.1,1,10,100)")
+    s.add_argument("--cutoff-ks", type=_cutoffs, default=list(d.cutoff_ks),
+                   help=f"cut-offs of the cutoff family (default {_joined(d.cutoff_ks)})")
+    s.add_argument("--bepd-a", type=_numbers(float), default=list(d.bepd_a),
+                   help=f"BEPD/EPRUM values of A (default {_joined(d.bepd_a)})")
     s.add_argument("--mean-doc-length", type=float, help="BEPD/EPRUM L (default: mean length of the assessed documents)")
     s.add_argument("--overlap", choices=["on", "off"],
-                   help="XCG overlap: on = rv/rv_norm against the ideal recall-base (default for focused on element "
-                        "assessments), off = quant against the full recall-base (thorough)")
-    s.add_argument("--alpha", type=float, default=1.0, help="overlap alpha for focused XCG (default 1)")
+                   help="XCG overlap: on = rv/rv_norm against the ideal recall-base, off = quant against the full "
+                        "recall-base (default: on for the focused task, off otherwise)")
+    s.add_argument("--alpha", type=float, default=d.alpha, help=f"overlap alpha for focused XCG (default {d.alpha:g})")
     s.add_argument("--curves", action="store_true",
                    help="print the ep/gr curve ep[0.01..1.00] and the nxCG curve nxCG@[k] per topic too")
-    s.add_argument("--max-list-length", type=int, default=1500,
-                   help="list length whose 1..100%% give the nxCG curve ranks (default 1500)")
-    s.add_argument("--cutoffs", type=_cutoffs, default=[5, 10, 25, 50], help="nxCG cut-offs, e.g. 5,10,25,50")
-    s.add_argument("--beta", type=float, default=0.25,
-                   help="Relevant in Context F-beta (default 0.25 as the official tool; 1 for HiXEval 2006)")
-    s.add_argument("-n", "--bep-distance", dest="bep_distance", type=float, default=500,
-                   help="Best in Context: distance n at which a best entry point scores 0 (default 500)")
+    s.add_argument("--max-list-length", type=int, default=d.max_list_length,
+                   help=f"list length whose 1..100%% give the nxCG curve ranks (default {d.max_list_length})")
+    s.add_argument("--cutoffs", type=_cutoffs, default=list(d.cutoffs),
+                   help=f"nxCG cut-offs (default {_joined(d.cutoffs)})")
+    s.add_argument("--beta", type=float, default=d.beta,
+                   help=f"Relevant in Context F-beta (default {d.beta:g} as the official tool; 1 for HiXEval 2006)")
+    s.add_argument("-n", "--bep-distance", dest="bep_distance", type=float, default=d.bep_distance,
+                   help=f"Best in Context: distance n at which a best entry point scores 0 (default {d.bep_distance:g})")
     s.add_argument("--regroup", action="store_true",
                    help="in-context runs: move interleaved results next to their article's first result (and say so)")
-    s.add_argument("--ideal-tie", choices=["ancestor", "descendant"], default="ancestor")
+    s.add_argument("--ideal-tie", choices=["ancestor", "descendant"], default=d.ideal_tie)
+    s.add_argument("--topics", type=lambda t: [x for x in t.split(",") if x], dest="topic_subset",
+                   help="evaluate only these topics, comma-separated (a POOLS list)")
     s.add_argument("-q", dest="per_topic", action="store_true", help="print per-topic values too")
     s.add_argument("-c", dest="all_qrels_topics", action="store_true",
                    help="average over every topic in the assessments (missing topics score 0)")
@@ -82,6 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="runs scored in parallel processes (default: one per available core; output order and "
                         "values do not depend on it)")
     s.add_argument("runs", nargs="+", metavar="RUN")
+
+    c = sub.add_parser("check-config", help="check a campaign config as the workflow will, before running it",
+                       description="Load config/config.yaml and the --configfile files as Snakemake does and make "
+                                   "every check the workflow makes before a job runs (YAML syntax with its line, "
+                                   "schema, measures, quantisations, run discovery).")
+    c.add_argument("--configfile", action="append", default=[], metavar="FILE",
+                   help="your campaign config (repeatable), as given to snakemake --configfile")
 
     m = sub.add_parser("simulate", help="write a seeded synthetic campaign (collection, topics, runs, assessments)")
     m.add_argument("--out", required=True, metavar="DIR")
@@ -96,32 +145,28 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def options_from_args(args):
+    """The :class:`~inexflow.options.Options` of an ``inexflow score`` command line."""
+    from inexflow.options import Options
+
+    return Options(quantisations=args.quant, ideal_tie=args.ideal_tie, cutoffs=args.cutoffs,
+                   max_list_length=args.max_list_length, per_topic_curves=args.curves, overlap=args.overlap,
+                   alpha=args.alpha, empty_topics_zero=args.empty_topics_zero, all_qrels_topics=args.all_qrels_topics,
+                   topic_subset=args.topic_subset, beta=args.beta, bep_distance=args.bep_distance,
+                   regroup=args.regroup, bepd_a=args.bepd_a, mean_doc_length=args.mean_doc_length,
+                   cutoff_ks=args.cutoff_ks)
+
+
 def cmd_score(args) -> int:
     from inexflow.formats.assessments import read_assessments
-    from inexflow.measures import ScoringContext
-    from inexflow.scoring import build_recallbases, families_for
+    from inexflow.session import Session
 
     a = read_assessments(args.assessments, args.assessments_format)
-    from inexflow.formats.runs import normalise_task
-
-    scoring = normalise_task(args.task)
-    fams = families_for(scoring, a, args.family)
-    quants = [q for q in args.quant.split(",") if q]
-    element_fams = {"xcg", "cutoff", "precall", "fetchbrowse"}
-    overlap = args.overlap or ("on" if scoring == "focused" and a.scale != "fol" else "off")
-    index = None
-    if args.collection:
-        from inexflow.scoring import index_assessed
-        index = index_assessed(args.collection, a)
-    recallbases = build_recallbases(a, index, quants, args.ideal_tie) if element_fams & set(fams) else {}
-    options = {"cutoffs": args.cutoffs, "empty_topics_zero": args.empty_topics_zero,
-               "all_qrels_topics": args.all_qrels_topics, "alpha": args.alpha, "beta": args.beta,
-               "overlap": overlap, "max_list_length": args.max_list_length, "per_topic_curves": args.curves,
-               "bep_distance": args.bep_distance, "regroup": args.regroup, "index": index,
-               "bepd_a": [float(x) for x in args.bepd_a.split(",") if x], "mean_doc_length": args.mean_doc_length}
     global _SCORE_JOB
-    _SCORE_JOB = (args, ScoringContext(a, recallbases, options), fams, index)
+    _SCORE_JOB = (args, Session.build(a, args.task, args.family, options_from_args(args), args.collection))
     jobs = args.jobs or available_cores()
+    if args.format == "tsv":
+        sys.stdout.write("run\tmeasure\ttopic\tvalue\n")
     if jobs > 1 and len(args.runs) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(jobs, len(args.runs))) as pool:
             _write_in_order(pool.imap(_score_one, args.runs))
@@ -137,17 +182,16 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
-_SCORE_JOB = None  # (args, context, families, collection index) of the running ``inexflow score``
+_SCORE_JOB = None  # (args, Session) of the running ``inexflow score``
 
 
 def _score_one(path) -> tuple[str, list, InputError | None]:
     """One run's output block, the warnings it raised and its input error, if any (run in a
     worker process when scoring in parallel, so that warnings keep the order of the runs)."""
     from inexflow.formats.runs import read_run
-    from inexflow.measures import score_run
-    from inexflow.scoring import format_scores, resolve_extents
+    from inexflow.scoring import format_scores
 
-    args, ctx, fams, index = _SCORE_JOB
+    args, session = _SCORE_JOB
     log = logging.getLogger("inexflow")
     caught = _Collect()
     log.addHandler(caught)
@@ -155,16 +199,19 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
     out = []
     try:
         run = read_run(path, task=args.task)
-        run = resolve_extents(run, args.collection, index)
-        out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')
-        for fam in fams:
-            scores = score_run(run, fam, ctx)
+        if args.format == "inex":
+            out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')
+        for fam, scores in session.score_families(run):
             if args.cutoff_table and fam == "cutoff":
                 from inexflow.measures.cutoff import cutoff_table
                 out.append(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
             else:
-                out.append(format_scores(scores, args.per_topic))
-        out.append("</eval>\n")
+                text = format_scores(scores, args.per_topic)
+                if args.format == "tsv":
+                    text = "".join(f"{run.name}\t{line}\n" for line in text.splitlines())
+                out.append(text)
+        if args.format == "inex":
+            out.append("</eval>\n")
         return "".join(out), caught.records, None
     except InputError as e:
         return "", caught.records, e
@@ -187,10 +234,21 @@ def _write_in_order(results):
     log = logging.getLogger("inexflow")
     for text, records, error in results:
         for r in records:
-            log.handle(r)
+            if r.levelno >= log.getEffectiveLevel():
+                log.handle(r)
         if error is not None:
             raise error
         sys.stdout.write(text)
+
+
+def cmd_check_config(args) -> int:
+    from inexflow.config import load_config
+
+    config, runs = load_config(args.configfile)
+    tasks = sorted({r["task"] for r in runs.values()})
+    print(f"config of campaign {config['campaign']!r} is valid: {len(runs)} runs ({', '.join(tasks)}), "
+          f"{len(config['_assessment_files'])} assessment files, quantisations {', '.join(config['quantisations'])}")
+    return 0
 
 
 def cmd_simulate(args) -> int:
@@ -205,11 +263,22 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+class _LowerLevelFormatter(logging.Formatter):
+    """``inexflow: warning: MESSAGE`` (``info`` with -v)."""
+
+    def format(self, record):
+        return f"inexflow: {record.levelname.lower()}: {record.getMessage()}"
+
+
 def main(argv=None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="inexflow: warning: %(message)s", stream=sys.stderr)
     args = build_parser().parse_args(argv)
+    level = logging.ERROR if args.quiet else logging.INFO if args.verbose else logging.WARNING
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_LowerLevelFormatter())
+    logging.basicConfig(handlers=[handler])
+    logging.getLogger("inexflow").setLevel(level)
     try:
-        return {"score": cmd_score, "simulate": cmd_simulate}[args.command](args)
+        return {"score": cmd_score, "simulate": cmd_simulate, "check-config": cmd_check_config}[args.command](args)
     except (InputError, UsageError) as e:
         print(f"inexflow: error: {e}", file=sys.stderr)
         return 2

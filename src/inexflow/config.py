@@ -213,3 +213,79 @@ def check_measure_keys(config: dict):
             if q not in config["quantisations"]:
                 raise ConfigError(f"config analysis.significance.quants: {q!r} is not among the configured "
                                   f"quantisations ({', '.join(config['quantisations'])})")
+
+
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+DEFAULT_CONFIG = Path("config") / "config.yaml"
+
+
+def load_yaml(path) -> dict:
+    """A YAML config file as a dict; a syntax error names the file and line (Snakemake's own
+    message names neither)."""
+    import yaml
+
+    from inexflow.errors import InputError, decode_text, read_bytes
+
+    text = decode_text(path, read_bytes(path, "config file"))
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        problem = getattr(e, "problem", None) or str(e)
+        raise InputError(path, f"line {mark.line + 1}" if mark else None, f"not valid YAML: {problem}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InputError(path, None, f"a YAML {type(data).__name__}, not a mapping of config keys")
+    return data
+
+
+def merge(base: dict, new: dict) -> dict:
+    """``new`` merged into ``base`` (nested mappings key by key), as Snakemake merges configs."""
+    for k, v in new.items():
+        if isinstance(v, dict) and isinstance(base.get(k), dict):
+            merge(base[k], v)
+        else:
+            base[k] = v
+    return base
+
+
+def fill_defaults(config: dict, schema: dict) -> dict:
+    """The schema's ``default`` values for absent keys, at every level (as Snakemake's
+    ``validate`` does), without importing Snakemake."""
+    for key, sub in (schema.get("properties") or {}).items():
+        if key not in config and "default" in sub:
+            config[key] = sub["default"]
+        if isinstance(config.get(key), dict):
+            fill_defaults(config[key], sub)
+    return config
+
+
+def load_config(configfiles=(), default=DEFAULT_CONFIG) -> tuple[dict, dict]:
+    """The config the workflow would build from ``default`` and ``--configfile`` files, with
+    every check made before a job runs: (config, runs). Errors are :class:`ConfigError` or
+    :class:`~inexflow.errors.InputError`."""
+    config = load_yaml(default) if Path(default).is_file() else {}
+    given: dict = {}
+    for f in configfiles:
+        merge(given, load_yaml(f))
+    merge(config, given)
+    return config, prepare_config(config, given, configfiles)
+
+
+def prepare_config(config: dict, given: dict | None = None, configfiles=(), schema_path=SCHEMA_PATH) -> dict:
+    """Everything the workflow checks and fills in before a job runs, in place: the
+    campaign's own data keys with ``--configfile`` (``given`` = their merged content), the
+    schema (errors name the key; defaults filled in), :func:`validate_config`. Returns the
+    runs (:func:`discover_runs`)."""
+    import yaml
+
+    if configfiles:
+        own_campaign_data(config, given or {}, configfiles)
+    errors = schema_errors(config, schema_path)
+    if errors:
+        raise ConfigError("config is invalid (see README, 'Configuration'):\n  " + "\n  ".join(errors))
+    with open(schema_path, encoding="utf-8") as fh:
+        fill_defaults(config, yaml.safe_load(fh))
+    validate_config(config)
+    return discover_runs(config)

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
 SRC = str(Path(workflow.basedir) / "src")
 if SRC not in sys.path:
@@ -14,19 +13,14 @@ if SRC not in sys.path:
 # the stage scripts import the library from src/ whether or not it is installed
 os.environ["PYTHONPATH"] = SRC + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")
 
+from inexflow.config import prepare_config  # noqa: E402
+from inexflow.measures import needs  # noqa: E402
+from inexflow.options import Options  # noqa: E402
 from inexflow.errors import UsageError  # noqa: E402
-from inexflow.config import ConfigError, discover_runs, own_campaign_data, schema_errors, validate_config  # noqa: E402
 
 SCHEMA = str(Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
-try:
-    if workflow.overwrite_configfiles:  # your campaign: its data keys never come from the demo config
-        own_campaign_data(config, workflow.config_settings.overwrite_config, workflow.overwrite_configfiles)
-    _errors = schema_errors(config, SCHEMA)
-    if _errors:
-        raise ConfigError("config is invalid (see README, 'Configuration'):\n  " + "\n  ".join(_errors))
-    validate(config, SCHEMA)  # fills in the schema's defaults
-    validate_config(config)
-    RUNS = discover_runs(config)
+try:  # the checks `inexflow check-config` makes too
+    RUNS = prepare_config(config, workflow.config_settings.overwrite_config, workflow.overwrite_configfiles, SCHEMA)
 except UsageError as e:  # a config error: one message, no Python stack
     raise WorkflowError(str(e)) from None
 TASKS = sorted({r["task"] for r in RUNS.values()})

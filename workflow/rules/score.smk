@@ -19,19 +19,14 @@ rule ideal_recallbase:
         "../../scripts/ideal_recallbase.py"
 
 
-ELEMENT_FAMILIES = {"xcg", "cutoff", "precall", "fetchbrowse"}  # families that score against the recall-bases
-
-
 def recallbases_for(w):
-    if w.family in ELEMENT_FAMILIES:
+    if "recallbases" in needs([w.family]):
         return [f"{RES}/recallbase/{q}.parquet" for q in QUANTS]
     return []
 
 
-def TASK_CONFIG(w):
-    t = config["tasks"][RUNS[w.run]["task"]]
-    default = "on" if RUNS[w.run]["task"] == "focused" else "off"
-    return {"overlap": t.get("overlap", default), "alpha": t.get("alpha", 1.0)}
+def index_for(w):
+    return [f"{RES}/collection/index.parquet"] if COLLECTION and "index" in needs([w.family]) else []
 
 
 rule score:
@@ -41,18 +36,12 @@ rule score:
         passages=f"{RES}/assessments/passages.parquet",
         documents=f"{RES}/assessments/documents.parquet",
         recallbases=recallbases_for,
-        index=lambda w: [f"{RES}/collection/index.parquet"] if COLLECTION and w.family == "bepd" else [],
+        index=index_for,
     output:
         scores=f"{RES}/scores/{{run}}/{{family}}.parquet",
     params:
-        options=lambda w: {"overlap": TASK_CONFIG(w)["overlap"], "alpha": TASK_CONFIG(w)["alpha"],
-                           "max_list_length": config["max_list_length"],
-                           "per_topic_curves": config["per_topic_curves"],
-                           "cutoffs": config["cutoffs"], "empty_topics_zero": config["empty_topics_zero"],
-                           "all_qrels_topics": config["all_qrels_topics"], "topics": config.get("topic_subset"),
-                           "beta": config["beta"], "bep_distance": config["bep_distance"],
-                           "regroup": config["regroup"], "bepd_a": config["bepd_a"],
-                           "mean_doc_length": config.get("mean_doc_length"), "cutoff_ks": config["cutoff_ks"]},
+        task=lambda w: RUNS[w.run]["task"],
+        options=lambda w: Options.from_config(config, RUNS[w.run]["task"]).as_dict(),
     log:
         "logs/score/{run}.{family}.log",
     benchmark:

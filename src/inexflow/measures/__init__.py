@@ -38,28 +38,35 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.formats.assessments import Assessments
+from inexflow.options import Options
 
 SCORE_COLUMNS = ["run", "topic", "task", "quant", "measure", "value"]
 
 
 @dataclass
 class ScoringContext:
-    """What a measure family may use: the assessments, recall-bases per quantisation, options.
-
-    options: ``cutoffs`` (list of int), ``quants`` (list of str), ``empty_topics_zero``
-    (bool, the ``-e`` of the official tools: topics assessed but absent from the run
-    score 0 instead of being left out), ``all_qrels_topics`` (bool, the ``-c`` of the
-    passage tool), ``topics`` (optional list restricting the topic set).
+    """What a measure family may use: the assessments, the recall-bases per quantisation (for
+    families that declare ``needs=("recallbases",)``), the collection index (``"index"``)
+    and the :class:`~inexflow.options.Options` (a mapping of option names is accepted too).
     """
 
     assessments: Assessments
     recallbases: dict[str, pd.DataFrame] = field(default_factory=dict)
-    options: dict = field(default_factory=dict)
+    options: Options | dict = field(default_factory=Options)
+    index: pd.DataFrame | None = None
 
     cache: dict = field(default_factory=dict, repr=False)
 
-    def opt(self, name, default=None):
-        return self.options.get(name, default)
+    def __post_init__(self):
+        if isinstance(self.options, dict):
+            opts = dict(self.options)
+            if "index" in opts:
+                self.index = opts.pop("index")
+            self.options = Options.from_dict(opts)
+
+    def opt(self, name):
+        """An option's value (its default from :class:`~inexflow.options.Options` when not set)."""
+        return getattr(self.options, name)
 
     def memo(self, key: str, compute):
         """``compute()`` once per context (for data derived from the assessments that every
@@ -73,21 +80,37 @@ FamilyFn = Callable[["object", ScoringContext], pd.DataFrame]
 FAMILIES: dict[str, FamilyFn] = {}
 # family -> function(options) -> the measure names the family emits with those options
 MEASURE_NAMES: dict[str, Callable[[dict], list[str]]] = {}
+# family -> what it needs besides the assessments: "recallbases" (element recall-bases per
+# quantisation), "index" (the collection index of the assessed documents)
+NEEDS: dict[str, frozenset[str]] = {}
 
 
-def register_family(name: str, measures: Callable[[dict], list[str]]):
+def register_family(name: str, measures: Callable[[dict], list[str]], needs=()):
     """Register a family: ``measures(options)`` lists every measure name it emits (per-topic
-    and mean names, curve points), so that configs are checked before anything runs."""
+    and mean names, curve points), so that configs are checked before anything runs;
+    ``needs`` says what the session must build for it (``recallbases``, ``index``)."""
     def deco(fn: FamilyFn) -> FamilyFn:
         FAMILIES[name] = fn
         MEASURE_NAMES[name] = measures
+        NEEDS[name] = frozenset(needs)
         return fn
     return deco
+
+
+def needs(families) -> frozenset[str]:
+    """What scoring ``families`` needs: a subset of {"recallbases", "index"}."""
+    out: set[str] = set()
+    for f in families:
+        get_family(f)
+        out |= NEEDS[f]
+    return frozenset(out)
 
 
 def measure_names(families, options: dict | None = None) -> list[str]:
     """Every measure name the ``families`` emit with ``options`` (config keys such as
     ``cutoffs``, ``cutoff_ks``, ``bepd_a``, ``max_list_length``), in family order."""
+    if isinstance(options, Options):
+        options = options.as_dict()
     out: dict[str, None] = {}
     for f in families:
         get_family(f)

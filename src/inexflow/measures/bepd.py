@@ -30,9 +30,9 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
+from inexflow.options import Options
 from inexflow.measures.topicset import scored_topics, tidy
 
-A_VALUES = (0.01, 0.1, 1.0, 10.0, 100.0)
 RECALL_LEVELS = np.arange(1, 101)
 
 
@@ -42,7 +42,7 @@ def bep_offsets(ctx: ScoringContext) -> pd.Series:
     off = d["bep_offset"].to_numpy(np.int64).copy()
     need = (off < 0) & (d["bep_xpath"] != "").to_numpy()
     if need.any():
-        index = ctx.opt("index")
+        index = ctx.index
         if index is None:
             r = d[need].iloc[0]
             raise InputError(ctx.assessments.source, f"topic {r.topic} doc {r.doc}", "best entry points given as "
@@ -73,11 +73,11 @@ def eprum_precision(probs: np.ndarray, n_targets: int) -> float:
 
 
 def bepd_measure_names(opts: dict) -> list[str]:
-    a_values = [float(a) for a in opts.get("bepd_a") or A_VALUES]
+    a_values = [float(a) for a in opts.get("bepd_a") or Options.bepd_a]
     return ["num_q"] + [f"{m}[{a:g}]" for a in a_values for m in ("BEPD", "EPRUM")]
 
 
-@register_family("bepd", bepd_measure_names)
+@register_family("bepd", bepd_measure_names, needs=("index",))
 def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     beps = bep_offsets(ctx)
     docs = ctx.assessments.documents
@@ -85,7 +85,7 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     if not L > 0:
         raise InputError(ctx.assessments.source, None, "cannot determine the mean document length L",
                          "doc_chars in the assessments or the mean_doc_length option")
-    a_values = [float(a) for a in ctx.opt("bepd_a", A_VALUES)]
+    a_values = [float(a) for a in ctx.opt("bepd_a")]
     n_bep = beps.groupby(level=0).size().to_dict()
     topics = scored_topics(run, list(n_bep), ctx)
     res = run.results

@@ -21,10 +21,10 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import ScoringContext, register_family
+from inexflow.options import Options
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
 
-CUTOFFS = (5, 10, 20, 30, 100, 200, 1500)
 
 
 def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
@@ -52,13 +52,13 @@ def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
 
 
 def cutoff_measure_names(opts: dict) -> list[str]:
-    ks = [int(k) for k in opts.get("cutoff_ks") or CUTOFFS]
+    ks = [int(k) for k in opts.get("cutoff_ks") or Options.cutoff_ks]
     return ["num_q"] + [f"P[{k}]" for k in ks] + [f"overlap[{k}]" for k in ks]
 
 
-@register_family("cutoff", cutoff_measure_names)
+@register_family("cutoff", needs=("recallbases",), measures=cutoff_measure_names)
 def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
-    ks = [int(k) for k in ctx.opt("cutoff_ks", CUTOFFS)]
+    ks = [int(k) for k in ctx.opt("cutoff_ks")]
     res = run.results[run.results["xpath"] != ""].reset_index(drop=True)
     groups = res.groupby("topic", sort=False).indices
     assessed = set(ctx.assessments.topics)

@@ -66,7 +66,7 @@ def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     trel = els.groupby(["topic", "doc"])["rsize"].max()
     trel = trel[trel > 0]
     numrel = trel.groupby(level=0).size().to_dict()
-    run = check_grouping(run, bool(ctx.opt("regroup", False)), list(numrel))
+    run = check_grouping(run, bool(ctx.opt("regroup")), list(numrel))
     res = run.results[run.results["topic"].isin(list(numrel))]
     res = res.assign(xpath=res["xpath"].astype(object))
     if (res["xpath"] == "").any():

@@ -124,8 +124,8 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     a = ctx.assessments
     docs = a.documents
     trel, nrel = qrels_totals(docs)
-    run = check_grouping(run, bool(ctx.opt("regroup", False)), list(trel))
-    topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics", False)))
+    run = check_grouping(run, bool(ctx.opt("regroup")), list(trel))
+    topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics")))
     warn_no_relevant(run.source, topics, nrel)
     arts = _articles(run)
     reldoc = relevant_documents(docs).set_index(["topic", "doc"])
@@ -140,7 +140,7 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
                                                   res["start"].to_numpy(np.int64), res["end"].to_numpy(np.int64))
         per = res.groupby(["topic", "doc"], sort=False).agg(ret=("length", "sum"), rel=("rsize", "sum"))
         arts = arts.join(per, on=["topic", "doc"])
-        beta = float(ctx.opt("beta", 0.25))
+        beta = float(ctx.opt("beta"))
         rel, ret, rc = (arts[c].to_numpy(np.float64) for c in ("rel", "ret", "rel_chars"))
         hit = rel > 0  # the tool scores an article only when it retrieved highlighted text
         p = rel / np.where(hit, ret, 1)
@@ -148,7 +148,7 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
         f = (1.0 + beta * beta) * p * r / np.where(hit, beta * beta * p + r, 1)
         arts["score"] = np.where(hit, f, 0.0)
     else:
-        n = float(ctx.opt("bep_distance", 500))
+        n = float(ctx.opt("bep_distance"))
         bep = reldoc["bep_offset"].reindex(key).fillna(-1).to_numpy(np.int64)
         d = np.abs(bep - arts["offset"].to_numpy(np.int64))
         arts["score"] = np.where(arts["relevant"].to_numpy() & (bep > -1) & (d <= n), (n - d) / n, 0.0)

@@ -284,7 +284,7 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
                    "list in file order, articles of a returning block counted again")
     relevant = relevant_documents(docs)[["topic", "doc"]]
     counts = view.article_counts(relevant)
-    topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics", False)))
+    topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics")))
     warn_no_relevant(run.source, topics, nrel)
     tcode, run_topics = view.tcode, view.topics
     index = passage_index(ctx)

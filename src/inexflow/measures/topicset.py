@@ -17,7 +17,7 @@ from inexflow.formats.assessments import topic_sort_key
 def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None) -> list[str]:
     run_topics = list(pd.unique(run.results["topic"]))
     assessed_set = set(assessed)
-    restrict = ctx.opt("topics")
+    restrict = ctx.opt("topic_subset")
     if restrict:
         restrict = set(map(str, restrict))
         ctx.memo("topic_subset", lambda: check_topic_subset(restrict, ctx.assessments))
@@ -30,7 +30,7 @@ def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None)
         warn_input(run.source, None, f"{len(unassessed)} topics not in the assessments are ignored: "
                    f"{', '.join(unassessed[:10])}")
     if empty_zero is None:
-        empty_zero = bool(ctx.opt("empty_topics_zero", False))
+        empty_zero = bool(ctx.opt("empty_topics_zero"))
     topics = assessed_set if empty_zero else assessed_set & set(run_topics)
     return sorted(topics, key=topic_sort_key)
 

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import ScoringContext, register_family
+from inexflow.options import Options
 from inexflow.measures.topicset import scored_topics, tidy
 
 GR_LEVELS = np.round(np.arange(1, 101) / 100, 2)
@@ -133,24 +134,25 @@ def mean_rows(per: dict[str, dict[str, float]], quant: str, skip_prefixes=()) ->
 
 
 def xcg_measure_names(opts: dict) -> list[str]:
-    cutoffs = [int(k) for k in opts.get("cutoffs") or [5, 10, 25, 50]]
+    cutoffs = [int(k) for k in opts.get("cutoffs") or Options.cutoffs]
     return ([f"nxCG[{k}]" for k in cutoffs] + [f"MAnxCG[{k}]" for k in cutoffs] + ["MAep", "iMAep", "Q", "R"]
             + [f"ep[{lv:.2f}]" for lv in GR_LEVELS]
-            + [f"nxCG@[{k}]" for k in curve_ranks(int(opts.get("max_list_length") or 1500))] + ["num_q"])
+            + [f"nxCG@[{k}]" for k in curve_ranks(int(opts.get("max_list_length") or Options.max_list_length))]
+            + ["num_q"])
 
 
-@register_family("xcg", xcg_measure_names)
+@register_family("xcg", xcg_measure_names, needs=("recallbases",))
 def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     """XCG for every configured quantisation; ``overlap`` on (Focused) or off (Thorough).
 
     Per-topic rows leave out the curves (ep[x], nxCG@[k]) unless ``per_topic_curves``;
     the means always have them.
     """
-    cutoffs = [int(k) for k in ctx.opt("cutoffs", [5, 10, 25, 50])]
-    overlap = str(ctx.opt("overlap", "off")) in ("on", "True", "true")
-    alpha = float(ctx.opt("alpha", 1.0))
-    ranks = curve_ranks(int(ctx.opt("max_list_length", 1500)))
-    keep_curves = bool(ctx.opt("per_topic_curves", False))
+    cutoffs = [int(k) for k in ctx.opt("cutoffs")]
+    overlap = ctx.opt("overlap") == "on"  # None (no task known) = off
+    alpha = float(ctx.opt("alpha"))
+    ranks = curve_ranks(int(ctx.opt("max_list_length")))
+    keep_curves = bool(ctx.opt("per_topic_curves"))
     results = run.results[run.results["xpath"] != ""].reset_index(drop=True)
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):

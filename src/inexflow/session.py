@@ -1,0 +1,64 @@
+"""One scoring session, assembled the same way for ``inexflow score``, the workflow's
+``score`` stage and :func:`inexflow.evaluate`: the assessments, the measure families of the
+task, what those families need (recall-bases per quantisation, the collection index; see
+:func:`inexflow.measures.needs`) and the :class:`~inexflow.options.Options` with the
+overlap resolved for the task (:func:`inexflow.options.default_overlap`).
+
+The workflow builds the recall-bases and the index in their own jobs and hands them in;
+the CLI and the API build them here, from the same functions.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from inexflow.formats.assessments import Assessments
+from inexflow.measures import SCORE_COLUMNS, ScoringContext, needs, score_run
+from inexflow.options import Options
+
+
+def scoring_context(a: Assessments, task: str, families, options: Options, recallbases=None,
+                    index: pd.DataFrame | None = None) -> ScoringContext:
+    """The context families score in. Recall-bases and index are kept only for families that
+    declare they need them, so that both doors give every family the same inputs."""
+    need = needs(families)
+    return ScoringContext(a, dict(recallbases or {}) if "recallbases" in need else {}, options.for_task(task),
+                          index if "index" in need else None)
+
+
+class Session:
+    """Assessments, task and options ready to score runs: ``Session.build(...).score(run)``."""
+
+    def __init__(self, context: ScoringContext, families: list[str], collection=None):
+        self.context, self.families, self.collection = context, list(families), collection
+
+    @classmethod
+    def build(cls, assessments: Assessments, task: str, families=None, options: Options | None = None,
+              collection=None) -> "Session":
+        """A session for runs of ``task`` (a scoring type or any submission label) scored with
+        ``families`` (default: the task's, for the kind of assessments)."""
+        from inexflow.formats.runs import normalise_task
+        from inexflow.scoring import build_recallbases, families_for, index_assessed
+
+        options = options or Options()
+        scoring = normalise_task(task) or task
+        fams = families_for(scoring, assessments, families)
+        need = needs(fams)
+        index = index_assessed(collection, assessments) if collection else None
+        rbs = build_recallbases(assessments, index, options.quantisations, options.ideal_tie) \
+            if "recallbases" in need else {}
+        return cls(scoring_context(assessments, scoring, fams, options, rbs, index), fams, collection)
+
+    def score_families(self, run) -> list[tuple[str, pd.DataFrame]]:
+        """(family, scores) for every family, element results of ``run`` resolved through the
+        collection first."""
+        from inexflow.scoring import resolve_extents
+
+        run = resolve_extents(run, self.collection, self.context.index)
+        return [(fam, score_run(run, fam, self.context)) for fam in self.families]
+
+    def score(self, run) -> pd.DataFrame:
+        """Every family's scores of ``run``: the tidy table ``run, topic, task, quant, measure,
+        value``."""
+        tables = [t for _, t in self.score_families(run)]
+        return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
