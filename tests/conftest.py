@@ -26,12 +26,21 @@ def shared_data(tmp_path_factory):
 
 
 def run_cli(*args, check=None):
-    """Run ``python -m inexflow ARGS``; returns CompletedProcess with text output."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    p = subprocess.run([sys.executable, "-m", "inexflow", *map(str, args)], capture_output=True, text=True, env=env)
+    """``inexflow ARGS`` run in this process (fast: no interpreter start-up); returns an object
+    with ``returncode``, ``stdout`` and ``stderr`` (the warnings included) like
+    ``subprocess.run``. ``test_entry_point`` covers the real ``python -m inexflow``."""
+    from types import SimpleNamespace
+
+    code, out, err = cli(*args)
     if check is not None:
-        assert p.returncode == check, p.stderr
-    return p
+        assert code == check, err
+    return SimpleNamespace(returncode=code, stdout=out, stderr=err)
+
+
+def run_cli_process(*args):
+    """``python -m inexflow ARGS`` in a subprocess (CompletedProcess with text output)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    return subprocess.run([sys.executable, "-m", "inexflow", *map(str, args)], capture_output=True, text=True, env=env)
 
 
 def cli(*args) -> tuple[int, str, str]:
@@ -47,11 +56,17 @@ def cli(*args) -> tuple[int, str, str]:
     handler.setFormatter(logging.Formatter("inexflow: warning: %(message)s"))
     log = logging.getLogger("inexflow")
     log.addHandler(handler)
+    propagate = log.propagate
+    log.propagate = False  # the warnings go to ``err`` once, not to pytest's handlers too
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main([str(a) for a in args])
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as e:  # argparse: usage errors (2), --version and --help (0)
+                code = e.code if isinstance(e.code, int) else 1
     finally:
         log.removeHandler(handler)
+        log.propagate = propagate
     return code, out.getvalue(), err.getvalue()
 
 

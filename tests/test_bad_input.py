@@ -278,3 +278,14 @@ def test_topic_subset(tmp_path):
         logging.getLogger("inexflow").removeHandler(handler)
     assert set(s["topic"]) == {"2", "all"}
     assert any("topic_subset names 1 topics that are not assessed, left out: 8" in r.getMessage() for r in records)
+
+
+def test_entry_point_in_a_real_process(tmp_path):
+    from conftest import run_cli_process
+
+    from inexflow import __version__
+    p = run_cli_process("--version")
+    assert p.returncode == 0 and p.stdout.strip() == f"inexflow {__version__}"
+    q, r = write(tmp_path / "q.fol", QRELS), write(tmp_path / "r.run", "1 Q0 A 1 1 r 0 100\n1 Q0 A 2 1 r 0 -1\n")
+    p = run_cli_process("score", "--task", "focused", "--assessments", q, r)
+    assert_error(p, "r.run:line 2", "negative offset or length")

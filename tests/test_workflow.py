@@ -13,6 +13,8 @@ import yaml
 from conftest import ROOT, assert_same_tree
 from inexflow.simulate import SimulationConfig, simulate
 
+pytestmark = pytest.mark.workflow  # a few minutes: run by .ci/run (pytest -m workflow), not by make test
+
 SMALL = SimulationConfig(seed=3, n_docs=50, n_topics=4, n_groups=2, results_per_topic=30, pool_target=15)
 
 
