@@ -153,36 +153,10 @@ def get_family(name: str) -> FamilyFn:
 
 def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
     """Score ``run`` with ``family``; the tidy table ``SCORE_COLUMNS``."""
-    fn = get_family(family)
-    ctx.memo(f"past-end:{run.source}:{run.run_id}", lambda: warn_past_document_end(run, ctx.assessments))
-    df = fn(run, ctx)
+    df = get_family(family)(run, ctx)
     df.insert(0, "run", run.name)
     df.insert(2, "task", run.task)
     return df[SCORE_COLUMNS]
-
-
-def warn_past_document_end(run, a: Assessments) -> int:
-    """Warn about passage results that end after their document (length from the
-    assessments' ``doc_chars``); they are scored in full, as the official tool does
-    (docs/measures.md, "What the official tool rejects"). Returns how many there are."""
-    import numpy as np
-
-    from inexflow.errors import warn_input
-
-    docs = a.documents[a.documents["doc_chars"] >= 0]
-    res = run.results
-    if docs.empty or not (res["offset"] >= 0).any():
-        return 0
-    lengths = docs.drop_duplicates("doc").set_index("doc")["doc_chars"]
-    doc_len = res["doc"].map(lengths).to_numpy(dtype=np.float64, na_value=np.nan)
-    end = (res["offset"] + res["length"]).to_numpy()
-    past = np.flatnonzero((res["offset"].to_numpy() >= 0) & (end > doc_len))
-    if len(past):
-        r = res.iloc[past[0]]
-        warn_input(run.source, f"line {r.line}", f"passage {r.offset}:{r.length} of document {r.doc} ends at "
-                   f"{r.offset + r.length}, after the document's {int(doc_len[past[0]])} characters "
-                   f"({len(past)} such results; scored in full, as the official tool does)")
-    return len(past)
 
 
 # families register themselves on import

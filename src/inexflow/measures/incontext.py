@@ -37,7 +37,8 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.passage import check_no_overlap, passage_index, passage_results, tool_mean
+from inexflow.measures.passage import (check_no_overlap, document_lengths, passage_index, passage_results,
+                                      tool_mean)
 from inexflow.measures.toolorder import (ToolView, describe_split, qrels_totals, relevant_documents, tool_div,
                                          tool_order, warn_no_relevant)
 from inexflow.measures.topicset import scored_topics, tidy
@@ -135,6 +136,7 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     if kind == "ric":
         res = passage_results(run)
         view = ToolView.of(res, trel)
+        view.warn_past_document_end(run, document_lengths(ctx))
         check_no_overlap(run, view)
         res["rsize"] = passage_index(ctx).overlap([view.topics, view.docs], [view.tcode, view.dcode],
                                                   res["start"].to_numpy(np.int64), res["end"].to_numpy(np.int64))

@@ -135,6 +135,14 @@ def passage_index(ctx: ScoringContext) -> PassageIndex:
     return ctx.memo("passage_index", build)
 
 
+def document_lengths(ctx: ScoringContext) -> pd.Series:
+    """doc -> characters, for the documents whose length the assessments give (once per context)."""
+    def build():
+        d = ctx.assessments.documents
+        return d[d["doc_chars"] >= 0].drop_duplicates("doc").set_index("doc")["doc_chars"]
+    return ctx.memo("document_lengths", build)
+
+
 def passage_results(run) -> pd.DataFrame:
     """The run's results as character ranges, in the order the official tool reads them;
     element results need their extent resolved."""
@@ -276,6 +284,7 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
     trel, nrel = qrels_totals(docs)
     res = passage_results(run)
     view = ToolView.of(res, trel)
+    view.warn_past_document_end(run, document_lengths(ctx))
     if check_overlap:
         check_no_overlap(run, view)
     split = view.split_topics()

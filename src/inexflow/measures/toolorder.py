@@ -91,6 +91,23 @@ class ToolView:
             segments[keep] = np.cumsum(first) - 1
         return cls(res, tcode, topics, dcode, docs, blocks, segments)
 
+    def warn_past_document_end(self, run, lengths: pd.Series) -> int:
+        """Warn about results that end after their document (``lengths``: doc -> characters,
+        from the qrels' ``doc_chars``); they are scored in full, as the official tool does
+        (docs/measures.md, "What the official tool rejects"). Looks up the distinct documents
+        only. Returns how many there are."""
+        if lengths.empty or not len(self.res):
+            return 0
+        doc_len = lengths.reindex(self.docs).to_numpy(np.float64)[self.dcode]
+        end = self.res["end"].to_numpy()
+        past = np.flatnonzero(end > doc_len)  # NaN (document not in the qrels) compares False
+        if len(past):
+            r = self.res.iloc[past[0]]
+            warn_input(run.source, f"line {r.line}", f"passage {r.offset}:{r.length} of document {r.doc} ends at "
+                       f"{r.end}, after the document's {int(doc_len[past[0]])} characters ({len(past)} such "
+                       "results; scored in full, as the official tool does)")
+        return len(past)
+
     def split_topics(self) -> dict[str, list[tuple[int, int]]]:
         """Topics listed in more than one block: topic -> [(first line, last line) of each block]."""
         keep = self.blocks >= 0
