@@ -82,12 +82,26 @@ def score_values(tmp_path, qrels: str, run: str, *flags) -> dict:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["score", *map(str, flags), "--assessments", str(q), "-q", "-j", "1", str(r)]) == 0
+    return parse_out(out.getvalue())
+
+
+def parse_out(text: str) -> dict:
+    """``measure<TAB>topic<TAB>value`` lines (the tool's output) -> {(measure, topic): value}."""
     vals = {}
-    for line in out.getvalue().splitlines():
+    for line in text.splitlines():
         parts = [p for p in line.split("\t") if p != ""]
         if len(parts) == 3:
             vals[(parts[0], parts[1])] = float(parts[2])
     return vals
+
+
+def snakemake(workdir, *args):
+    """``snakemake -s Snakefile --directory WORKDIR ARGS`` in a subprocess, with the library
+    from src/ as the workflow sets it up (PYTHONPATH of the test run removed)."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
+                           str(workdir), *map(str, args)], capture_output=True, text=True, env=env)
 
 
 def write(path, text):

@@ -2,7 +2,7 @@
 warnings for input that is legal but odd."""
 import pytest
 
-from conftest import run_cli, write
+from conftest import cli, run_cli, run_cli_process, write
 
 QRELS = "1 Q0 A 100 500 0 0:100\n"
 DOC = "<article><bdy><p>" + "x" * 100 + "</p><p>" + "y" * 50 + "</p></bdy></article>"
@@ -203,7 +203,6 @@ def in_process_error(code, err, *fragments):
     ('<fil name="A"/>', "a.xml:line 1 <fil>", "unknown element <fil> inside <assessments>"),
 ])
 def test_2005_assessment_structure(tmp_path, body, where, problem):
-    from conftest import cli
 
     q = write(tmp_path / "a.xml", f'<assessments topic="1">{body}</assessments>')
     r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
@@ -213,7 +212,6 @@ def test_2005_assessment_structure(tmp_path, body, where, problem):
 @pytest.mark.parametrize("child", ["<file>B</file>", "<path>/article[1]</path>", '<fol offset="0" length="5"/>',
                                    "<rank>3</rank>", "<rsv>2</rsv>"])
 def test_repeated_child_of_an_xml_result(tmp_path, child):
-    from conftest import cli
 
     run = write(tmp_path / "r.xml", '<inex-submission run-id="x" task="Focused"><topic topic-id="1"><result>\n'
                 f'<file>A</file><path>/article[1]</path><rank>1</rank><rsv>1</rsv>\n{child}</result></topic>'
@@ -225,7 +223,6 @@ def test_repeated_child_of_an_xml_result(tmp_path, child):
 
 
 def test_assessed_element_missing_from_the_collection(tmp_path):
-    from conftest import cli
 
     write(tmp_path / "c" / "A.xml", DOC)
     q = write(tmp_path / "a.xml", '<assessments topic="1"><file name="A"><element path="/article[1]/bdy[1]/p[9]" '
@@ -237,7 +234,6 @@ def test_assessed_element_missing_from_the_collection(tmp_path):
 
 
 def test_passage_past_the_document_end_is_scored_as_the_tool_does_with_a_warning(tmp_path):
-    from conftest import cli
 
     q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n1 Q0 B 50 300 0 10:50\n")
     r = write(tmp_path / "r.run", "1 Q0 A 1 1 r 400 200\n1 Q0 B 2 0.5 r 0 400\n")
@@ -250,7 +246,6 @@ def test_passage_past_the_document_end_is_scored_as_the_tool_does_with_a_warning
 
 
 def test_empty_assessment_file_is_named_not_the_run(tmp_path):
-    from conftest import cli
 
     q = write(tmp_path / "a.xml", "\n  \n")
     r = write(tmp_path / "r.run", "1 Q0 A 1 1 r 0 10\n")
@@ -281,7 +276,6 @@ def test_topic_subset(tmp_path):
 
 
 def test_entry_point_in_a_real_process(tmp_path):
-    from conftest import run_cli_process
 
     from inexflow import __version__
     p = run_cli_process("--version")

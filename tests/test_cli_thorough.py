@@ -1,8 +1,7 @@
 """inexflow score --task thorough end to end on 2005 assessments, values by hand."""
 import pytest
 
-from conftest import run_cli, write
-from test_passage import parse_out
+from conftest import parse_out, run_cli, write
 
 ASSESS = """<assessments topic="1"><file name="A">
 <element path="/article[1]" exhaustivity="2" size="100" rsize="50"/>

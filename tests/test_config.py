@@ -5,7 +5,7 @@ import copy
 import pytest
 import yaml
 
-from conftest import ROOT, write
+from conftest import ROOT, cli, write
 from inexflow.config import ConfigError, check_measure_keys, check_quantisations, own_campaign_data
 from inexflow.errors import UsageError
 
@@ -82,7 +82,6 @@ def test_own_campaign_data_with_configfile():
 
 
 def test_check_config_names_the_yaml_line(tmp_path):
-    from conftest import cli
 
     bad = write(tmp_path / "mine.yaml", "campaign: x\nruns:\n  - path: [\n")
     code, out, err = cli("check-config", "--configfile", bad)

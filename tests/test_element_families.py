@@ -3,11 +3,10 @@ inex_eval 2002 precall: values worked by hand."""
 import numpy as np
 import pytest
 
-from conftest import run_cli, write
+from conftest import parse_out, run_cli, write
 from inexflow.measures.bepd import eprum_precision
 from inexflow.measures.cutoff import overlapping_flags
 from inexflow.measures.precall import precall
-from test_passage import parse_out
 
 
 def test_bepd_by_hand(tmp_path):

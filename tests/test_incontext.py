@@ -3,8 +3,7 @@ import math
 
 import pytest
 
-from conftest import run_cli, score_values, write
-from test_passage import parse_out
+from conftest import parse_out, run_cli, score_values, write
 
 QRELS = "1 Q0 A 100 1000 50 0:100\n1 Q0 B 200 1000 600 500:200\n"
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from conftest import run_cli, write
+from conftest import parse_out, run_cli, write
 from inexflow.measures.passage import interpolated_precision, interpolated_precision_grouped
 
 
@@ -94,15 +94,6 @@ def test_repeated_passage_in_one_block_is_overlap(tmp_path):
     r = write(tmp_path / "r.run", "1 Q0 A 1 1 x 0 50\n1 Q0 A 2 1 x 0 50\n")
     p = run_cli("score", "--task", "focused", "--assessments", q, r)
     assert p.returncode == 2 and "r.run:line 2: run x, topic 1: passage 0:50 of article A overlaps passage 0:50 on line 1" in p.stderr
-
-
-def parse_out(text):
-    vals = {}
-    for line in text.splitlines():
-        parts = [p for p in line.split("\t") if p != ""]
-        if len(parts) == 3:
-            vals[(parts[0], parts[1])] = float(parts[2])
-    return vals
 
 
 @pytest.mark.parametrize("task,ref,opts", [("focused", "bert-focused.f.q.out", ["-q"]),

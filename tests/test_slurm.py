@@ -7,9 +7,8 @@ import subprocess
 import pytest
 import yaml
 
-from conftest import ROOT, assert_same_tree
+from conftest import ROOT, assert_same_tree, snakemake
 from inexflow.simulate import SimulationConfig, simulate
-from test_workflow import snakemake
 
 pytestmark = pytest.mark.slurm
 

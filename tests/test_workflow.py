@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT, assert_same_tree
+from conftest import ROOT, assert_same_tree, snakemake
 from inexflow.simulate import SimulationConfig, simulate
 
 pytestmark = pytest.mark.workflow  # a few minutes: run by .ci/run (pytest -m workflow), not by make test
@@ -26,13 +26,6 @@ def make_campaign(workdir: Path, **overrides):
     (workdir / "config").mkdir(parents=True, exist_ok=True)
     (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     return cfg
-
-
-def snakemake(workdir: Path, *args):
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
-                           str(workdir), *args], capture_output=True, text=True, env=env)
 
 
 def dry_run_jobs(workdir: Path) -> list[tuple[str, str]]:

@@ -6,10 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import run_cli, write
+from conftest import parse_out, run_cli, write
 from inexflow.measures.overlap import DocumentState
 from inexflow.measures.xcg import curve_ranks, xcg_topic
-from test_passage import parse_out
 
 
 def state(elements):
