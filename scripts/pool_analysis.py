@@ -4,7 +4,8 @@ from pathlib import Path
 import pandas as pd
 
 from inexflow.analysis.plots import tau_curves
-from inexflow.analysis.rejudge import JudgedRuns, per_topic_name
+from inexflow.analysis.rejudge import JudgedRuns
+from inexflow.measures.catalogue import per_topic_name
 from inexflow.analysis.stability import (depth_reduction, pool_sampling, reduced_pools, relevant_vs_depth,
                                          smallest_stable)
 from inexflow.formats.assessments import Assessments

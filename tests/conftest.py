@@ -54,10 +54,8 @@ def cli(*args) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     handler = logging.StreamHandler(err)
     handler.setFormatter(logging.Formatter("inexflow: warning: %(message)s"))
-    log = logging.getLogger("inexflow")
+    log = logging.getLogger()  # where the command's own messages go, as in a real process
     log.addHandler(handler)
-    propagate = log.propagate
-    log.propagate = False  # the warnings go to ``err`` once, not to pytest's handlers too
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -66,7 +64,6 @@ def cli(*args) -> tuple[int, str, str]:
                 code = e.code if isinstance(e.code, int) else 1
     finally:
         log.removeHandler(handler)
-        log.propagate = propagate
     return code, out.getvalue(), err.getvalue()
 
 

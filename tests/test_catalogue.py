@@ -61,3 +61,18 @@ def test_unknown_measure_names_the_key_and_the_closest_names():
     msg = str(e.value)
     assert "config correlation.measures.focused: 'iP[0.02]' is not a measure of the families passage" in msg
     assert "did you mean iP[0." in msg and "iP[0.00] .. iP[0.10]" in msg  # the curve shortened
+
+
+def test_means_counts_and_curves():
+    from inexflow.measures.catalogue import curve_point, is_count, per_topic_name
+
+    # every family's mean name maps to a per-topic name the family emits too
+    for fam in FAMILIES:
+        names = set(measure_names([fam], OPTIONS))
+        for mean in names:
+            assert per_topic_name(mean) in names, (fam, mean)
+    assert [per_topic_name(m) for m in ("MAiP", "MAgP", "precall_MAP", "MAep", "iP[0.01]")] == \
+        ["AiP", "AgP", "precall_AP", "MAep", "iP[0.01]"]
+    assert is_count("num_rel") and is_count("ret_size") and not is_count("MAiP")
+    assert curve_point("ep[0.25]") == ("ep[", 0.25) and curve_point("nxCG@[15]") == ("nxCG@[", 15.0)
+    assert curve_point("ircl_prn.0.10") == ("ircl_prn.", 0.1) and curve_point("nxCG[10]") is None

@@ -159,3 +159,17 @@ def test_relevant_in_context_2006_hixeval_by_hand(tmp_path):
     bad = write(tmp_path / "bad.txt", "1 Q0 A 1 2 x /article[1]\n1 Q0 A 2 1 x /article[1]/sec[1]\n")
     p = run_cli("score", "--task", "AllInContext", "--assessments", a, bad)
     assert p.returncode == 2 and "bad.txt:line 2: run x, topic 1: element A/article[1]/sec[1] overlaps" in p.stderr
+
+
+@pytest.mark.parametrize("task,families", [("best-in-context", []), ("relevant-in-context", []),
+                                           ("relevant-in-context", ["--family", "ric,passage"])])
+def test_file_order_is_applied_once_with_one_warning(tmp_path, task, families):
+    # rank 2 before rank 1 in the file: scored in file order (as inex_eval), said once
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n1 Q0 B 50 300 0 10:50\n")
+    r = write(tmp_path / "r.run", "1 Q0 B 2 1 r 10 50\n1 Q0 A 1 2 r 0 100\n")
+    p = run_cli("score", "--task", task, *families, "--assessments", q, "-q", r, check=0)
+    assert p.stderr.count("comes after rank 2 in the file") == 1, p.stderr
+    v = parse_out(p.stdout)
+    # file order: B (all of its 50 relevant characters) at rank 1, then A
+    assert v[("gP[1]", "1")] == (1.0 if task == "relevant-in-context" else v[("gP[1]", "1")])
+    assert v[("num_rel_ret", "1")] == 2

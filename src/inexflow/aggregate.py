@@ -13,6 +13,7 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.measures import SCORE_COLUMNS
+from inexflow.measures.catalogue import is_count
 
 
 def combine_scores(tables: list[pd.DataFrame]) -> pd.DataFrame:
@@ -35,7 +36,7 @@ def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participant
                          f"({', '.join(sorted(set(m['measure'])))})")
     wide.insert(1, "participant", wide["run"].map(participants).fillna(""))
     order = list(dict.fromkeys(m["measure"]))  # the order the family computes them in
-    counts = [c for c in order if c.startswith("num_") or c.endswith("_size")]
+    counts = [c for c in order if is_count(c)]
     first = [main_measure] + [c for c in order if c != main_measure and c not in counts] + counts
     wide = wide[["run", "participant", "quant"] + first]
     wide = wide.sort_values(["quant", main_measure, "run"], ascending=[True, False, True], kind="stable")

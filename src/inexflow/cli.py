@@ -195,7 +195,7 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
     log = logging.getLogger("inexflow")
     caught = _Collect()
     log.addHandler(caught)
-    log.propagate = False
+    propagate, log.propagate = log.propagate, False
     out = []
     try:
         run = read_run(path, task=args.task)
@@ -217,7 +217,7 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
         return "", caught.records, e
     finally:
         log.removeHandler(caught)
-        log.propagate = True
+        log.propagate = propagate
 
 
 class _Collect(logging.Handler):

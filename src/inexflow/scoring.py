@@ -13,6 +13,7 @@ from inexflow.errors import InputError, UsageError
 from inexflow.formats.assessments import Assessments, topic_sort_key
 from inexflow.formats.collection import index_collection
 from inexflow.formats.runs import Run
+from inexflow.measures.catalogue import NO_QUANT, is_count
 from inexflow.recallbase import assessed_gains, element_relevance, ideal_recallbase
 
 log = logging.getLogger("inexflow")
@@ -105,16 +106,10 @@ def build_recallbases(a: Assessments, index: pd.DataFrame | None, quants, tie="a
     return {q: ideal_recallbase(assessed_gains(els, a.scale, q), tie) for q in quants}
 
 
-COUNT_MEASURES = {"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size"}
-
-
 def format_value(measure: str, v: float) -> str:
-    if measure in COUNT_MEASURES and float(v).is_integer():
+    if is_count(measure) and float(v).is_integer():
         return str(int(v))
     return repr(float(v))
-
-
-NO_QUANT = {"-", "chars", "bep"}  # quant labels of measures that use no quantisation
 
 
 def format_scores(df: pd.DataFrame, per_topic: bool) -> str:

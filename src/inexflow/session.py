@@ -54,8 +54,12 @@ class Session:
         collection first."""
         from inexflow.scoring import resolve_extents
 
+        from inexflow.measures import ORDER
+        from inexflow.measures.toolorder import in_file_order
+
         run = resolve_extents(run, self.collection, self.context.index)
-        return [(fam, score_run(run, fam, self.context)) for fam in self.families]
+        in_file = in_file_order(run) if any(ORDER[f] == "file" for f in self.families) else None  # warns once
+        return [(fam, score_run(in_file if ORDER[fam] == "file" else run, fam, self.context)) for fam in self.families]
 
     def score(self, run) -> pd.DataFrame:
         """Every family's scores of ``run``: the tidy table ``run, topic, task, quant, measure,

@@ -6,13 +6,13 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.formats.assessments import topic_sort_key
+from inexflow.measures.catalogue import per_topic_name
 
-PER_TOPIC = {"MAiP": "AiP", "MAgP": "AgP"}
 
 
 def score_matrix(scores: pd.DataFrame, task: str, measure: str, quant: str | None = None) -> pd.DataFrame:
     """Runs x topics of ``measure`` (a mean name like MAiP is read per topic as AiP)."""
-    m = PER_TOPIC.get(measure, measure)
+    m = per_topic_name(measure)
     s = scores[(scores["task"] == task) & (scores["measure"] == m) & (scores["topic"] != "all")]
     if quant is not None:
         s = s[s["quant"] == quant]

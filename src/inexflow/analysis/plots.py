@@ -8,6 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from inexflow.measures.catalogue import CURVES, curve_point  # noqa: E402
 from inexflow.tables import atomic_path  # noqa: E402
 
 
@@ -64,17 +65,17 @@ def task_curves(scores: pd.DataFrame, task: str, path):
     the nxCG curve (XCG), the interpolated precision curve (passage measures) or the
     generalised precision curve (in-context)."""
     m = scores[(scores["task"] == task) & (scores["topic"] == "all")]
+    points = m["measure"].map(curve_point)
     panels = []
-    for prefix, title, xlab in (("ep[", "ep/gr curve", "gain recall"), ("nxCG@[", "nxCG curve", "rank"),
-                                ("ircl_prn.", "interpolated precision", "recall")):
-        sel = m[m["measure"].str.startswith(prefix)]
-        if len(sel):
-            panels.append((prefix, title, xlab, sel))
+    for prefix, (title, xlab) in CURVES.items():
+        on = points.map(lambda p: p is not None and p[0] == prefix).to_numpy(bool)
+        if on.any():
+            panels.append((prefix, title, xlab, m[on].assign(x=[p[1] for p in points[on]])))
     fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(5.5 * max(len(panels), 1), 4), squeeze=False)
     for ax, (prefix, title, xlab, sel) in zip(axes[0], panels):
         quants = sorted(sel["quant"].unique())
         for (run, quant), g in sel.groupby(["run", "quant"], sort=True):
-            x = g["measure"].str.slice(len(prefix)).str.rstrip("]").astype(float)
+            x = g["x"]
             label = run if len(quants) == 1 else f"{run} ({quant})"
             ax.plot(x.to_numpy(), g["value"].to_numpy(), label=label, lw=1)
         ax.set_title(f"{task}: {title}")

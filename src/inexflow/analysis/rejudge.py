@@ -15,21 +15,20 @@ import numpy as np
 import pandas as pd
 
 from inexflow.formats.assessments import Assessments
+from inexflow.measures import in_evaluation_order
 from inexflow.measures.passage import interpolated_precision, passage_results
 from inexflow.recallbase import normalised_passages, overlap_with_passages
 
 # per-topic measure -> the interpolated-precision level it reads (None = AiP, the mean)
 PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "iP[0.10]": 10}
-MEAN_NAMES = {"MAiP": "AiP"}
 
 
 def analysis_measures() -> list[str]:
-    """The measure names the re-judging analyses can compute (config ``analysis.measures``)."""
-    return list(MEAN_NAMES) + list(PASSAGE_MEASURES)
+    """The measure names the re-judging analyses can compute (config ``analysis.measures``):
+    the passage measures below and their means (``MAiP``)."""
+    from inexflow.measures.catalogue import MEANS
 
-
-def per_topic_name(measure: str) -> str:
-    return MEAN_NAMES.get(measure, measure)
+    return [m for m, per in MEANS.items() if per in PASSAGE_MEASURES] + list(PASSAGE_MEASURES)
 
 
 class JudgedRuns:
@@ -47,7 +46,7 @@ class JudgedRuns:
                               columns=["topic", "doc", "didx"])
         for k, (name, run) in enumerate(runs.items(), 1):
             log.info("judging run %s (%d/%d)", name, k, len(runs))
-            res = passage_results(run)
+            res = passage_results(in_evaluation_order(run, "passage"))
             res["rsize"] = overlap_with_passages(res, passages)
             didx = res[["topic", "doc"]].merge(reldoc, on=["topic", "doc"], how="left")["didx"]
             didx = didx.fillna(-1).to_numpy(np.int64)

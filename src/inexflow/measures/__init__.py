@@ -38,6 +38,7 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.formats.assessments import Assessments
+from inexflow.measures import catalogue
 from inexflow.options import Options
 
 SCORE_COLUMNS = ["run", "topic", "task", "quant", "measure", "value"]
@@ -85,16 +86,38 @@ MEASURE_NAMES: dict[str, Callable[[dict], list[str]]] = {}
 NEEDS: dict[str, frozenset[str]] = {}
 
 
-def register_family(name: str, measures: Callable[[dict], list[str]], needs=()):
+# family -> the order it reads a run in: "rank" (as the readers order results: by rank, else
+# by descending score, then file order) or "file" (the order of the lines in the file, as
+# inex_eval reads text runs; the families that reproduce it)
+ORDER: dict[str, str] = {}
+
+
+def register_family(name: str, measures: Callable[[dict], list[str]], needs=(), means: dict | None = None,
+                    order: str = "rank"):
     """Register a family: ``measures(options)`` lists every measure name it emits (per-topic
     and mean names, curve points), so that configs are checked before anything runs;
-    ``needs`` says what the session must build for it (``recallbases``, ``index``)."""
+    ``needs`` says what the session must build for it (``recallbases``, ``index``);
+    ``means`` maps its mean names to their per-topic names where they differ
+    (:mod:`inexflow.measures.catalogue`); ``order`` is the result order it scores
+    (:func:`in_evaluation_order`)."""
     def deco(fn: FamilyFn) -> FamilyFn:
         FAMILIES[name] = fn
         MEASURE_NAMES[name] = measures
         NEEDS[name] = frozenset(needs)
+        ORDER[name] = order
+        catalogue.MEANS.update(means or {})
         return fn
     return deco
+
+
+def in_evaluation_order(run, family: str):
+    """``run`` with its results in the order ``family`` scores them: the one ordering rule
+    (docs/measures.md). "file" order warns once where ranks disagree with the file
+    (:func:`inexflow.measures.toolorder.in_file_order`)."""
+    from inexflow.measures.toolorder import in_file_order
+
+    get_family(family)
+    return in_file_order(run) if ORDER[family] == "file" else run
 
 
 def needs(families) -> frozenset[str]:
@@ -153,7 +176,8 @@ def get_family(name: str) -> FamilyFn:
 
 def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
     """Score ``run`` with ``family``; the tidy table ``SCORE_COLUMNS``."""
-    df = get_family(family)(run, ctx)
+    fn = get_family(family)
+    df = fn(in_evaluation_order(run, family), ctx)
     df.insert(0, "run", run.name)
     df.insert(2, "task", run.task)
     return df[SCORE_COLUMNS]

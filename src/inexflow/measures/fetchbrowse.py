@@ -36,8 +36,9 @@ def _ep(xg, xi) -> tuple[float, float]:
     return m["MAep"], m["iMAep"]
 
 
-@register_family("fetchbrowse", needs=("recallbases",), measures=lambda opts: ["art_MAep", "art_iMAep", "el_MAep[off]", "el_MAep[on]",
-                                               "el_iMAep[off]", "el_iMAep[on]", "num_q"])
+@register_family("fetchbrowse", needs=("recallbases",),
+                 measures=lambda opts: ["art_MAep", "art_iMAep", "el_MAep[off]", "el_MAep[on]", "el_iMAep[off]",
+                                        "el_iMAep[on]", "num_q"])
 def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
     alpha = float(ctx.opt("alpha"))
     results = run.results[run.results["xpath"] != ""].reset_index(drop=True)

@@ -57,7 +57,7 @@ def hixeval_measure_names(opts: dict) -> list[str]:
             + [m for k in RANKS_2006 for m in (f"gP[{k}]", f"gR[{k}]")])
 
 
-@register_family("hixeval", hixeval_measure_names)
+@register_family("hixeval", hixeval_measure_names, means={"MAgP": "AgP"})
 def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     els = ctx.assessments.elements
     if len(els) and (els["rsize"] < 0).any():

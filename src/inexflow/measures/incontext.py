@@ -40,7 +40,7 @@ from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.passage import (check_no_overlap, document_lengths, passage_index, passage_results,
                                       tool_mean)
 from inexflow.measures.toolorder import (ToolView, describe_split, qrels_totals, relevant_documents, tool_div,
-                                         tool_order, warn_no_relevant)
+                                         warn_no_relevant)
 from inexflow.measures.topicset import scored_topics, tidy
 
 RANKS = (1, 2, 3, 5, 10, 25, 50)
@@ -56,7 +56,7 @@ def check_grouping(run, regroup: bool = False, assessed=None):
     their topic and article, and the change is logged. Returns the run with its results in
     that order. ``assessed``: the topics with assessments (the only lines the tool reads);
     all topics when None."""
-    res = tool_order(run)
+    res = run.results
     topics = res["topic"].unique() if assessed is None else assessed
     split = ToolView.of(res, topics).split_topics()
     key = res["topic"].astype(str) + "\x00" + res["doc"].astype(str)
@@ -192,15 +192,15 @@ def incontext_measure_names(opts: dict) -> list[str]:
             + [m for r in RANKS for m in (f"gP[{r}]", f"gR[{r}]")] + [f"ircl_prn.{k / 10:.2f}" for k in LEVELS11])
 
 
-@register_family("ric", incontext_measure_names)
+@register_family("ric", incontext_measure_names, means={"MAgP": "AgP"}, order="file")
 def score_relevant_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     return _score_in_context(run, ctx, "ric")
 
 
-@register_family("bic", incontext_measure_names)
+@register_family("bic", incontext_measure_names, means={"MAgP": "AgP"}, order="file")
 def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     """Best in Context: one result per article; a second result for an article is an error."""
-    res = tool_order(run)
+    res = run.results
     dup = res.duplicated(["topic", "doc"]).to_numpy()
     if dup.any():
         r = res.iloc[int(np.flatnonzero(dup)[0])]

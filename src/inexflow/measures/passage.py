@@ -47,13 +47,13 @@ import pandas as pd
 from inexflow.errors import InputError, warn_input
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.toolorder import (ToolView, describe_split, pair_member, qrels_totals, relevant_documents,
-                                         tool_div, tool_order, warn_no_relevant)
+                                         tool_div, warn_no_relevant)
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.recallbase import PassageIndex, normalised_passages
 
 LEVELS = np.arange(101)
 PER_TOPIC_IP = (0, 1, 5, 10)
-COUNT_LINES = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
+COUNT_LINES = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")  # catalogue.COUNTS
 RATIO_LINES = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
 
 
@@ -144,9 +144,10 @@ def document_lengths(ctx: ScoringContext) -> pd.Series:
 
 
 def passage_results(run) -> pd.DataFrame:
-    """The run's results as character ranges, in the order the official tool reads them;
-    element results need their extent resolved."""
-    res = tool_order(run)
+    """The run's results as character ranges, in the run's order (``score_run`` gives these
+    families the run in file order, as the official tool reads it); element results need
+    their extent resolved."""
+    res = run.results
     bad = (res["offset"] < 0) | (res["length"] < 0)
     if bad.any():
         r = res[bad].iloc[0]
@@ -215,13 +216,13 @@ def passage_measure_names(opts: dict) -> list[str]:
             + [f"ircl_prn.{_level(k)}" for k in LEVELS])
 
 
-@register_family("passage", passage_measure_names)
+@register_family("passage", passage_measure_names, means={"MAiP": "AiP"}, order="file")
 def score_passage(run, ctx: ScoringContext) -> pd.DataFrame:
     """Focused: overlapping results are an error."""
     return _score_passage(run, ctx, check_overlap=True)
 
 
-@register_family("passage_thorough", passage_measure_names)
+@register_family("passage_thorough", passage_measure_names, means={"MAiP": "AiP"}, order="file")
 def score_passage_thorough(run, ctx: ScoringContext) -> pd.DataFrame:
     """Thorough (the tool's ``-t``): overlapping results are allowed; in an article with
     relevant text only the characters not retrieved before in that article count (module

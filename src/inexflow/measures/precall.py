@@ -50,7 +50,8 @@ def precall(gains: np.ndarray, levels: np.ndarray, n: float, points=RECALL_POINT
     return out
 
 
-@register_family("precall", needs=("recallbases",), measures=lambda opts: ["precall_AP", "precall_MAP", "num_q"])
+@register_family("precall", needs=("recallbases",), means={"precall_MAP": "precall_AP"},
+                 measures=lambda opts: ["precall_AP", "precall_MAP", "num_q"])
 def score_precall(run, ctx: ScoringContext) -> pd.DataFrame:
     res = run.results[run.results["xpath"] != ""].reset_index(drop=True)
     groups = res.groupby("topic", sort=False).indices

@@ -40,11 +40,20 @@ from inexflow.errors import warn_input
 TEXT_FORMATS = ("fol-text", "xpath-text", "trec-text")
 
 
-def tool_order(run) -> pd.DataFrame:
-    """The run's results in the order the tool reads them (file order for text runs).
+def in_file_order(run):
+    """``run`` with its results in the order the tool reads them (file order for text runs;
+    XML runs keep the readers' rank order); a run already in that order is returned as is.
 
     Warns when a topic's ranks disagree with the file order, since the tool (and so this
     function) follows the file, not the rank column."""
+    import dataclasses
+
+    if run.order == "file":
+        return run
+    return dataclasses.replace(run, results=_tool_order(run), order="file")
+
+
+def _tool_order(run) -> pd.DataFrame:
     res = run.results
     if run.format not in TEXT_FORMATS or res["line"].is_monotonic_increasing:
         return res
