@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
     s.add_argument("--assessments", required=True, action="append", metavar="FILE",
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
-    s.add_argument("--assessments-format", default="auto", choices=["auto", "fol", "inex2005", "inex2006", "inex2002"])
+    s.add_argument("--assessments-format", default="auto", choices=["auto", "fol", "trec", "inex2005", "inex2006", "inex2002"])
     s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
     s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
                    help=f"measure families to use instead of the task's default ({', '.join(sorted(FAMILIES))}), "
@@ -131,6 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
                                    "schema, measures, quantisations, run discovery).")
     c.add_argument("--configfile", action="append", default=[], metavar="FILE",
                    help="your campaign config (repeatable), as given to snakemake --configfile")
+
+    v = sub.add_parser("convert", help="write a TREC (document) or element run as an INEX FOL passage run",
+                       description="Convert a 6-column TREC run (whole documents) or an element run to the 8-column "
+                                   "FOL format (topic Q0 doc rank rsv run-id offset length) the 2007-2010 tools read. "
+                                   "Document lengths come from --collection or from FOL qrels (--assessments).")
+    v.add_argument("run", metavar="RUN")
+    v.add_argument("--collection", metavar="DIR", help="collection directory (element runs, or document lengths)")
+    v.add_argument("--assessments", metavar="FILE", help="FOL qrels whose doc_chars give the document lengths")
+    v.add_argument("-o", "--out", metavar="FILE", help="output file (default: standard output)")
 
     m = sub.add_parser("simulate", help="write a seeded synthetic campaign (collection, topics, runs, assessments)")
     m.add_argument("--out", required=True, metavar="DIR")
@@ -251,6 +260,26 @@ def cmd_check_config(args) -> int:
     return 0
 
 
+def cmd_convert(args) -> int:
+    from inexflow.formats.run_text import convert_to_fol, fol_run_text
+    from inexflow.formats.runs import read_run
+
+    if not args.collection and not args.assessments:
+        raise UsageError("convert needs document lengths: give --collection DIR or --assessments FOL_QRELS")
+    lengths = None
+    if args.assessments:
+        from inexflow.formats.assessments import read_assessments
+        d = read_assessments(args.assessments).documents
+        lengths = d[d["doc_chars"] > 0].drop_duplicates("doc").set_index("doc")["doc_chars"].to_dict()
+    text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths))
+    if args.out:
+        from inexflow.tables import write_text
+        write_text(text, args.out)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_simulate(args) -> int:
     from inexflow.simulate import SimulationConfig, simulate
 
@@ -278,7 +307,9 @@ def main(argv=None) -> int:
     logging.basicConfig(handlers=[handler])
     logging.getLogger("inexflow").setLevel(level)
     try:
-        return {"score": cmd_score, "simulate": cmd_simulate, "check-config": cmd_check_config}[args.command](args)
+        commands = {"score": cmd_score, "simulate": cmd_simulate, "check-config": cmd_check_config,
+                    "convert": cmd_convert}
+        return commands[args.command](args)
     except (InputError, UsageError) as e:
         print(f"inexflow: error: {e}", file=sys.stderr)
         return 2

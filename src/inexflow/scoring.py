@@ -29,7 +29,7 @@ DEFAULT_FAMILIES = {
 
 
 def assessment_kind(a: Assessments) -> str:
-    return "passage" if a.scale == "fol" else "element"
+    return {"fol": "passage", "trec": "document"}.get(a.scale, "element")
 
 
 def families_for(task: str, a: Assessments, override: list[str] | None = None) -> list[str]:
@@ -38,7 +38,7 @@ def families_for(task: str, a: Assessments, override: list[str] | None = None) -
         for f in override:
             get_family(f)
         return list(override)
-    fams = DEFAULT_FAMILIES.get((task, assessment_kind(a)))
+    fams = ["trec"] if assessment_kind(a) == "document" else DEFAULT_FAMILIES.get((task, assessment_kind(a)))
     if not fams:
         raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
                          f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")

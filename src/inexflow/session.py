@@ -22,6 +22,13 @@ def scoring_context(a: Assessments, task: str, families, options: Options, recal
     """The context families score in. Recall-bases and index are kept only for families that
     declare they need them, so that both doors give every family the same inputs."""
     need = needs(families)
+    if a.scale == "trec" and set(families) != {"trec"}:
+        from inexflow.errors import UsageError
+        other = ", ".join(f for f in families if f != "trec")
+        raise UsageError(f"family {other} needs highlighted passages or element assessments; {a.source} holds TREC "
+                         "qrels (topic iteration doc grade: document grades only). Score them with the trec family "
+                         "(map, P_k, Rprec, ndcg), or give FOL qrels (topic Q0 doc rel_chars doc_chars [bep "
+                         "offset:length ...]) for the passage measures")
     return ScoringContext(a, dict(recallbases or {}) if "recallbases" in need else {}, options.for_task(task),
                           index if "index" in need else None)
 

@@ -36,6 +36,7 @@ from inexflow.formats.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Asse
 from inexflow.formats.collection import index_document
 from inexflow.formats.qrels_fol import write_fol_qrels
 from inexflow.formats.run_xml import write_xml_run
+from inexflow.formats.run_text import fol_run_text
 from inexflow.formats.runs import RESULT_COLUMNS, Run
 from inexflow.formats.topics import write_topics
 from inexflow.pool import build_pool
@@ -222,9 +223,7 @@ def simulate(outdir, cfg: SimulationConfig = SimulationConfig()) -> dict:
     for name, (run, task) in runs.items():
         p = out / "runs" / name
         if task == "fol":
-            lines = [f"{r.topic} Q0 {r.doc} {r.rank} {r.rsv!r} {run.run_id} {r.offset} {r.length}\n"
-                     for r in run.results.itertuples()]
-            write_text("".join(lines), p)
+            write_text(fol_run_text(run), p)
         else:
             write_xml_run(run, p, TASK_LABELS[task])
 

@@ -13,7 +13,8 @@ An :class:`Assessments` holds three tables (all ids are strings):
 ``documents`` one row per assessed document: topic, doc, rel_chars, doc_chars (-1 if
               unknown), bep_offset (int, -1 if none), bep_xpath ("" if none).
 
-``scale`` says which relevance scale the elements are on: ``inex2002`` (e, s in 0..3),
+``scale`` says which relevance scale the elements are on (``trec``: graded documents only,
+in an extra ``documents`` column ``grade``): ``inex2002`` (e, s in 0..3),
 ``inex2005`` (e in {?, 0, 1, 2}, s in [0, 1]), ``inex2006`` (s only) or ``fol``
 (passages only; element relevance is derived through the collection index, as the
 2006 scale).
@@ -28,7 +29,7 @@ import pandas as pd
 
 from inexflow.errors import InputError, read_bytes
 
-SCALES = ("inex2002", "inex2005", "inex2006", "fol")
+SCALES = ("inex2002", "inex2005", "inex2006", "fol", "trec")
 BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, accepted at the start of every input
 
 ELEMENT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "exh": "float64",
@@ -84,11 +85,15 @@ def topic_sort_key(t: str):
 
 
 def detect_assessment_format(path) -> str:
-    """``fol`` for text qrels, else ``inex2005`` or ``inex2002`` from the XML vocabulary."""
+    """``fol`` for FOL text qrels (5 or more columns, ``Q0`` second), ``trec`` for TREC qrels (4
+    columns, the second not ``Q0``: a 4-column line with ``Q0`` is a truncated FOL line),
+    else ``inex2005`` or ``inex2002`` from the XML vocabulary."""
     with open(path, "rb") as fh:
         head = fh.read(65536)
     if not head.removeprefix(BOM).lstrip().startswith(b"<"):
-        return "fol"
+        first = next((line for line in head.removeprefix(BOM).splitlines() if line.strip()), b"")
+        cols = first.split()
+        return "trec" if len(cols) == 4 and cols[1] != b"Q0" else "fol"
     if b"<element" in head or b"<passage" in head or b"best-entry-point" in head or b"name=" in head:
         return "inex2005"
     return "inex2002"
@@ -108,7 +113,7 @@ def sniff_scale(path) -> str:
 
 def read_assessments(paths, fmt: str = "auto") -> Assessments:
     """Read one or more assessment files (one format) into one :class:`Assessments`."""
-    from inexflow.formats import assessments_inex2002, assessments_inex2005, qrels_fol
+    from inexflow.formats import assessments_inex2002, assessments_inex2005, qrels_fol, qrels_trec
 
     if isinstance(paths, (str, Path)):
         paths = [paths]
@@ -126,7 +131,7 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
         raise InputError(",".join(map(str, paths)) or "assessments", None, "no assessment files given")
     readers = {"fol": qrels_fol.read_fol_qrels, "inex2005": assessments_inex2005.read_inex2005,
                "inex2006": assessments_inex2005.read_inex2005,
-               "inex2002": assessments_inex2002.read_inex2002}
+               "inex2002": assessments_inex2002.read_inex2002, "trec": qrels_trec.read_trec_qrels}
     parts = []
     for p in paths:
         if not Path(p).is_file():

@@ -213,3 +213,35 @@ def _read_validating(path) -> Run:
                        "xpath": xpath, "offset": off, "length": ln, "rank": rank, "rsv": rsv,
                        "line": lines.astype(np.int64)})
     return _finish(path, df, sorted(set(raw[5])), ncols)
+
+
+def fol_run_text(run) -> str:
+    """``run`` as an 8-column FOL run (``topic Q0 doc rank rsv run-id offset length``), results
+    in their order; every result needs its character range (see ``convert_to_fol``)."""
+    res = run.results
+    bad = (res["offset"] < 0) | (res["length"] < 0)
+    if bad.any():
+        r = res[bad].iloc[0]
+        raise InputError(run.source, f"line {r.line}", f"result {r.doc}{r.xpath} has no character range "
+                         f"({int(bad.sum())} such results)", "a collection or FOL qrels giving document lengths")
+    return "".join(f"{t} Q0 {d} {k} {s!r} {run.run_id} {o} {n}\n" for t, d, k, s, o, n in zip(
+        res["topic"], res["doc"], res["rank"], res["rsv"], res["offset"], res["length"]))
+
+
+def convert_to_fol(run, collection=None, doc_lengths: dict | None = None):
+    """A TREC (whole-document) or element run with the character range of every result: from
+    the collection, or for whole documents from ``doc_lengths`` (doc -> characters, e.g. the
+    ``doc_chars`` of FOL qrels). A document found in neither is an error naming its line."""
+    res = run.results.copy()
+    whole = ((res["xpath"] == "") & (res["length"] < 0)).to_numpy()
+    if doc_lengths is not None and whole.any():
+        n = res.loc[whole, "doc"].map(doc_lengths)
+        known = n.notna().to_numpy()
+        idx = np.flatnonzero(whole)[known]
+        res.loc[res.index[idx], "offset"] = 0
+        res.loc[res.index[idx], "length"] = n[known].astype(np.int64).to_numpy()
+        run.results = res
+    if collection is not None:
+        from inexflow.scoring import resolve_extents
+        run = resolve_extents(run, collection)
+    return run

@@ -80,7 +80,7 @@ class Run:
     results: pd.DataFrame
     task_label: str = ""
     name: str = ""  # the name results are filed under: the run id, or in the workflow the file name
-    order: str = "rank"  # "rank": the readers' order (module docstring); "file": as the official tool reads it
+    order: str = "rank"  # "rank": the readers' order (module docstring); "file", "trec_eval": as those tools read it
 
     def __post_init__(self):
         self.name = self.name or self.run_id

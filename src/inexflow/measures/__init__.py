@@ -27,6 +27,8 @@ Families so far:
                :mod:`inexflow.measures.cutoff`
 - ``precall``  inex_eval 2002: precall with expected search length over tie levels --
                :mod:`inexflow.measures.precall`
+- ``trec``     document-level map, P_k, Rprec, ndcg as trec_eval (TREC qrels, or any
+               assessments read at document level) -- :mod:`inexflow.measures.trec`
 """
 
 from __future__ import annotations
@@ -87,8 +89,9 @@ NEEDS: dict[str, frozenset[str]] = {}
 
 
 # family -> the order it reads a run in: "rank" (as the readers order results: by rank, else
-# by descending score, then file order) or "file" (the order of the lines in the file, as
-# inex_eval reads text runs; the families that reproduce it)
+# by descending score, then file order), "file" (the order of the lines in the file, as
+# inex_eval reads text runs; the families that reproduce it) or "trec_eval" (descending
+# score, ties by descending document id)
 ORDER: dict[str, str] = {}
 
 
@@ -115,9 +118,10 @@ def in_evaluation_order(run, family: str):
     (docs/measures.md). "file" order warns once where ranks disagree with the file
     (:func:`inexflow.measures.toolorder.in_file_order`)."""
     from inexflow.measures.toolorder import in_file_order
+    from inexflow.measures.trec import trec_eval_order
 
     get_family(family)
-    return in_file_order(run) if ORDER[family] == "file" else run
+    return {"file": in_file_order, "trec_eval": trec_eval_order}.get(ORDER[family], lambda r: r)(run)
 
 
 def needs(families) -> frozenset[str]:
@@ -191,4 +195,5 @@ from inexflow.measures import hixeval as _hixeval  # noqa: E402,F401
 from inexflow.measures import precall as _precall  # noqa: E402,F401
 from inexflow.measures import incontext as _incontext  # noqa: E402,F401
 from inexflow.measures import passage as _passage  # noqa: E402,F401
+from inexflow.measures import trec as _trec  # noqa: E402,F401
 from inexflow.measures import xcg as _xcg  # noqa: E402,F401

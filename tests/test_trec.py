@@ -1,0 +1,88 @@
+"""TREC interoperability: 4-column TREC qrels and 6-column runs give trec_eval's numbers
+(checked against pytrec_eval, an independent implementation of trec_eval), and the
+passage families refuse document-level qrels with an error saying what they need."""
+import numpy as np
+import pytest
+
+from conftest import parse_out, run_cli, write
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+MEASURES = {"map", "P_5", "P_10", "P_15", "P_20", "P_30", "P_100", "Rprec", "ndcg", "num_ret", "num_rel",
+            "num_rel_ret"}
+
+
+def random_case(seed):
+    rng = np.random.default_rng(seed)
+    qrels, run_lines, qrel_lines = {}, [], []
+    for t in range(1, 6):
+        docs = [f"d{i:03d}" for i in rng.choice(200, size=40, replace=False)]
+        grades = rng.choice([0, 0, 0, 1, 2, 3], size=len(docs))
+        grades[0] = max(grades[0], 1)  # every topic has a relevant document
+        qrels[str(t)] = {d: int(g) for d, g in zip(docs, grades)}
+        qrel_lines += [f"{t} 0 {d} {g}\n" for d, g in zip(docs, grades)]
+        retrieved = rng.choice(200, size=int(rng.integers(3, 120)), replace=False)
+        scores = np.round(rng.random(len(retrieved)) * 5, 1)  # ties on purpose
+        order = rng.permutation(len(retrieved))  # file order says nothing
+        for r, i in enumerate(order, 1):
+            run_lines.append(f"{t} Q0 d{retrieved[i]:03d} {r} {scores[i]} myrun\n")
+    run = {}
+    for line in run_lines:
+        t, _, d, _, s, _ = line.split()
+        run.setdefault(t, {})[d] = float(s)
+    return qrels, run, "".join(qrel_lines), "".join(run_lines)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_equals_pytrec_eval(tmp_path, seed):
+    qrels, run, qrel_text, run_text = random_case(seed)
+    want = pytrec_eval.RelevanceEvaluator(qrels, MEASURES).evaluate(run)
+    q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
+    got = parse_out(run_cli("score", "--task", "focused", "--assessments", q, "-q", r, check=0).stdout)
+    for t, vals in want.items():
+        for m, v in vals.items():
+            assert got[(m, t)] == pytest.approx(v, abs=1e-12), (m, t)
+    for m in MEASURES - {"num_ret", "num_rel", "num_rel_ret"}:
+        assert got[(m, "all")] == pytest.approx(np.mean([v[m] for v in want.values()]), abs=1e-12), m
+    assert got[("num_rel_ret", "all")] == sum(v["num_rel_ret"] for v in want.values())
+
+
+def test_by_hand(tmp_path):
+    # relevant: a (grade 2), b (grade 1); run by score: c, a, b -> AP = (1/2 + 2/3) / 2
+    q = write(tmp_path / "q.trec", "1 0 a 2\n1 0 b 1\n1 0 c 0\n")
+    r = write(tmp_path / "r.run", "1 Q0 a 1 0.5 x\n1 Q0 b 2 0.1 x\n1 Q0 c 3 0.9 x\n")
+    v = parse_out(run_cli("score", "--task", "focused", "--assessments", q, "-q", r, check=0).stdout)
+    assert v[("map", "1")] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert v[("P_5", "1")] == pytest.approx(2 / 5) and v[("Rprec", "1")] == pytest.approx(1 / 2)
+    dcg, idcg = 2 / np.log2(3) + 1 / np.log2(4), 2 / np.log2(2) + 1 / np.log2(3)
+    assert v[("ndcg", "1")] == pytest.approx(dcg / idcg)
+
+
+def test_passage_families_refuse_trec_qrels(tmp_path):
+    q = write(tmp_path / "q.trec", "1 0 a 1\n")
+    r = write(tmp_path / "r.run", "1 Q0 a 1 1 x 0 10\n")
+    p = run_cli("score", "--task", "focused", "--family", "passage", "--assessments", q, r)
+    assert p.returncode == 2 and "family passage needs highlighted passages" in p.stderr
+    assert "give FOL qrels (topic Q0 doc rel_chars doc_chars" in p.stderr
+
+
+def test_trec_family_on_fol_qrels_reads_documents(tmp_path):
+    # FOL qrels at document level: A and B relevant (highlighted text), D judged non-relevant
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n1 Q0 B 50 300 0 10:50\n1 Q0 D 0 200\n")
+    r = write(tmp_path / "r.run", "1 Q0 D 1 3 x 0 10\n1 Q0 A 2 2 x 0 10\n1 Q0 A 3 1 x 20 10\n")
+    v = parse_out(run_cli("score", "--task", "focused", "--family", "trec", "--assessments", q, "-q", r,
+                          check=0).stdout)
+    assert v[("num_ret", "1")] == 2 and v[("num_rel_ret", "1")] == 1  # A counted once, at rank 2
+    assert v[("map", "1")] == pytest.approx((1 / 2) / 2)
+
+
+def test_convert_a_trec_run_to_fol(tmp_path):
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n1 Q0 B 50 300 0 10:50\n")
+    r = write(tmp_path / "r.trec", "1 Q0 B 2 1.5 myrun\n1 Q0 A 1 2.5 myrun\n")
+    p = run_cli("convert", "--assessments", q, r, check=0)
+    assert p.stdout == "1 Q0 A 1 2.5 myrun 0 500\n1 Q0 B 2 1.5 myrun 0 300\n"  # whole documents, rank order
+    out = write(tmp_path / "r.fol", p.stdout)
+    v = parse_out(run_cli("score", "--task", "focused", "--assessments", q, "-q", out, check=0).stdout)
+    assert v[("ret_size", "1")] == 800 and v[("rel_ret_size", "1")] == 150
+    missing = write(tmp_path / "m.trec", "1 Q0 Z 1 2.5 myrun\n")
+    p = run_cli("convert", "--assessments", q, missing)
+    assert p.returncode == 2 and "m.trec:line 1: result Z has no character range" in p.stderr
