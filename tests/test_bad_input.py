@@ -283,3 +283,25 @@ def test_entry_point_in_a_real_process(tmp_path):
     q, r = write(tmp_path / "q.fol", QRELS), write(tmp_path / "r.run", "1 Q0 A 1 1 r 0 100\n1 Q0 A 2 1 r 0 -1\n")
     p = run_cli_process("score", "--task", "focused", "--assessments", q, r)
     assert_error(p, "r.run:line 2", "negative offset or length")
+
+
+def test_progress_only_on_a_terminal():
+    import io
+
+    from inexflow.cli import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        p = Progress(3, "runs scored", stream=stream)
+        for _ in range(3):
+            p.step()
+    assert tty.getvalue() == ("\rinexflow: 1/3 runs scored\rinexflow: 2/3 runs scored"
+                              "\rinexflow: 3/3 runs scored\n")
+    assert pipe.getvalue() == ""
+    quiet = Tty()
+    Progress(3, "runs", enabled=False, stream=quiet).step()
+    assert quiet.getvalue() == ""

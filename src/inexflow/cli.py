@@ -176,12 +176,35 @@ def cmd_score(args) -> int:
     jobs = args.jobs or available_cores()
     if args.format == "tsv":
         sys.stdout.write("run\tmeasure\ttopic\tvalue\n")
+    progress = Progress(len(args.runs), "runs scored", enabled=not args.quiet)
     if jobs > 1 and len(args.runs) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(jobs, len(args.runs))) as pool:
-            _write_in_order(pool.imap(_score_one, args.runs))
+            _write_in_order(pool.imap(_score_one, args.runs), progress)
     else:
-        _write_in_order(map(_score_one, args.runs))
+        _write_in_order(map(_score_one, args.runs), progress)
     return 0
+
+
+class Progress:
+    """``k/N what`` on one stderr line, rewritten in place, only when stderr is a terminal and
+    there is more than one item (nothing in pipes, logs and tests)."""
+
+    def __init__(self, total: int, what: str, enabled: bool = True, stream=None):
+        self.stream = stream or sys.stderr
+        self.total, self.what, self.done = total, what, 0
+        self.on = enabled and total > 1 and self.stream.isatty()
+
+    def step(self):
+        self.done += 1
+        if self.on:
+            end = "\n" if self.done == self.total else ""
+            self.stream.write(f"\rinexflow: {self.done}/{self.total} {self.what}{end}")
+            self.stream.flush()
+
+    def clear(self):
+        """Before a message: end the progress line so the message starts on its own line."""
+        if self.on and 0 < self.done < self.total:
+            self.stream.write("\n")
 
 
 def available_cores() -> int:
@@ -239,15 +262,19 @@ class _Collect(logging.Handler):
         self.records.append(record)
 
 
-def _write_in_order(results):
+def _write_in_order(results, progress: Progress | None = None):
     log = logging.getLogger("inexflow")
     for text, records, error in results:
-        for r in records:
-            if r.levelno >= log.getEffectiveLevel():
-                log.handle(r)
+        shown = [r for r in records if r.levelno >= log.getEffectiveLevel()]
+        if (shown or error is not None) and progress:
+            progress.clear()
+        for r in shown:
+            log.handle(r)
         if error is not None:
             raise error
         sys.stdout.write(text)
+        if progress:
+            progress.step()
 
 
 def cmd_check_config(args) -> int:
