@@ -56,7 +56,7 @@ def test_measure_names_are_checked():
     import inexflow
 
     q, r = frames()
-    with pytest.raises(UsageError, match="config measures: 'MAIP' is not a measure of the families passage"):
+    with pytest.raises(UsageError, match="inexflow.evaluate measures: .MAIP. is not a measure of the families passage"):
         inexflow.evaluate(q, r, ["MAIP"], task="focused")
 
 

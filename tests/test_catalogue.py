@@ -58,7 +58,7 @@ def test_options_change_the_names():
 
 def test_unknown_measure_names_the_key_and_the_closest_names():
     with pytest.raises(UsageError) as e:
-        check_measures(["MAiP", "iP[0.02]"], ["passage"], {}, "correlation.measures.focused")
+        check_measures(["MAiP", "iP[0.02]"], ["passage"], {}, "config correlation.measures.focused")
     msg = str(e.value)
     assert "config correlation.measures.focused: 'iP[0.02]' is not a measure of the families passage" in msg
     assert "did you mean iP[0." in msg and "iP[0.00] .. iP[0.10]" in msg  # the curve shortened

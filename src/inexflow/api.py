@@ -159,7 +159,7 @@ def evaluate(assessments, run, measures=None, *, task: str, families=None, colle
     session = Session.build(a, task, families, opts, collection)
     if measures is not None:
         measures = [measures] if isinstance(measures, str) else list(measures)
-        check_measures(measures, session.families, opts.as_dict(), "measures")
+        check_measures(measures, session.families, opts.as_dict(), "inexflow.evaluate measures")
     scores = session.score(_run(run, task))
     if measures is not None:
         scores = scores[scores["measure"].isin(measures)]

@@ -194,10 +194,10 @@ def check_measure_keys(config: dict):
         return tasks[task]
 
     for task, t in tasks.items():
-        check_measures([t["main_measure"]], t["families"], opts, f"tasks.{task}.main_measure")
+        check_measures([t["main_measure"]], t["families"], opts, f"config tasks.{task}.main_measure")
     for task, names in (config.get("correlation") or {}).get("measures", {}).items():
         key = f"correlation.measures.{task}"
-        check_measures(names, task_of(key, task)["families"], opts, key)
+        check_measures(names, task_of(key, task)["families"], opts, f"config {key}")
     an = config.get("analysis")
     if an:
         task_of("analysis.task", an["task"])
@@ -208,7 +208,7 @@ def check_measure_keys(config: dict):
                                   f"(one of {', '.join(known)})")
         sig = an["significance"]
         check_measures(sig["measures"], task_of("analysis.significance.task", sig["task"])["families"], opts,
-                       "analysis.significance.measures")
+                       "config analysis.significance.measures")
         for q in sig["quants"]:
             if q not in config["quantisations"]:
                 raise ConfigError(f"config analysis.significance.quants: {q!r} is not among the configured "

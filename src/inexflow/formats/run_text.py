@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.formats.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
 from inexflow.formats.runs import RESULT_COLUMNS, Run, check_duplicates, order_results
 from inexflow.formats.xpath import canonical_xpath
 
@@ -28,8 +29,6 @@ def _first_bad(path, lines, mask, message):
     i = int(np.flatnonzero(mask)[0])
     raise InputError(path, f"line {lines[i]}", message(i))
 
-
-INT_MAX = 2**31 - 1  # the official tool reads offsets, lengths and ranks as Java ints
 
 
 def _numbers(path, lines, col: pd.Series, what: str, integer: bool) -> np.ndarray:

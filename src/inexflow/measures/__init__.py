@@ -145,9 +145,10 @@ def measure_names(families, options: dict | None = None) -> list[str]:
     return list(out)
 
 
-def check_measures(names, families, options: dict | None, key: str):
-    """Each of ``names`` must be a measure of ``families``: a :class:`UsageError` naming the
-    config ``key`` and the closest known names otherwise."""
+def check_measures(names, families, options: dict | None, where: str):
+    """Each of ``names`` must be a measure of ``families``: a :class:`UsageError` starting with
+    ``where`` (e.g. ``config tasks.focused.main_measure``) and giving the closest known names
+    otherwise."""
     import difflib
 
     known = measure_names(families, options)
@@ -155,7 +156,7 @@ def check_measures(names, families, options: dict | None, key: str):
         if n not in known:
             close = difflib.get_close_matches(str(n), known, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise UsageError(f"config {key}: {n!r} is not a measure of the families {', '.join(families)}"
+            raise UsageError(f"{where}: {n!r} is not a measure of the families {', '.join(families)}"
                              f"{hint} (they give {', '.join(_brief(known))})")
 
 
