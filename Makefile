@@ -10,7 +10,7 @@ CORES ?= all
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,workflow]'
 	touch $@
 
 demo/campaign.json: | $(BIN)/.installed

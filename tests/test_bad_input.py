@@ -2,7 +2,7 @@
 warnings for input that is legal but odd."""
 import pytest
 
-from conftest import cli, run_cli, run_cli_process, write
+from conftest import cli, parse_out, run_cli, run_cli_process, write
 
 QRELS = "1 Q0 A 100 500 0 0:100\n"
 DOC = "<article><bdy><p>" + "x" * 100 + "</p><p>" + "y" * 50 + "</p></bdy></article>"
@@ -104,7 +104,8 @@ def test_element_run_on_fol_with_collection_scores(tmp_path):
               extra=["--collection", tmp_path / "c", "-q"])
     assert p.returncode == 0, p.stderr
     # p[1] is exactly the highlighted [0, 100): P = 1 until recall 1
-    assert "AiP\t1\t1.0" in p.stdout and "ret_size\t1\t150" in p.stdout
+    v = parse_out(p.stdout)
+    assert v[("AiP", "1")] == 1.0 and v[("ret_size", "1")] == 150
 
 
 def test_bad_fol_qrels(tmp_path):
@@ -161,7 +162,8 @@ def test_bom_is_accepted(tmp_path):
     (tmp_path / "q.fol").write_bytes(b"\xef\xbb\xbf" + QRELS.encode())
     (tmp_path / "r.run").write_bytes(b"\xef\xbb\xbf1 Q0 A 1 1 r 0 100\n")
     p = run_cli("score", "--task", "focused", "--assessments", tmp_path / "q.fol", tmp_path / "r.run", "-q")
-    assert p.returncode == 0 and "num_rel\t1\t1\n" in p.stdout and "MAiP\tall\t1.0\n" in p.stdout
+    v = parse_out(p.stdout)
+    assert p.returncode == 0 and v[("num_rel", "1")] == 1 and v[("MAiP", "all")] == 1.0
 
 
 def test_empty_and_unreadable_inputs(tmp_path):

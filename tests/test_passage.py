@@ -165,3 +165,30 @@ def test_overlap_check_equals_the_pairwise_definition():
         except InputError:
             got = True
         assert got == want, (st, ln, doc)
+
+
+@pytest.mark.parametrize("task,run,ref,opts", [
+    ("focused", "bert-focused.run", "bert-focused.f.q.out", []),
+    ("focused", "bert-focused.run", "bert-focused.f.c.q.out", ["-c"]),
+    ("thorough", "bert-focused.run", "bert-focused.t.q.out", []),
+    ("relevant-in-context", "bert-ric.run", "bert-ric.r.beta1.q.out", ["--beta", "1"]),
+    ("best-in-context", "bert-bic.run", "bert-bic.b.n1000.q.out", ["-n", "1000"]),
+])
+def test_output_is_the_official_tools_byte_for_byte(shared_data, task, run, ref, opts):
+    # the same lines, tabs (two after names shorter than 8) and number formatting (Java's
+    # Double.toString: 7.119099690176781E-4, NaN) as inex_eval v3.1; only the <eval> line
+    # names the file as it was given
+    p = run_cli("score", "--task", task, "--assessments", shared_data / "qrels-2009-2010.fol", "-q", *opts,
+                shared_data / "runs" / run, check=0)
+    want = (shared_data / "reference" / ref).read_text().splitlines(keepends=True)
+    got = p.stdout.splitlines(keepends=True)
+    assert got[0].startswith('<eval run-id="TREC2INEX" file=')
+    assert got[1:] == want[1:]
+
+
+def test_java_number_formatting():
+    from inexflow.scoring import java_double
+
+    assert [java_double(v) for v in (7.119099690176781e-4, 1e-5, 0.001, 9.99e-4, 0.5, 1.0, 1e7, -2.5e-8,
+                                     float("nan"))] == \
+        ["7.119099690176781E-4", "1.0E-5", "0.001", "9.99E-4", "0.5", "1.0", "1.0E7", "-2.5E-8", "NaN"]

@@ -238,7 +238,7 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
                 from inexflow.measures.cutoff import cutoff_table
                 out.append(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
             else:
-                text = format_scores(scores, args.per_topic)
+                text = format_scores(scores, args.per_topic, align=args.format == "inex")
                 if args.format == "tsv":
                     text = "".join(f"{run.name}\t{line}\n" for line in text.splitlines())
                 out.append(text)

@@ -215,8 +215,18 @@ def check_measure_keys(config: dict):
                                   f"quantisations ({', '.join(config['quantisations'])})")
 
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
 DEFAULT_CONFIG = Path("config") / "config.yaml"
+
+
+def schema_path() -> Path:
+    """The workflow's config schema: the one of this source tree, else the one of the workflow
+    directory the command runs in (an installed package has no workflow of its own)."""
+    for p in (Path(__file__).resolve().parents[2] / SCHEMA, Path.cwd() / SCHEMA):
+        if p.is_file():
+            return p
+    raise ConfigError(f"the workflow's config schema ({SCHEMA}) is not here: run this in the inexflow workflow "
+                      "directory (the one holding workflow/ and config/)")
 
 
 def load_yaml(path) -> dict:
@@ -265,6 +275,8 @@ def load_config(configfiles=(), default=DEFAULT_CONFIG) -> tuple[dict, dict]:
     """The config the workflow would build from ``default`` and ``--configfile`` files, with
     every check made before a job runs: (config, runs). Errors are :class:`ConfigError` or
     :class:`~inexflow.errors.InputError`."""
+    if not configfiles and not Path(default).is_file():
+        raise ConfigError(f"no config: {default} is not here and no --configfile was given")
     config = load_yaml(default) if Path(default).is_file() else {}
     given: dict = {}
     for f in configfiles:
@@ -273,7 +285,7 @@ def load_config(configfiles=(), default=DEFAULT_CONFIG) -> tuple[dict, dict]:
     return config, prepare_config(config, given, configfiles)
 
 
-def prepare_config(config: dict, given: dict | None = None, configfiles=(), schema_path=SCHEMA_PATH) -> dict:
+def prepare_config(config: dict, given: dict | None = None, configfiles=(), schema=None) -> dict:
     """Everything the workflow checks and fills in before a job runs, in place: the
     campaign's own data keys with ``--configfile`` (``given`` = their merged content), the
     schema (errors name the key; defaults filled in), :func:`validate_config`. Returns the
@@ -282,10 +294,11 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
 
     if configfiles:
         own_campaign_data(config, given or {}, configfiles)
-    errors = schema_errors(config, schema_path)
+    schema = schema or schema_path()
+    errors = schema_errors(config, schema)
     if errors:
         raise ConfigError("config is invalid (see README, 'Configuration'):\n  " + "\n  ".join(errors))
-    with open(schema_path, encoding="utf-8") as fh:
+    with open(schema, encoding="utf-8") as fh:
         fill_defaults(config, yaml.safe_load(fh))
     validate_config(config)
     return discover_runs(config)

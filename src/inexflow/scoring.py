@@ -107,15 +107,38 @@ def build_recallbases(a: Assessments, index: pd.DataFrame | None, quants, tie="a
 
 
 def format_value(measure: str, v: float) -> str:
+    """A value as the official tool prints it: counts as integers, other values as Java's
+    ``Double.toString`` (shortest round-trip digits; ``7.119099690176781E-4`` below 10^-3,
+    ``NaN``), so that the output can be compared with the tool's byte for byte."""
     if is_count(measure) and float(v).is_integer():
         return str(int(v))
-    return repr(float(v))
+    return java_double(float(v))
 
 
-def format_scores(df: pd.DataFrame, per_topic: bool) -> str:
+def java_double(v: float) -> str:
+    """Java's ``Double.toString(v)``: decimal notation for 10^-3 <= |v| < 10^7, else
+    ``d.ddddE±n``; digits are the shortest that round-trip (Python's ``repr``)."""
+    import math
+    from decimal import Decimal
+
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    if v == 0 or 1e-3 <= abs(v) < 1e7:
+        s = repr(v)
+        return s if "e" not in s else format(Decimal(s), "f")
+    sign, digits, exp = Decimal(repr(v)).as_tuple()
+    d = "".join(map(str, digits)).rstrip("0") or "0"
+    return f"{'-' if sign else ''}{d[0]}.{d[1:] or '0'}E{exp + len(digits) - 1}"
+
+
+def format_scores(df: pd.DataFrame, per_topic: bool, align: bool = False) -> str:
     """``measure<TAB>topic<TAB>value`` lines, topics in order, then the ``all`` lines.
 
     With several quantisations, measure names get the quantisation as suffix (``MAep.strict``).
+    ``align``: a name shorter than 8 characters is followed by two tabs, as inex_eval prints it
+    (its output is then byte-identical to the tool's, the ``<eval>`` line aside).
     """
     rows = df if per_topic else df[df["topic"] == "all"]
     rows = rows.assign(_k=rows["topic"].map(lambda t: (1, 0, "") if t == "all" else (0,) + topic_sort_key(t)[1:]))
@@ -124,5 +147,6 @@ def format_scores(df: pd.DataFrame, per_topic: bool) -> str:
     out = []
     for r in rows.itertuples():
         name = r.measure if len(quants) <= 1 or r.quant in NO_QUANT else f"{r.measure}.{r.quant}"
-        out.append(f"{name}\t{r.topic}\t{format_value(r.measure, r.value)}\n")
+        tab = "\t\t" if align and len(name) < 8 else "\t"
+        out.append(f"{name}{tab}{r.topic}\t{format_value(r.measure, r.value)}\n")
     return "".join(out)
