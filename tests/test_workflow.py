@@ -254,9 +254,9 @@ def start_and_kill_during_scoring(workdir: Path, whole_snakemake: bool) -> str:
 
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
-                             str(workdir), "--cores", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=env, start_new_session=True)
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-s", str(ROOT / "workflow" / "Snakefile"),
+                             "--directory", str(workdir), "--cores", "1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
     killed = None
     deadline = time.time() + 120
     while killed is None and time.time() < deadline and proc.poll() is None:

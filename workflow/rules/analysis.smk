@@ -1,4 +1,4 @@
-# Analyses over the cached parsed runs and scores, and the report.
+# Analyses over the cached parsed runs and scores (issue 5 and the papers' meta-evaluation).
 
 
 rule build_pool:
@@ -15,40 +15,7 @@ rule build_pool:
     benchmark:
         "logs/benchmarks/build_pool.tsv"
     script:
-        "../../scripts/build_pool.py"
-
-
-rule correlate:
-    input:
-        scores=f"{RES}/scores/all.parquet",
-    output:
-        correlation=f"{RES}/analysis/correlation.tsv",
-        by_measure=f"{RES}/analysis/correlation_by_measure.tsv",
-        by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
-    params:
-        measures=config["correlation"]["measures"],
-        seed=(config.get("analysis") or {}).get("seed", 0),
-    log:
-        "logs/correlate.log",
-    benchmark:
-        "logs/benchmarks/correlate.tsv"
-    script:
-        "../../scripts/correlate.py"
-
-
-rule report:
-    input:
-        summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
-        correlation=f"{RES}/analysis/correlation.tsv",
-        depths=f"{RES}/pool/depths.tsv",
-    output:
-        html=f"{RES}/report.html",
-    params:
-        campaign=config["campaign"],
-    log:
-        "logs/report.log",
-    script:
-        "../../scripts/report.py"
+        "../scripts/build_pool.py"
 
 
 # --- meta-evaluation analyses (issue 5); each has its own config under `analysis:` -------------
@@ -78,7 +45,7 @@ rule topic_sampling:
     benchmark:
         "logs/benchmarks/topic_sampling.tsv"
     script:
-        "../../scripts/topic_sampling.py"
+        "../scripts/topic_sampling.py"
 
 
 rule pool_analysis:
@@ -103,7 +70,7 @@ rule pool_analysis:
     benchmark:
         "logs/benchmarks/pool_analysis.tsv"
     script:
-        "../../scripts/pool_analysis.py"
+        "../scripts/pool_analysis.py"
 
 
 rule swap_rates:
@@ -120,7 +87,7 @@ rule swap_rates:
     benchmark:
         "logs/benchmarks/swap_rates.tsv"
     script:
-        "../../scripts/swap_rates.py"
+        "../scripts/swap_rates.py"
 
 
 rule leave_one_group_out:
@@ -144,7 +111,7 @@ rule leave_one_group_out:
     benchmark:
         "logs/benchmarks/leave_one_group_out.tsv"
     script:
-        "../../scripts/leave_one_group_out.py"
+        "../scripts/leave_one_group_out.py"
 
 
 rule significance:
@@ -162,7 +129,7 @@ rule significance:
     benchmark:
         "logs/benchmarks/significance.tsv"
     script:
-        "../../scripts/significance.py"
+        "../scripts/significance.py"
 
 
 rule analysis_summary:
@@ -175,17 +142,7 @@ rule analysis_summary:
         text=f"{RES}/analysis/summary.txt",
     log:
         "logs/analysis_summary.log",
+    benchmark:
+        "logs/benchmarks/analysis_summary.tsv"
     script:
-        "../../scripts/analysis_summary.py"
-
-
-rule plot_scores:
-    input:
-        scores=f"{RES}/scores/all.parquet",
-    output:
-        plots=[report(f"{RES}/plots/{t}.png", caption="../report/curves.rst", category="Scores", subcategory=t)
-               for t in TASKS],
-    log:
-        "logs/plot_scores.log",
-    script:
-        "../../scripts/plot_scores.py"
+        "../scripts/analysis_summary.py"

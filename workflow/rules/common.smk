@@ -7,7 +7,7 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-SRC = str(Path(workflow.basedir) / "src")
+SRC = str(Path(workflow.basedir).parent / "src")
 if SRC not in sys.path:
     sys.path.insert(0, SRC)
 # the stage scripts import the library from src/ whether or not it is installed
@@ -18,7 +18,7 @@ from inexflow.measures import needs  # noqa: E402
 from inexflow.options import Options  # noqa: E402
 from inexflow.errors import UsageError  # noqa: E402
 
-SCHEMA = str(Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
+SCHEMA = str(Path(workflow.basedir) / "schemas" / "config.schema.yaml")
 try:  # the checks `inexflow check-config` makes too
     RUNS = prepare_config(config, workflow.config_settings.overwrite_config, workflow.overwrite_configfiles, SCHEMA)
 except UsageError as e:  # a config error: one message, no Python stack

@@ -15,7 +15,7 @@ rule parse_assessments:
     benchmark:
         "logs/benchmarks/parse_assessments.tsv"
     script:
-        "../../scripts/parse_assessments.py"
+        "../scripts/parse_assessments.py"
 
 
 rule parse_topics:
@@ -25,8 +25,10 @@ rule parse_topics:
         topics=f"{RES}/topics.parquet",
     log:
         "logs/parse_topics.log",
+    benchmark:
+        "logs/benchmarks/parse_topics.tsv"
     script:
-        "../../scripts/parse_topics.py"
+        "../scripts/parse_topics.py"
 
 
 rule index_collection:
@@ -43,7 +45,7 @@ rule index_collection:
     benchmark:
         "logs/benchmarks/index_collection.tsv"
     script:
-        "../../scripts/index_collection.py"
+        "../scripts/index_collection.py"
 
 
 rule parse_run:
@@ -62,4 +64,4 @@ rule parse_run:
     benchmark:
         "logs/benchmarks/parse_run/{run}.tsv"
     script:
-        "../../scripts/parse_run.py"
+        "../scripts/parse_run.py"

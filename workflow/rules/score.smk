@@ -16,7 +16,7 @@ rule ideal_recallbase:
     benchmark:
         "logs/benchmarks/ideal_recallbase/{quant}.tsv"
     script:
-        "../../scripts/ideal_recallbase.py"
+        "../scripts/ideal_recallbase.py"
 
 
 def recallbases_for(w):
@@ -47,7 +47,7 @@ rule score:
     benchmark:
         "logs/benchmarks/score/{run}.{family}.tsv"
     script:
-        "../../scripts/score.py"
+        "../scripts/score.py"
 
 
 rule aggregate:
@@ -67,4 +67,4 @@ rule aggregate:
     benchmark:
         "logs/benchmarks/aggregate.tsv"
     script:
-        "../../scripts/aggregate.py"
+        "../scripts/aggregate.py"
