@@ -18,17 +18,7 @@ rule build_pool:
         "../scripts/build_pool.py"
 
 
-# --- meta-evaluation analyses (issue 5); each has its own config under `analysis:` -------------
-
-ANALYSIS = config.get("analysis") or {}
-ANALYSIS_RUNS = [r for r in sorted(RUNS) if RUNS[r]["task"] == ANALYSIS.get("task")]
-POOL_RUNS = [r for r in sorted(RUNS) if RUNS[r]["task"] in config["pool"]["tasks"]]
-ANALYSIS_KEYS = ("task", "measures", "seed", "samples")
-
-
-def analysis_cfg(*keys):
-    return {k: ANALYSIS.get(k) for k in ANALYSIS_KEYS + keys}
-
+# --- the meta-evaluation analyses; each has its own config under `analysis:` ---------------------
 
 rule topic_sampling:
     input:

@@ -52,3 +52,24 @@ def final_outputs():
     return [f"{RES}/report.html", f"{RES}/scores/means.tsv", f"{RES}/pool/depths.tsv",
             f"{RES}/analysis/correlation.tsv"] + [f"{RES}/summary/{t}.tsv" for t in TASKS] + extra + \
         [f"{RES}/plots/{t}.png" for t in TASKS]
+
+
+def recallbases_for(w):
+    if "recallbases" in needs([w.family]):
+        return [f"{RES}/recallbase/{q}.parquet" for q in QUANTS]
+    return []
+
+
+def index_for(w):
+    return [f"{RES}/collection/index.parquet"] if COLLECTION and "index" in needs([w.family]) else []
+
+
+# the meta-evaluation analyses; each has its own config under `analysis:`
+ANALYSIS = config.get("analysis") or {}
+ANALYSIS_RUNS = [r for r in sorted(RUNS) if RUNS[r]["task"] == ANALYSIS.get("task")]
+POOL_RUNS = [r for r in sorted(RUNS) if RUNS[r]["task"] in config["pool"]["tasks"]]
+ANALYSIS_KEYS = ("task", "measures", "seed", "samples")
+
+
+def analysis_cfg(*keys):
+    return {k: ANALYSIS.get(k) for k in ANALYSIS_KEYS + keys}

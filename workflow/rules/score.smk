@@ -19,16 +19,6 @@ rule ideal_recallbase:
         "../scripts/ideal_recallbase.py"
 
 
-def recallbases_for(w):
-    if "recallbases" in needs([w.family]):
-        return [f"{RES}/recallbase/{q}.parquet" for q in QUANTS]
-    return []
-
-
-def index_for(w):
-    return [f"{RES}/collection/index.parquet"] if COLLECTION and "index" in needs([w.family]) else []
-
-
 rule score:
     input:
         run=f"{RES}/runs/{{run}}.parquet",
