@@ -127,3 +127,10 @@ def test_both_doors_resolve_the_same_overlap():
     c = cfg()
     c["tasks"]["focused"]["overlap"] = "off"
     assert Options.from_config(c, "focused").for_task("focused").overlap == "off"
+
+
+def test_schema_assessment_formats_are_the_readers():
+    from inexflow.formats.assessments import ASSESSMENT_FORMATS
+
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    assert tuple(schema["properties"]["assessments"]["properties"]["format"]["enum"]) == ASSESSMENT_FORMATS

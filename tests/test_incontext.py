@@ -166,10 +166,14 @@ def test_relevant_in_context_2006_hixeval_by_hand(tmp_path):
 def test_file_order_is_applied_once_with_one_warning(tmp_path, task, families):
     # rank 2 before rank 1 in the file: scored in file order (as inex_eval), said once
     q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n1 Q0 B 50 300 0 10:50\n")
-    r = write(tmp_path / "r.run", "1 Q0 B 2 1 r 10 50\n1 Q0 A 1 2 r 0 100\n")
+    r = write(tmp_path / "r.run", "1 Q0 B 2 1 r 10 25\n1 Q0 A 1 2 r 0 100\n")
     p = run_cli("score", "--task", task, *families, "--assessments", q, "-q", r, check=0)
     assert p.stderr.count("comes after rank 2 in the file") == 1, p.stderr
     v = parse_out(p.stdout)
-    # file order: B (all of its 50 relevant characters) at rank 1, then A
-    assert v[("gP[1]", "1")] == (1.0 if task == "relevant-in-context" else v[("gP[1]", "1")])
+    # file order puts B first; in rank order A (a perfect result either way) would give gP[1] = 1
+    if task == "relevant-in-context":  # B: precision 1, recall 25/50; F_0.25
+        b = (1 + 0.25 ** 2) * 1 * 0.5 / (0.25 ** 2 * 1 + 0.5)
+    else:  # B's entry point 10 characters from its BEP 0, n = 500
+        b = (500 - 10) / 500
+    assert v[("gP[1]", "1")] == pytest.approx(b) and b < 1
     assert v[("num_rel_ret", "1")] == 2

@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
     s.add_argument("--assessments", required=True, action="append", metavar="FILE",
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
-    s.add_argument("--assessments-format", default="auto", choices=["auto", "fol", "trec", "inex2005", "inex2006", "inex2002"])
+    from inexflow.formats.assessments import ASSESSMENT_FORMATS
+    s.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
     s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
     s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
                    help=f"measure families to use instead of the task's default ({', '.join(sorted(FAMILIES))}), "

@@ -30,6 +30,8 @@ import pandas as pd
 from inexflow.errors import InputError, read_bytes
 
 SCALES = ("inex2002", "inex2005", "inex2006", "fol", "trec")
+# the values of --assessments-format and of the config's assessments.format (the schema's enum is tested equal)
+ASSESSMENT_FORMATS = ("auto", "fol", "trec", "inex2005", "inex2006", "inex2002")
 BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, accepted at the start of every input
 
 ELEMENT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "exh": "float64",

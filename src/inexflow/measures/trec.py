@@ -23,14 +23,14 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.catalogue import is_count
 from inexflow.measures.topicset import scored_topics, tidy
 
 P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-COUNTS = ("num_ret", "num_rel", "num_rel_ret")
 
 
 def trec_measure_names(opts: dict) -> list[str]:
-    return ["num_q", *COUNTS, "map", "Rprec", "ndcg"] + [f"P_{k}" for k in P_CUTOFFS]
+    return ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "ndcg"] + [f"P_{k}" for k in P_CUTOFFS]
 
 
 def trec_eval_order(run):
@@ -84,6 +84,6 @@ def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:
     if per:
         rows.append(("all", "-", "num_q", float(len(per))))
         for m in per[0]:
-            agg = np.sum if m in COUNTS else np.mean
+            agg = np.sum if is_count(m) else np.mean
             rows.append(("all", "-", m, float(agg([v[m] for v in per]))))
     return tidy(rows)
