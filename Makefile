@@ -5,12 +5,12 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 CORES ?= all
 
-.PHONY: run test demo clean
+.PHONY: run test lint demo clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,workflow]'
+	$(BIN)/python -m pip install --quiet -e '.[test,workflow,lint]'
 	touch $@
 
 demo/campaign.json: | $(BIN)/.installed
@@ -23,6 +23,12 @@ run: $(BIN)/.installed demo/campaign.json
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -q
+
+# ruff (config in pyproject.toml), snakefmt and Snakemake's own linter: all must be clean
+lint: $(BIN)/.installed demo/campaign.json
+	$(BIN)/ruff check .
+	$(BIN)/snakefmt --check workflow
+	$(BIN)/snakemake --lint -n --configfile config/config.yaml >/dev/null
 
 clean:
 	rm -rf results logs .snakemake demo

@@ -1,9 +1,8 @@
 """Pooling by hand; the simulator's determinism and campaign structure."""
 import filecmp
-
-import numpy as np
 import json
 
+import numpy as np
 import pandas as pd
 
 from inexflow.formats.assessments import read_assessments

@@ -149,6 +149,28 @@ def test_one_core_gives_the_same_bytes_as_sixteen(campaign, tmp_path):
     assert_same_tree(campaign / "results", tmp_path / "results")
 
 
+def test_deployed_as_a_module_elsewhere_gives_the_same_bytes(campaign, tmp_path):
+    """`inexflow workflow init DIR` writes a Snakefile that uses this workflow as a module; the
+    demo run there (its own directory, its own config copy) gives the plain run's results."""
+    from conftest import run_cli
+
+    dep = tmp_path / "deployed"
+    p = run_cli("workflow", "init", dep)
+    assert p.returncode == 0, p.stderr
+    assert "module inexflow:" in (dep / "workflow" / "Snakefile").read_text()
+    assert (dep / "config" / "README.md").is_file() and (dep / "workflow" / "profiles" / "default").is_dir()
+    again = run_cli("workflow", "init", dep)
+    assert again.returncode == 2 and "already exist" in again.stderr and "--force" in again.stderr
+    shutil.copy(campaign / "config" / "config.yaml", dep / "config" / "config.yaml")
+    shutil.copytree(campaign / "demo", dep / "demo")
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    p = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2"], cwd=dep, capture_output=True, text=True,
+                       env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert_same_tree(campaign / "results", dep / "results")
+
+
 def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
     assert dry_run_jobs(campaign) == []
     run = campaign / "demo" / "runs" / "g01-focused-1.xml"

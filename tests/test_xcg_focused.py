@@ -123,10 +123,10 @@ def test_permuting_topics_changes_no_mean(tmp_path_factory, order, seed, overlap
 
     d = tmp_path_factory.mktemp("perm")
     rng = np.random.default_rng(seed)
-    files = [write(d / f"a{i}.xml", '<assessments topic="%s"><file name="A">'
-                   '<element path="/article[1]" exhaustivity="2" size="100" rsize="%d"/>'
-                   '<element path="/article[1]/sec[1]" exhaustivity="1" size="50" rsize="%d"/></file></assessments>'
-                   % (t, 50 + 10 * i, 20 + 5 * i)) for i, t in enumerate("123")]
+    files = [write(d / f"a{i}.xml", f'<assessments topic="{t}"><file name="A">'
+                   f'<element path="/article[1]" exhaustivity="2" size="100" rsize="{50 + 10 * i}"/>'
+                   f'<element path="/article[1]/sec[1]" exhaustivity="1" size="50" rsize="{20 + 5 * i}"/></file></assessments>')
+             for i, t in enumerate("123")]
     a = read_assessments(files)
     ctx = ScoringContext(a, build_recallbases(a, None, ["gen"]), {"overlap": overlap})
     lines = {t: [f"{t} Q0 A {k + 1} {1 - k / 10} x {p}\n" for k, p in

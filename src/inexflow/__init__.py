@@ -15,7 +15,8 @@ __version__ = "0.1.0"
 # inexflow.read_run(path), inexflow.Options (every scoring option and its default).
 _API = {"evaluate": "inexflow.api", "read_assessments": "inexflow.formats.assessments",
         "read_run": "inexflow.formats.runs", "Options": "inexflow.options", "Session": "inexflow.session"}
-__all__ = ["__version__", *_API]
+__all__ = ["__version__", "evaluate", "read_assessments", "read_run", "Options", "Session"]  # noqa: RUF022
+assert set(__all__[1:]) == set(_API)
 
 
 def __getattr__(name):

@@ -142,6 +142,16 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--assessments", metavar="FILE", help="FOL qrels whose doc_chars give the document lengths")
     v.add_argument("-o", "--out", metavar="FILE", help="output file (default: standard output)")
 
+    w = sub.add_parser("workflow", help="deploy the Snakemake workflow into a directory (as a module)",
+                       description="inexflow workflow init DIR writes DIR/workflow/Snakefile, which uses the inexflow "
+                                   "workflow of this installation as a Snakemake module, and copies the config "
+                                   "templates to DIR/config. Then: cd DIR, edit config/config.yaml, "
+                                   "snakemake --cores all (needs pip install 'inexflow[workflow]').")
+    wsub = w.add_subparsers(dest="workflow_command", required=True)
+    wi = wsub.add_parser("init", help="deploy the workflow into DIR")
+    wi.add_argument("dir", metavar="DIR")
+    wi.add_argument("--force", action="store_true", help="overwrite DIR/workflow/Snakefile and DIR/config")
+
     m = sub.add_parser("simulate", help="write a seeded synthetic campaign (collection, topics, runs, assessments)")
     m.add_argument("--out", required=True, metavar="DIR")
     m.add_argument("--seed", type=int, default=42)
@@ -308,6 +318,15 @@ def cmd_convert(args) -> int:
     return 0
 
 
+def cmd_workflow(args) -> int:
+    from inexflow.deploy import init, workflow_dir
+
+    init(args.dir, force=args.force)
+    print(f"deployed the inexflow workflow ({workflow_dir()}) into {args.dir}: edit {args.dir}/config/config.yaml, "
+          f"then cd {args.dir} && snakemake --cores all")
+    return 0
+
+
 def cmd_simulate(args) -> int:
     from inexflow.simulate import SimulationConfig, simulate
 
@@ -336,7 +355,7 @@ def main(argv=None) -> int:
     logging.getLogger("inexflow").setLevel(level)
     try:
         commands = {"score": cmd_score, "simulate": cmd_simulate, "check-config": cmd_check_config,
-                    "convert": cmd_convert}
+                    "convert": cmd_convert, "workflow": cmd_workflow}
         return commands[args.command](args)
     except (InputError, UsageError) as e:
         print(f"inexflow: error: {e}", file=sys.stderr)

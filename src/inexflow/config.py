@@ -220,10 +220,17 @@ DEFAULT_CONFIG = Path("config") / "config.yaml"
 
 
 def schema_path() -> Path:
-    """The workflow's config schema: the one of this source tree, else the one of the workflow
-    directory the command runs in (an installed package has no workflow of its own)."""
-    for p in (Path(__file__).resolve().parents[2] / SCHEMA, Path.cwd() / SCHEMA):
-        if p.is_file():
+    """The workflow's config schema: the one of this installation's workflow (the wheel's or
+    the source tree's, :func:`inexflow.deploy.workflow_dir`), else the one of the workflow
+    directory the command runs in."""
+    from inexflow.deploy import workflow_dir
+
+    try:
+        own = workflow_dir() / "schemas" / "config.schema.yaml"
+    except UsageError:
+        own = None
+    for p in (own, Path.cwd() / SCHEMA):
+        if p is not None and p.is_file():
             return p
     raise ConfigError(f"the workflow's config schema ({SCHEMA}) is not here: run this in the inexflow workflow "
                       "directory (the one holding workflow/ and config/)")

@@ -49,7 +49,7 @@ class Options:
         return [f.name for f in fields(cls)]
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Options":
+    def from_dict(cls, d: dict) -> Options:
         """Options from a mapping of option names; an unknown name is a usage error."""
         from inexflow.errors import UsageError
 
@@ -60,14 +60,14 @@ class Options:
                                                                              "mean_doc_length")})
 
     @classmethod
-    def from_config(cls, config: dict, task: str | None = None) -> "Options":
+    def from_config(cls, config: dict, task: str | None = None) -> Options:
         """The options of one task of a workflow config: the top-level keys, then the task's
         own ``overlap`` and ``alpha``."""
         top = {k: config[k] for k in cls.names() if k in config and k not in ("overlap", "alpha")}
         t = (config.get("tasks") or {}).get(task) or {}
         return cls.from_dict({**top, **{k: t[k] for k in ("overlap", "alpha") if k in t}})
 
-    def for_task(self, task: str) -> "Options":
+    def for_task(self, task: str) -> Options:
         """These options with the overlap resolved for ``task``."""
         return self if self.overlap is not None else replace(self, overlap=default_overlap(task))
 

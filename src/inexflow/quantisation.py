@@ -12,7 +12,7 @@ or 2 and spec is rsize/size; on ``inex2006`` and ``fol`` only spec counts; on
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
-from inexflow.formats.xpath import ancestors
 from inexflow.formats.assessments import ELEMENT_COLUMNS, Assessments, make_table
+from inexflow.formats.xpath import ancestors
 from inexflow.quantisation import quantise
 
 RECALLBASE_COLUMNS = ["topic", "doc", "xpath", "size", "gain", "ideal"]

@@ -41,7 +41,7 @@ class Session:
 
     @classmethod
     def build(cls, assessments: Assessments, task: str, families=None, options: Options | None = None,
-              collection=None) -> "Session":
+              collection=None) -> Session:
         """A session for runs of ``task`` (a scoring type or any submission label) scored with
         ``families`` (default: the task's, for the kind of assessments)."""
         from inexflow.formats.runs import normalise_task
@@ -59,10 +59,9 @@ class Session:
     def score_families(self, run) -> list[tuple[str, pd.DataFrame]]:
         """(family, scores) for every family, element results of ``run`` resolved through the
         collection first."""
-        from inexflow.scoring import resolve_extents
-
         from inexflow.measures import ORDER
         from inexflow.measures.toolorder import in_file_order
+        from inexflow.scoring import resolve_extents
 
         run = resolve_extents(run, self.collection, self.context.index)
         in_file = in_file_order(run) if any(ORDER[f] == "file" for f in self.families) else None  # warns once

@@ -35,8 +35,8 @@ import pandas as pd
 from inexflow.formats.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
 from inexflow.formats.collection import index_document
 from inexflow.formats.qrels_fol import write_fol_qrels
-from inexflow.formats.run_xml import write_xml_run
 from inexflow.formats.run_text import fol_run_text
+from inexflow.formats.run_xml import write_xml_run
 from inexflow.formats.runs import RESULT_COLUMNS, Run
 from inexflow.formats.topics import write_topics
 from inexflow.pool import build_pool
@@ -123,8 +123,9 @@ def _select_non_overlapping(order: np.ndarray, xpaths: np.ndarray, docs: np.ndar
     return out
 
 
-def simulate(outdir, cfg: SimulationConfig = SimulationConfig()) -> dict:
+def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
     """Write a complete campaign to ``outdir``; returns a summary dict (also ``campaign.json``)."""
+    cfg = cfg or SimulationConfig()
     out = Path(outdir)
     rng = np.random.default_rng(cfg.seed)
     docs = [f"{1000 + i}" for i in range(cfg.n_docs)]

@@ -3,22 +3,29 @@
 
 rule build_pool:
     input:
-        runs=[f"{RES}/firstpos/{r}.parquet" for r in sorted(RUNS) if RUNS[r]["task"] in config["pool"]["tasks"]],
+        runs=[
+            f"{RES}/firstpos/{r}.parquet"
+            for r in sorted(RUNS)
+            if RUNS[r]["task"] in config["pool"]["tasks"]
+        ],
     output:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
-    params:
-        target=config["pool"].get("target"),
-        depth=config["pool"].get("depth"),
     log:
         "logs/build_pool.log",
     benchmark:
         "logs/benchmarks/build_pool.tsv"
+    conda:
+        ENV
+    params:
+        target=config["pool"].get("target"),
+        depth=config["pool"].get("depth"),
     script:
         "../scripts/build_pool.py"
 
 
 # --- the meta-evaluation analyses; each has its own config under `analysis:` ---------------------
+
 
 rule topic_sampling:
     input:
@@ -26,14 +33,19 @@ rule topic_sampling:
     output:
         table=f"{RES}/analysis/topic_sampling.tsv",
         smallest=f"{RES}/analysis/topic_sampling_smallest.tsv",
-        plot=report(f"{RES}/analysis/tau_vs_topics.png", caption="../report/tau_topics.rst",
-                    category="Analyses"),
-    params:
-        cfg=analysis_cfg("topic_fractions"),
+        plot=report(
+            f"{RES}/analysis/tau_vs_topics.png",
+            caption="../report/tau_topics.rst",
+            category="Analyses",
+        ),
     log:
         "logs/topic_sampling.log",
     benchmark:
         "logs/benchmarks/topic_sampling.tsv"
+    conda:
+        ENV
+    params:
+        cfg=analysis_cfg("topic_fractions"),
     script:
         "../scripts/topic_sampling.py"
 
@@ -52,13 +64,19 @@ rule pool_analysis:
         depth=f"{RES}/analysis/pool_depth.tsv",
         curve=f"{RES}/analysis/relevant_vs_depth.tsv",
         reduced=f"{RES}/analysis/reduced_pools.tsv",
-        plot=report(f"{RES}/analysis/tau_vs_pool.png", caption="../report/tau_pool.rst", category="Analyses"),
-    params:
-        cfg=analysis_cfg("pool_fractions", "depth_reductions"),
+        plot=report(
+            f"{RES}/analysis/tau_vs_pool.png",
+            caption="../report/tau_pool.rst",
+            category="Analyses",
+        ),
     log:
         "logs/pool_analysis.log",
     benchmark:
         "logs/benchmarks/pool_analysis.tsv"
+    conda:
+        ENV
+    params:
+        cfg=analysis_cfg("pool_fractions", "depth_reductions"),
     script:
         "../scripts/pool_analysis.py"
 
@@ -69,13 +87,19 @@ rule swap_rates:
     output:
         table=f"{RES}/analysis/swap_rates.tsv",
         fit=f"{RES}/analysis/swap_fit.tsv",
-        plot=report(f"{RES}/analysis/error_rates.png", caption="../report/error_rates.rst", category="Analyses"),
-    params:
-        cfg=analysis_cfg("swap"),
+        plot=report(
+            f"{RES}/analysis/error_rates.png",
+            caption="../report/error_rates.rst",
+            category="Analyses",
+        ),
     log:
         "logs/swap_rates.log",
     benchmark:
         "logs/benchmarks/swap_rates.tsv"
+    conda:
+        ENV
+    params:
+        cfg=analysis_cfg("swap"),
     script:
         "../scripts/swap_rates.py"
 
@@ -92,14 +116,20 @@ rule leave_one_group_out:
         overall=f"{RES}/analysis/logo_overall.tsv",
         per_query=f"{RES}/analysis/logo_per_query.tsv",
         significance=f"{RES}/analysis/logo_significance.tsv",
-        plot=report(f"{RES}/analysis/logo_histogram.png", caption="../report/logo.rst", category="Analyses"),
-    params:
-        cfg=analysis_cfg(),
-        pool=config["pool"],
+        plot=report(
+            f"{RES}/analysis/logo_histogram.png",
+            caption="../report/logo.rst",
+            category="Analyses",
+        ),
     log:
         "logs/leave_one_group_out.log",
     benchmark:
         "logs/benchmarks/leave_one_group_out.tsv"
+    conda:
+        ENV
+    params:
+        cfg=analysis_cfg(),
+        pool=config["pool"],
     script:
         "../scripts/leave_one_group_out.py"
 
@@ -112,12 +142,14 @@ rule significance:
         summary=f"{RES}/analysis/significance.tsv",
         errors=f"{RES}/analysis/test_error_rates.tsv",
         agreement=f"{RES}/analysis/significance_agreement.tsv",
-    params:
-        cfg={"seed": ANALYSIS.get("seed"), "significance": ANALYSIS.get("significance")},
     log:
         "logs/significance.log",
     benchmark:
         "logs/benchmarks/significance.tsv"
+    conda:
+        ENV
+    params:
+        cfg={"seed": ANALYSIS.get("seed"), "significance": ANALYSIS.get("significance")},
     script:
         "../scripts/significance.py"
 
@@ -134,5 +166,7 @@ rule analysis_summary:
         "logs/analysis_summary.log",
     benchmark:
         "logs/benchmarks/analysis_summary.tsv"
+    conda:
+        ENV
     script:
         "../scripts/analysis_summary.py"

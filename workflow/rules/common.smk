@@ -1,26 +1,34 @@
 # Configuration: validation, run discovery, helpers shared by the rules.
-import glob
-import os
-import re
-import sys
+# The library is found by being installed in the Python that runs Snakemake (pip install
+# inexflow[workflow], or pip install -e '.[workflow]' in a clone) or in the rules' conda
+# environment (--sdm conda, workflow/envs/inexflow.yaml); the workflow never edits sys.path.
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-SRC = str(Path(workflow.basedir).parent / "src")
-if SRC not in sys.path:
-    sys.path.insert(0, SRC)
-# the stage scripts import the library from src/ whether or not it is installed
-os.environ["PYTHONPATH"] = SRC + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")
+try:
+    from inexflow.config import prepare_config
+    from inexflow.errors import UsageError
+    from inexflow.measures import needs
+    from inexflow.options import Options
+except ImportError as e:
+    raise WorkflowError(
+        f"the inexflow library is not installed in this Python ({e}): "
+        "pip install 'inexflow[workflow]', or pip install -e '.[workflow]' in a clone"
+    ) from None
 
-from inexflow.config import prepare_config  # noqa: E402
-from inexflow.measures import needs  # noqa: E402
-from inexflow.options import Options  # noqa: E402
-from inexflow.errors import UsageError  # noqa: E402
+# one conda environment for every rule, relative to the rule files (--sdm conda)
+ENV = "../envs/inexflow.yaml"
 
-SCHEMA = str(Path(workflow.basedir) / "schemas" / "config.schema.yaml")
+# the schema of this workflow, also when it is used as a module from another directory
+SCHEMA = str(workflow.source_path("../schemas/config.schema.yaml"))
 try:  # the checks `inexflow check-config` makes too
-    RUNS = prepare_config(config, workflow.config_settings.overwrite_config, workflow.overwrite_configfiles, SCHEMA)
+    RUNS = prepare_config(
+        config,
+        workflow.config_settings.overwrite_config,
+        workflow.overwrite_configfiles,
+        SCHEMA,
+    )
 except UsageError as e:  # a config error: one message, no Python stack
     raise WorkflowError(str(e)) from None
 TASKS = sorted({r["task"] for r in RUNS.values()})
@@ -41,17 +49,33 @@ def families_of(run):
 
 
 def score_files():
-    return [f"{RES}/scores/{run}/{fam}.parquet" for run in sorted(RUNS) for fam in families_of(run)]
+    return [
+        f"{RES}/scores/{run}/{fam}.parquet"
+        for run in sorted(RUNS)
+        for fam in families_of(run)
+    ]
 
 
 def final_outputs():
     extra = [f"{RES}/topics.parquet"] if config.get("topics") else []
     if config.get("analysis"):
-        extra += [f"{RES}/analysis/summary.txt", f"{RES}/analysis/logo_runs.tsv", f"{RES}/analysis/significance.tsv",
-                  f"{RES}/analysis/swap_fit.tsv"]
-    return [f"{RES}/report.html", f"{RES}/scores/means.tsv", f"{RES}/pool/depths.tsv",
-            f"{RES}/analysis/correlation.tsv"] + [f"{RES}/summary/{t}.tsv" for t in TASKS] + extra + \
-        [f"{RES}/plots/{t}.png" for t in TASKS]
+        extra += [
+            f"{RES}/analysis/summary.txt",
+            f"{RES}/analysis/logo_runs.tsv",
+            f"{RES}/analysis/significance.tsv",
+            f"{RES}/analysis/swap_fit.tsv",
+        ]
+    return (
+        [
+            f"{RES}/report.html",
+            f"{RES}/scores/means.tsv",
+            f"{RES}/pool/depths.tsv",
+            f"{RES}/analysis/correlation.tsv",
+        ]
+        + [f"{RES}/summary/{t}.tsv" for t in TASKS]
+        + extra
+        + [f"{RES}/plots/{t}.png" for t in TASKS]
+    )
 
 
 def recallbases_for(w):
@@ -61,7 +85,11 @@ def recallbases_for(w):
 
 
 def index_for(w):
-    return [f"{RES}/collection/index.parquet"] if COLLECTION and "index" in needs([w.family]) else []
+    return (
+        [f"{RES}/collection/index.parquet"]
+        if COLLECTION and "index" in needs([w.family])
+        else []
+    )
 
 
 # the meta-evaluation analyses; each has its own config under `analysis:`

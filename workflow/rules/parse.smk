@@ -8,12 +8,14 @@ rule parse_assessments:
         elements=f"{RES}/assessments/elements.parquet",
         passages=f"{RES}/assessments/passages.parquet",
         documents=f"{RES}/assessments/documents.parquet",
-    params:
-        format=config["assessments"].get("format", "auto"),
     log:
         "logs/parse_assessments.log",
     benchmark:
         "logs/benchmarks/parse_assessments.tsv"
+    conda:
+        ENV
+    params:
+        format=config["assessments"].get("format", "auto"),
     script:
         "../scripts/parse_assessments.py"
 
@@ -27,6 +29,8 @@ rule parse_topics:
         "logs/parse_topics.log",
     benchmark:
         "logs/benchmarks/parse_topics.tsv"
+    conda:
+        ENV
     script:
         "../scripts/parse_topics.py"
 
@@ -38,12 +42,14 @@ rule index_collection:
         passages=f"{RES}/assessments/passages.parquet",
     output:
         index=f"{RES}/collection/index.parquet",
-    params:
-        collection=COLLECTION,
     log:
         "logs/index_collection.log",
     benchmark:
         "logs/benchmarks/index_collection.tsv"
+    conda:
+        ENV
+    params:
+        collection=COLLECTION,
     script:
         "../scripts/index_collection.py"
 
@@ -55,13 +61,15 @@ rule parse_run:
     output:
         run=f"{RES}/runs/{{run}}.parquet",
         docs=f"{RES}/firstpos/{{run}}.parquet",
-    params:
-        task=lambda w: RUNS[w.run]["task"],
-        participant=lambda w: RUNS[w.run]["participant"],
-        collection=COLLECTION,
     log:
         "logs/parse_run/{run}.log",
     benchmark:
         "logs/benchmarks/parse_run/{run}.tsv"
+    conda:
+        ENV
+    params:
+        task=lambda w: RUNS[w.run]["task"],
+        participant=lambda w: RUNS[w.run]["participant"],
+        collection=COLLECTION,
     script:
         "../scripts/parse_run.py"

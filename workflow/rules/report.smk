@@ -8,13 +8,15 @@ rule correlate:
         correlation=f"{RES}/analysis/correlation.tsv",
         by_measure=f"{RES}/analysis/correlation_by_measure.tsv",
         by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
-    params:
-        measures=config["correlation"]["measures"],
-        seed=(config.get("analysis") or {}).get("seed", 0),
     log:
         "logs/correlate.log",
     benchmark:
         "logs/benchmarks/correlate.tsv"
+    conda:
+        ENV
+    params:
+        measures=config["correlation"]["measures"],
+        seed=(config.get("analysis") or {}).get("seed", 0),
     script:
         "../scripts/correlate.py"
 
@@ -23,12 +25,21 @@ rule plot_scores:
     input:
         scores=f"{RES}/scores/all.parquet",
     output:
-        plots=[report(f"{RES}/plots/{t}.png", caption="../report/curves.rst", category="Scores", subcategory=t)
-               for t in TASKS],
+        plots=[
+            report(
+                f"{RES}/plots/{t}.png",
+                caption="../report/curves.rst",
+                category="Scores",
+                subcategory=t,
+            )
+            for t in TASKS
+        ],
     log:
         "logs/plot_scores.log",
     benchmark:
         "logs/benchmarks/plot_scores.tsv"
+    conda:
+        ENV
     script:
         "../scripts/plot_scores.py"
 
@@ -40,11 +51,13 @@ rule report:
         depths=f"{RES}/pool/depths.tsv",
     output:
         html=f"{RES}/report.html",
-    params:
-        campaign=config["campaign"],
     log:
         "logs/report.log",
     benchmark:
         "logs/benchmarks/report.tsv"
+    conda:
+        ENV
+    params:
+        campaign=config["campaign"],
     script:
         "../scripts/report.py"

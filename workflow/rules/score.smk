@@ -9,12 +9,14 @@ rule ideal_recallbase:
         index=[f"{RES}/collection/index.parquet"] if COLLECTION else [],
     output:
         recallbase=f"{RES}/recallbase/{{quant}}.parquet",
-    params:
-        ideal_tie=config["ideal_tie"],
     log:
         "logs/ideal_recallbase/{quant}.log",
     benchmark:
         "logs/benchmarks/ideal_recallbase/{quant}.tsv"
+    conda:
+        ENV
+    params:
+        ideal_tie=config["ideal_tie"],
     script:
         "../scripts/ideal_recallbase.py"
 
@@ -29,13 +31,15 @@ rule score:
         index=index_for,
     output:
         scores=f"{RES}/scores/{{run}}/{{family}}.parquet",
-    params:
-        task=lambda w: RUNS[w.run]["task"],
-        options=lambda w: Options.from_config(config, RUNS[w.run]["task"]).as_dict(),
     log:
         "logs/score/{run}.{family}.log",
     benchmark:
         "logs/benchmarks/score/{run}.{family}.tsv"
+    conda:
+        ENV
+    params:
+        task=lambda w: RUNS[w.run]["task"],
+        options=lambda w: Options.from_config(config, RUNS[w.run]["task"]).as_dict(),
     script:
         "../scripts/score.py"
 
@@ -47,14 +51,24 @@ rule aggregate:
         scores=f"{RES}/scores/all.parquet",
         scores_tsv=f"{RES}/scores/per_topic.tsv",
         means=f"{RES}/scores/means.tsv",
-        summaries=[report(f"{RES}/summary/{t}.tsv", caption="../report/summary.rst", category="Scores",
-                          subcategory=t, labels={"table": f"{t} ranking"}) for t in TASKS],
-    params:
-        participants={r: v["participant"] for r, v in RUNS.items()},
-        main_measures={t: config["tasks"][t]["main_measure"] for t in TASKS},
+        summaries=[
+            report(
+                f"{RES}/summary/{t}.tsv",
+                caption="../report/summary.rst",
+                category="Scores",
+                subcategory=t,
+                labels={"table": f"{t} ranking"},
+            )
+            for t in TASKS
+        ],
     log:
         "logs/aggregate.log",
     benchmark:
         "logs/benchmarks/aggregate.tsv"
+    conda:
+        ENV
+    params:
+        participants={r: v["participant"] for r, v in RUNS.items()},
+        main_measures={t: config["tasks"][t]["main_measure"] for t in TASKS},
     script:
         "../scripts/aggregate.py"

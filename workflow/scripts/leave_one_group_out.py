@@ -6,9 +6,9 @@ import pandas as pd
 from inexflow.analysis.logo import BINS, leave_one_group_out
 from inexflow.analysis.plots import logo_histogram
 from inexflow.analysis.rejudge import JudgedRuns
-from inexflow.measures.catalogue import per_topic_name
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
+from inexflow.measures.catalogue import per_topic_name
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, read_parquet_metadata, write_tsv
 

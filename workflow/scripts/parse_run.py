@@ -1,8 +1,8 @@
 """Stage parse_run: one run file -> results/runs/RUN.parquet (element extents resolved)."""
 from inexflow.formats.runs import read_run
+from inexflow.pool import first_positions
 from inexflow.scoring import resolve_extents
 from inexflow.stage import made_from, run_stage
-from inexflow.pool import first_positions
 from inexflow.tables import read_parquet, write_parquet
 
 

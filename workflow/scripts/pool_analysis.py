@@ -5,11 +5,16 @@ import pandas as pd
 
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns
-from inexflow.measures.catalogue import per_topic_name
-from inexflow.analysis.stability import (depth_reduction, pool_sampling, reduced_pools, relevant_vs_depth,
-                                         smallest_stable)
+from inexflow.analysis.stability import (
+    depth_reduction,
+    pool_sampling,
+    reduced_pools,
+    relevant_vs_depth,
+    smallest_stable,
+)
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
+from inexflow.measures.catalogue import per_topic_name
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_tsv
 

@@ -9,7 +9,6 @@ from inexflow.formats.assessments import topic_sort_key
 from inexflow.measures.catalogue import per_topic_name
 
 
-
 def score_matrix(scores: pd.DataFrame, task: str, measure: str, quant: str | None = None) -> pd.DataFrame:
     """Runs x topics of ``measure`` (a mean name like MAiP is read per topic as AiP)."""
     m = per_topic_name(measure)

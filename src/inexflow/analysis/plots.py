@@ -68,11 +68,11 @@ def task_curves(scores: pd.DataFrame, task: str, path):
     points = m["measure"].map(curve_point)
     panels = []
     for prefix, (title, xlab) in CURVES.items():
-        on = points.map(lambda p: p is not None and p[0] == prefix).to_numpy(bool)
+        on = points.map(lambda p, prefix=prefix: p is not None and p[0] == prefix).to_numpy(bool)
         if on.any():
             panels.append((prefix, title, xlab, m[on].assign(x=[p[1] for p in points[on]])))
     fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(5.5 * max(len(panels), 1), 4), squeeze=False)
-    for ax, (prefix, title, xlab, sel) in zip(axes[0], panels):
+    for ax, (_prefix, title, xlab, sel) in zip(axes[0], panels):
         quants = sorted(sel["quant"].unique())
         for (run, quant), g in sel.groupby(["run", "quant"], sort=True):
             x = g["x"]

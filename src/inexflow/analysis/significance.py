@@ -19,6 +19,7 @@ import itertools
 import numpy as np
 import pandas as pd
 from scipy import stats
+
 from inexflow.errors import UsageError
 
 TESTS = ("t", "wilcoxon", "sign", "bootstrap")

@@ -73,7 +73,7 @@ class Assessments:
         write_parquet(self.documents, out / "documents.parquet", meta)
 
     @classmethod
-    def load(cls, outdir) -> "Assessments":
+    def load(cls, outdir) -> Assessments:
         from inexflow.tables import read_parquet, read_parquet_metadata
         out = Path(outdir)
         meta = read_parquet_metadata(out / "elements.parquet")

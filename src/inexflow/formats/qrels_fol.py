@@ -23,9 +23,7 @@ characters twice.
 from __future__ import annotations
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
-from inexflow.formats.assessments import (DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments,
-                                          make_table)
-
+from inexflow.formats.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
 
 INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int
 

@@ -98,7 +98,7 @@ class Run:
         write_parquet(self.results, path, {**self.meta(), "made_from": made_from or {}})
 
     @classmethod
-    def load(cls, path, name: str | None = None) -> "Run":
+    def load(cls, path, name: str | None = None) -> Run:
         """A run cached by :meth:`save`; with ``name``, a cached table of another run is an error."""
         from inexflow.tables import check_identity, read_parquet, read_parquet_metadata
         m = read_parquet_metadata(path)

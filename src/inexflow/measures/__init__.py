@@ -33,8 +33,8 @@ Families so far:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pandas as pd
 
@@ -168,7 +168,7 @@ def _brief(names: list[str]) -> list[str]:
     for n in names:
         stem = re.sub(r"[0-9.]+(?=\]?$)", "#", n)
         groups.setdefault(stem, []).append(n)
-    for stem, ns in groups.items():
+    for ns in groups.values():
         out.append(ns[0] if len(ns) == 1 else f"{ns[0]} .. {ns[-1]}")
     return out
 
@@ -193,8 +193,8 @@ from inexflow.measures import bepd as _bepd  # noqa: E402,F401
 from inexflow.measures import cutoff as _cutoff  # noqa: E402,F401
 from inexflow.measures import fetchbrowse as _fetchbrowse  # noqa: E402,F401
 from inexflow.measures import hixeval as _hixeval  # noqa: E402,F401
-from inexflow.measures import precall as _precall  # noqa: E402,F401
 from inexflow.measures import incontext as _incontext  # noqa: E402,F401
 from inexflow.measures import passage as _passage  # noqa: E402,F401
+from inexflow.measures import precall as _precall  # noqa: E402,F401
 from inexflow.measures import trec as _trec  # noqa: E402,F401
 from inexflow.measures import xcg as _xcg  # noqa: E402,F401

@@ -30,8 +30,8 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
-from inexflow.options import Options
 from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.options import Options
 
 RECALL_LEVELS = np.arange(1, 101)
 

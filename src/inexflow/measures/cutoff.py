@@ -21,10 +21,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import ScoringContext, register_family
-from inexflow.options import Options
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
-
+from inexflow.options import Options
 
 
 def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:

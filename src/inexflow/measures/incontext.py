@@ -37,10 +37,15 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.passage import (check_no_overlap, document_lengths, passage_index, passage_results,
-                                      tool_mean)
-from inexflow.measures.toolorder import (ToolView, describe_split, qrels_totals, relevant_documents, tool_div,
-                                         warn_no_relevant)
+from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results, tool_mean
+from inexflow.measures.toolorder import (
+    ToolView,
+    describe_split,
+    qrels_totals,
+    relevant_documents,
+    tool_div,
+    warn_no_relevant,
+)
 from inexflow.measures.topicset import scored_topics, tidy
 
 RANKS = (1, 2, 3, 5, 10, 25, 50)

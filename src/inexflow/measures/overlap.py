@@ -28,8 +28,6 @@ from inexflow.errors import InputError
 from inexflow.formats.xpath import ancestors
 
 
-
-
 class DocumentState:
     """Assessed elements of one (topic, document) and what the user has seen of them."""
 

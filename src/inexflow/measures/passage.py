@@ -46,8 +46,15 @@ import pandas as pd
 
 from inexflow.errors import InputError, warn_input
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.toolorder import (ToolView, describe_split, pair_member, qrels_totals, relevant_documents,
-                                         tool_div, warn_no_relevant)
+from inexflow.measures.toolorder import (
+    ToolView,
+    describe_split,
+    pair_member,
+    qrels_totals,
+    relevant_documents,
+    tool_div,
+    warn_no_relevant,
+)
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.recallbase import PassageIndex, normalised_passages
 

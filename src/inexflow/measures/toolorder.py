@@ -83,7 +83,7 @@ class ToolView:
     segments: np.ndarray
 
     @classmethod
-    def of(cls, res: pd.DataFrame, assessed) -> "ToolView":
+    def of(cls, res: pd.DataFrame, assessed) -> ToolView:
         """``segments`` numbers each line's article table (-1 for lines of unassessed
         topics): a new one starts where a topic is met for the first time."""
         tcode, topics = pd.factorize(res["topic"])
