@@ -125,7 +125,9 @@ def assert_cli_equals_workflow(workdir: Path, cfg: dict):
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
                 assert main(args) == 0
-            got = pd.read_csv(io.StringIO(out.getvalue()), sep="\t", dtype={"topic": str})
+            # values parsed by Python's float (exact round trip; some pandas versions' parser is not)
+            got = pd.read_csv(io.StringIO(out.getvalue()), sep="\t", dtype={"topic": str, "value": str})
+            got["value"] = got["value"].map(float)
             quants = set(want["quant"]) - {"-", "chars", "bep"}
             name = want["measure"] if len(quants) <= 1 else want["measure"].where(
                 want["quant"].isin(["-", "chars", "bep"]), want["measure"] + "." + want["quant"])
@@ -184,7 +186,7 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
                                        # the analyses that read scores, runs or the pool
                                        ("topic_sampling", ""), ("pool_analysis", ""), ("swap_rates", ""),
                                        ("leave_one_group_out", ""), ("significance", ""),
-                                       ("analysis_summary", ""), ("all", "")]
+                                       ("analysis_summary", ""), ("report_tables", ""), ("all", "")]
                                       + [("plot_scores", "")])
     finally:
         run.write_text(original)
@@ -198,7 +200,7 @@ def test_changed_analysis_config_reruns_only_that_analysis(campaign):
         cfg["analysis"]["swap"]["iterations"] = 7
         cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
         jobs = dry_run_jobs(campaign)
-        assert sorted(jobs) == sorted([("swap_rates", ""), ("analysis_summary", ""), ("all", "")])
+        assert sorted(jobs) == sorted([("swap_rates", ""), ("analysis_summary", ""), ("report_tables", ""), ("all", "")])
     finally:
         cfg_path.write_text(original)
 
@@ -256,16 +258,86 @@ def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
         (ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())))
 
 
-def test_report_builds_and_contains_every_plot(campaign):
+def test_report_holds_every_table_and_plot_and_renders_them_in_chromium(campaign):
     p = snakemake(campaign, "--report", "report.html")
     assert p.returncode == 0, p.stdout + p.stderr
     html = (campaign / "report.html").read_text()
-    plots = [f"{t}.png" for t in ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse")]
-    plots += ["tau_vs_pool.png", "tau_vs_topics.png", "error_rates.png", "logo_histogram.png"]
-    for name in plots:
-        assert name in html, name
-    for table in ("thorough.tsv", "focused.tsv"):
-        assert table in html, table
+    res = campaign / "results"
+    plots = sorted(res.glob("plots/*.png")) + sorted(res.glob("analysis/*.png"))
+    tsvs = sorted(res.glob("analysis/*.tsv")) + sorted(res.glob("summary/*.tsv"))
+    assert len(plots) == 9 and len(tsvs) >= 20
+    pages = {f.stem: f for f in res.glob("report/tables/*.html")}
+    # every analysis table has its page in the report (rankings are ranking_TASK), and every plot is there
+    rows = {}  # page -> data rows of its TSV
+    for tsv in tsvs + [res / "scores" / "means.tsv", res / "pool" / "depths.tsv"]:
+        page = {"means": "means", "depths": "pool_depths"}.get(tsv.stem, tsv.stem)
+        page = f"ranking_{page}" if tsv.parent.name == "summary" else page
+        assert page in pages, tsv
+        rows[f"{page}.html"] = len(tsv.read_text().splitlines()) - 1
+    for f in plots + list(pages.values()):
+        assert f"filename={f.name};" in html, f.name
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright for the browser check")
+    if not chromium:
+        pytest.skip("no chromium (apt-get install chromium) for the browser check")
+    seen = browse_report(playwright, chromium, campaign / "report.html")
+    assert seen["png"] == sorted(f.name for f in plots)
+    assert seen["html"] == rows  # every page shown, with every row of its table
+
+
+def shown_item(page, previous: str | None):
+    """What the report's main panel shows once it differs from ``previous``: (file name, the
+    frame of an HTML page or the <img> of a PNG). Waits up to 10 s."""
+    for _ in range(100):
+        for frame in page.frames:
+            if frame.url.startswith("data:text/html") and "filename=" in frame.url:
+                name = frame.url.split("filename=", 1)[1].split(";", 1)[0]
+                if name != previous:
+                    return name, frame
+        for img in page.locator("img[src^='data:image/png']").all():
+            name = img.get_attribute("src").split("filename=", 1)[1].split(";", 1)[0]
+            if name != previous:
+                return name, img
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the report shows nothing new after {previous}")
+
+
+def browse_report(playwright, chromium: str, report: Path) -> dict:
+    """Open the Snakemake report in headless Chromium, click through every category and
+    subcategory, open every item, and check what the main panel shows: a table with rows
+    for an HTML page, a decoded image for a PNG. Returns the PNGs seen and the rows shown of each HTML table."""
+    seen = {"png": [], "html": {}}
+    with playwright.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+        def open_menu(*names):
+            page.goto(report.as_uri())
+            page.get_by_text("Analyses", exact=True).wait_for()
+            for name in names:
+                page.get_by_text(name, exact=True).first.click()
+
+        for category in ("Analyses", "Pool", "Scores"):
+            open_menu(category)
+            subs = page.locator("a.block > span").all_inner_texts()
+            for menu in [(category, sub) for sub in subs] or [(category,)]:  # one subcategory: no menu level
+                open_menu(*menu)
+                page.locator("tr a[iconname='eye']").first.wait_for()
+                name = None
+                for eye in page.locator("tr a[iconname='eye']").all():
+                    eye.click()
+                    name, shown = shown_item(page, name)
+                    if name.endswith(".png"):
+                        assert shown.evaluate("i => i.complete && i.naturalWidth > 0"), name
+                        seen["png"].append(name)
+                    else:
+                        shown.locator("table thead th").first.wait_for(state="attached")
+                        seen["html"][name] = shown.locator("table tbody tr").count()
+        browser.close()
+        assert not errors, errors
+    return {"png": sorted(seen["png"]), "html": seen["html"]}
 
 
 def start_and_kill_during_scoring(workdir: Path, whole_snakemake: bool) -> str:

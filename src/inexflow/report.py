@@ -9,32 +9,63 @@ import pandas as pd
 
 from inexflow.tables import write_text
 
+# columns of the analysis tables that hold counts (sizes, depths, numbers of runs, pairs or
+# samples); a NaN among them makes pandas read them as floats
+ANALYSIS_COUNTS = frozenset({"samples", "runs", "pairs", "count", "size", "depth", "pool_size", "candidates",
+                             "relevant", "relevant_found", "significant_pairs", "ordered_pairs",
+                             "smallest_size_error_lt_5pct"})
+
 
 def _table(df: pd.DataFrame, digits: int = 4) -> str:
-    def cell(v):
+    """An HTML table; ratios with ``digits`` decimals, counts (the catalogue's
+    :func:`~inexflow.measures.catalogue.is_count` measures, :data:`ANALYSIS_COUNTS` and
+    integer columns) as integers."""
+    from inexflow.measures.catalogue import is_count
+
+    def cell(v, count):
+        if count and isinstance(v, float) and v.is_integer():
+            return str(int(v))
         if isinstance(v, float):
             return f"{v:.{digits}f}"
         return html.escape(str(v))
+    counts = [is_count(str(c)) or str(c) in ANALYSIS_COUNTS for c in df.columns]
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>"
+    body = "".join("<tr>" + "".join(f"<td>{cell(v, c)}</td>" for v, c in zip(row, counts)) + "</tr>"
                    for row in df.itertuples(index=False, name=None))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _head(title: str) -> str:
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:2em}"
+            "td,th{border:1px solid #bbb;padding:2px 6px;font-size:90%}th{background:#eee}</style></head><body>")
+
+
+def read_tsv(path) -> pd.DataFrame:
+    """A TSV the workflow wrote, with identifiers (run, topic, participant, group) kept as text."""
+    return pd.read_csv(path, sep="\t", dtype={"run": str, "topic": str, "participant": str, "group": str},
+                       keep_default_na=False, na_values=["", "nan", "NaN"])
+
+
+def write_table_page(tsv, path, title: str, digits: int = 4):
+    """One TSV as a standalone HTML page (what the Snakemake report shows for a table: it
+    renders HTML, not TSV)."""
+    df = read_tsv(tsv)
+    write_text(_head(title) + f"<h2>{html.escape(title)}</h2><p>{len(df)} rows, from <code>"
+               f"{html.escape(str(tsv))}</code></p>" + _table(df, digits) + "</body></html>\n", path)
+
+
 def write_report(path, summaries: list[str], correlation: str, depths: str, campaign: str):
-    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>inexflow: {html.escape(campaign)}</title>",
-             "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:2em}"
-             "td,th{border:1px solid #bbb;padding:2px 6px;font-size:90%}th{background:#eee}</style></head><body>",
-             f"<h1>Campaign {html.escape(campaign)}</h1>"]
+    parts = [_head(f"inexflow: {campaign}"), f"<h1>Campaign {html.escape(campaign)}</h1>"]
     for s in summaries:
-        df = pd.read_csv(s, sep="\t", dtype={"run": str, "participant": str})
+        df = read_tsv(s)
         parts.append(f"<h2>Task {html.escape(Path(s).stem)}</h2>")
         parts.append("<p>Runs ranked by the task's main measure (mean over topics), one row per quantisation.</p>")
         parts.append(_table(df))
-    corr = pd.read_csv(correlation, sep="\t")
+    corr = read_tsv(correlation)
     parts.append("<h2>Kendall tau-b between measure rankings</h2>")
     parts.append(_table(corr, 3))
-    dep = pd.read_csv(depths, sep="\t", dtype={"topic": str})
+    dep = read_tsv(depths)
     parts.append("<h2>Pool</h2><p>Pool depth and size per topic.</p>")
     parts.append(_table(dep))
     parts.append("</body></html>\n")

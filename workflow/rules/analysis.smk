@@ -37,6 +37,7 @@ rule topic_sampling:
             f"{RES}/analysis/tau_vs_topics.png",
             caption="../report/tau_topics.rst",
             category="Analyses",
+            subcategory="topic sampling",
         ),
     log:
         "logs/topic_sampling.log",
@@ -68,6 +69,7 @@ rule pool_analysis:
             f"{RES}/analysis/tau_vs_pool.png",
             caption="../report/tau_pool.rst",
             category="Analyses",
+            subcategory="pool size and depth",
         ),
     log:
         "logs/pool_analysis.log",
@@ -91,6 +93,7 @@ rule swap_rates:
             f"{RES}/analysis/error_rates.png",
             caption="../report/error_rates.rst",
             category="Analyses",
+            subcategory="swap rates",
         ),
     log:
         "logs/swap_rates.log",
@@ -120,6 +123,7 @@ rule leave_one_group_out:
             f"{RES}/analysis/logo_histogram.png",
             caption="../report/logo.rst",
             category="Analyses",
+            subcategory="leave one group out",
         ),
     log:
         "logs/leave_one_group_out.log",

@@ -75,7 +75,79 @@ def final_outputs():
         + [f"{RES}/summary/{t}.tsv" for t in TASKS]
         + extra
         + [f"{RES}/plots/{t}.png" for t in TASKS]
+        + [f"{RES}/report/tables/{name}.html" for name in report_tables()]
     )
+
+
+def report_tables():
+    """The tables of the Snakemake report, each rendered as an HTML page by rule
+    report_tables: {name: (tsv, caption, category, subcategory, title)}."""
+    tables = {
+        f"ranking_{t}": (
+            f"{RES}/summary/{t}.tsv",
+            "summary.rst",
+            "Scores",
+            t,
+            f"Runs of task {t} ranked by {config['tasks'][t]['main_measure']}",
+        )
+        for t in TASKS
+    }
+    tables["means"] = (
+        f"{RES}/scores/means.tsv",
+        "means.rst",
+        "Scores",
+        "means",
+        "Mean scores",
+    )
+    tables["pool_depths"] = (
+        f"{RES}/pool/depths.tsv",
+        "pool.rst",
+        "Pool",
+        "pool depths",
+        "Pool depth and size per topic",
+    )
+    groups = {
+        "correlation.rst": (
+            "measure correlation",
+            ["correlation", "correlation_by_measure", "correlation_by_quant"],
+        ),
+    }
+    if config.get("analysis"):
+        groups |= {
+            "topic_tables.rst": (
+                "topic sampling",
+                ["topic_sampling", "topic_sampling_smallest"],
+            ),
+            "pool_tables.rst": (
+                "pool size and depth",
+                [
+                    "pool_sampling",
+                    "pool_sampling_smallest",
+                    "pool_depth",
+                    "relevant_vs_depth",
+                    "reduced_pools",
+                ],
+            ),
+            "swap_tables.rst": ("swap rates", ["swap_rates", "swap_fit"]),
+            "logo_tables.rst": (
+                "leave one group out",
+                ["logo_runs", "logo_overall", "logo_per_query", "logo_significance"],
+            ),
+            "significance.rst": (
+                "significance",
+                ["significance", "test_error_rates", "significance_agreement"],
+            ),
+        }
+    for caption, (subcategory, names) in groups.items():
+        for name in names:
+            tables[name] = (
+                f"{RES}/analysis/{name}.tsv",
+                caption,
+                "Analyses",
+                subcategory,
+                name.replace("_", " "),
+            )
+    return tables
 
 
 def recallbases_for(w):

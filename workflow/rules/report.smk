@@ -61,3 +61,35 @@ rule report:
         campaign=config["campaign"],
     script:
         "../scripts/report.py"
+
+
+rule report_tables:
+    input:
+        tables=[v[0] for v in report_tables().values()],
+    output:
+        pages=[
+            report(
+                f"{RES}/report/tables/{name}.html",
+                caption=f"../report/{caption}",
+                category=category,
+                subcategory=subcategory,
+                labels={"table": title},
+            )
+            for name, (
+                _,
+                caption,
+                category,
+                subcategory,
+                title,
+            ) in report_tables().items()
+        ],
+    log:
+        "logs/report_tables.log",
+    benchmark:
+        "logs/benchmarks/report_tables.tsv"
+    conda:
+        ENV
+    params:
+        titles=[v[4] for v in report_tables().values()],
+    script:
+        "../scripts/report_tables.py"

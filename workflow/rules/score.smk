@@ -51,16 +51,7 @@ rule aggregate:
         scores=f"{RES}/scores/all.parquet",
         scores_tsv=f"{RES}/scores/per_topic.tsv",
         means=f"{RES}/scores/means.tsv",
-        summaries=[
-            report(
-                f"{RES}/summary/{t}.tsv",
-                caption="../report/summary.rst",
-                category="Scores",
-                subcategory=t,
-                labels={"table": f"{t} ranking"},
-            )
-            for t in TASKS
-        ],
+        summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
     log:
         "logs/aggregate.log",
     benchmark:

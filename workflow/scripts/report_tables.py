@@ -1,0 +1,11 @@
+"""Stage report_tables: every table of the Snakemake report as an HTML page."""
+from inexflow.report import write_table_page
+from inexflow.stage import run_stage
+
+
+def main(smk, log):
+    for tsv, page, title in zip(smk.input.tables, smk.output.pages, smk.params.titles, strict=True):
+        write_table_page(tsv, page, title)
+
+
+run_stage(main, snakemake)  # noqa: F821
