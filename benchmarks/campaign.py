@@ -5,7 +5,7 @@ Simulates the campaign into bench/ unless it is there (107 topics, 80 runs from 
 
 1. times building the DAG (``snakemake -n``) and reports the job count;
 2. runs ``snakemake --cores CORES`` and prints every stage's time and peak memory from the
-   ``benchmark:`` records in logs/benchmarks/, grouped per rule, with the share of the
+   ``benchmark:`` records in logs/CAMPAIGN/benchmarks/, grouped per rule, with the share of the
    analyses;
 3. changes one run file and re-runs, printing the re-run time as a ratio of the full run.
 
@@ -35,10 +35,17 @@ def snakemake(*args) -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
+def campaign_name() -> str:
+    import yaml
+
+    return yaml.safe_load((ROOT / CONFIG).read_text())["campaign"]
+
+
 def stage_table() -> pd.DataFrame:
     rows = []
-    for f in glob.glob(str(ROOT / "logs" / "benchmarks" / "**" / "*.tsv"), recursive=True):
-        rel = Path(f).relative_to(ROOT / "logs" / "benchmarks")
+    records = ROOT / "logs" / campaign_name() / "benchmarks"
+    for f in glob.glob(str(records / "**" / "*.tsv"), recursive=True):
+        rel = Path(f).relative_to(records)
         rule = rel.parts[0] if len(rel.parts) > 1 else rel.stem
         b = pd.read_csv(f, sep="\t")
         rows.append((rule, float(b["s"].iloc[0]), float(b["max_rss"].iloc[0])))
@@ -68,8 +75,8 @@ def main():
                                          n_groups=args.groups, results_per_topic=args.results, pool_target=600,
                                          max_runs=args.runs))
         print(f"simulated the campaign in {time.perf_counter() - t0:.0f} s")
-    for d in ("results", "logs"):
-        shutil.rmtree(ROOT / d, ignore_errors=True)
+    for d in ("results", "logs"):  # this campaign's folders only
+        shutil.rmtree(ROOT / d / campaign_name(), ignore_errors=True)
     t0 = time.perf_counter()
     p = snakemake("-n", "--quiet", "rules")
     t_dag = time.perf_counter() - t0

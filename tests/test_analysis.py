@@ -22,8 +22,74 @@ def test_tau_and_tau_ap_by_hand():
     assert tau_ap(truth, acbd) == pytest.approx(2 / 3)
     assert tau_ap(truth, bacd) == pytest.approx(1 / 3)  # 2/3 * (0 + 1 + 1) - 1
     assert tau_b(truth, acbd) == pytest.approx(2 / 3) and tau_b(truth, bacd) == pytest.approx(2 / 3)
-    # a tie in the estimate is averaged over tie-breakings: (ABCD: 1, ACBD: 2/3) / 2
-    assert tau_ap(truth, [4, 2, 2, 1], n_perm=400, seed=1) == pytest.approx((1 + 2 / 3) / 2, abs=0.03)
+    # a tie in the estimate: tau_AP,a is the mean over its two orders (ABCD: 1, ACBD: 2/3), exactly
+    assert tau_ap(truth, [4, 2, 2, 1]) == pytest.approx((1 + 2 / 3) / 2, abs=1e-12)
+
+
+# Urbano & Marrero's reference cases: the data and values of the tests of their R package ircor
+# (github.com/julian-urbano/ircor, tests/testthat), to the 4 decimals given there
+IRCOR = [
+    ([0.897, 0.372, 0.908, 0.898, 0.661, 0.062, 0.177, 0.384, 0.498, 0.992],
+     [0.82, 0.406, 0.817, 0.953, 0.673, 0.073, 0.364, 0.547, 0.589, 0.988],
+     [0.9, 0.4, 0.9, 0.9, 0.7, 0.1, 0.2, 0.4, 0.5, 1], [0.8, 0.4, 0.8, 1, 0.7, 0.1, 0.4, 0.5, 0.6, 1],
+     (.8519, .7454, .8333, .7321)),
+    ([0.266, 0.573, 0.202, 0.945, 0.629, 0.206, 0.687, 0.77, 0.718, 0.38],
+     [0.263, 0.843, 0.728, 0.928, 0.08, 0.114, 0.467, 0.641, 0.973, 0.644],
+     [0.3, 0.6, 0.2, 0.9, 0.6, 0.2, 0.7, 0.8, 0.7, 0.4], [0.3, 0.8, 0.7, 0.9, 0.1, 0.1, 0.5, 0.6, 1, 0.6],
+     (.2504, .2692, .2880, .2970)),
+    ([0.185, 0.573, 0.944, 0.129, 0.468, 0.553, 0.761, 0.405, 0.976, 0.445],
+     [0.845, 0.272, 0.275, 0.924, 0.605, 0.334, 0.162, 0.872, 0.018, 0.25],
+     [0.2, 0.6, 0.9, 0.1, 0.5, 0.6, 0.8, 0.4, 1, 0.4], [0.8, 0.3, 0.3, 0.9, 0.6, 0.3, 0.2, 0.9, 0, 0.2],
+     (-.6971, -.5558, -.6680, -.7047)),
+]
+
+
+@pytest.mark.parametrize("x,y,x_ties,y_ties,want", IRCOR)
+def test_tie_aware_tau_ap_equals_urbano_marrero(x, y, x_ties, y_ties, want):
+    from inexflow.analysis.rankcorr import tau_ap_a, tau_ap_b
+
+    ap, ap_a, ap_b, ap_b_ties = want
+    assert tau_ap(x, y) == pytest.approx(ap, abs=5e-5)                 # no ties: Yilmaz et al.
+    assert tau_ap_a(x, y) == pytest.approx(ap, abs=5e-5)
+    assert tau_ap_a(x, y_ties) == pytest.approx(ap_a, abs=5e-5)
+    assert tau_ap(x, y_ties) == tau_ap_a(x, y_ties)                     # truth without ties: a
+    assert tau_ap_b(x, y) == pytest.approx(ap_b, abs=5e-5)
+    assert tau_ap_b(x_ties, y_ties) == pytest.approx(ap_b_ties, abs=5e-5)
+    assert tau_ap_b(y_ties, x_ties) == tau_ap_b(x_ties, y_ties)         # symmetric
+    assert tau_ap(x_ties, y_ties) == tau_ap_b(x_ties, y_ties)           # truth with ties: b
+
+
+def test_tau_ap_a_is_the_mean_over_every_order_of_the_ties():
+    """tau_AP,a against brute force: Yilmaz et al.'s tau_AP averaged over all 5040 orders."""
+    import itertools
+
+    from inexflow.analysis.rankcorr import tau_ap_a
+
+    def yilmaz(truth, order):
+        t = np.asarray(truth)[order]
+        return 2 * sum(np.count_nonzero(t[:i] > t[i]) / i for i in range(1, len(t))) / (len(t) - 1) - 1
+
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        x, y = rng.permutation(7).astype(float), rng.integers(0, 3, 7).astype(float)
+        orders = [sorted(range(7), key=lambda i, p=p: (-y[i], p[i])) for p in itertools.permutations(range(7))]
+        assert tau_ap_a(x, y) == pytest.approx(np.mean([yilmaz(x, o) for o in orders]), abs=1e-12)
+
+
+def test_tau_ap_with_ties_by_hand():
+    from inexflow.analysis.rankcorr import tau_ap_a, tau_ap_b
+
+    assert tau_ap([1, 1, 1], [1, 1, 1]) == 1.0 and tau_b([1, 1, 1], [1, 1, 1]) == 1.0  # all-equal, identical
+    assert tau_ap([3, 1, 1, 0], [3, 1, 1, 0]) == 1.0                                  # identical, with a tie
+    # tau_AP,b, tied rankings that agree: every run strictly above agrees -> 1 both ways
+    assert tau_ap_b([3, 2, 2, 1], [5, 4, 4, 0]) == 1.0
+    # one way: A>B=C>D vs A=B>C>D. x=[3,2,2,1], y=[2,2,1,0]: in y, C has A,B above (x: A yes, B tied no)
+    # -> 1/2; D has 3 above, all above in x -> 1; 2/2 * 1.5 - 1 = 0.5. Other way, in x: B and C have A
+    # above (y: A ties B -> B 0, C 1); D 3 above (y: A, B, C all above D) -> 2/3 * (0 + 1 + 1) - 1 = 1/3
+    assert tau_ap_b([3, 2, 2, 1], [2, 2, 1, 0]) == pytest.approx((0.5 + 1 / 3) / 2)
+    # tau_AP,a, truth A>B>C, estimate all tied: a random order's expectation, 0
+    assert tau_ap_a([3, 2, 1], [1, 1, 1]) == pytest.approx(0.0, abs=1e-12)
+    assert np.isnan(tau_ap([1, 1, 1], [3, 2, 1]))  # an all-tied truth orders nothing
 
 
 def test_benjamini_yekutieli_by_hand():

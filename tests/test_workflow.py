@@ -55,7 +55,7 @@ def campaign(tmp_path_factory):
 
 
 def test_outputs(campaign):
-    res = campaign / "results"
+    res = campaign / "results" / "demo"
     for f in ["report.html", "scores/all.parquet", "scores/means.tsv", "scores/per_topic.tsv", "pool/depths.tsv",
               "analysis/correlation.tsv", "topics.parquet", "collection/index.parquet", "recallbase/gen.parquet"]:
         assert (res / f).is_file(), f
@@ -75,7 +75,7 @@ def test_outputs(campaign):
             assert getattr(r, main) == pytest.approx(per["value"].mean())
     assert (res / "report.html").read_text().count("<table>") >= 6
     for log in ["parse_assessments.log", "aggregate.log"]:
-        assert (campaign / "logs" / log).is_file()
+        assert (campaign / "logs" / "demo" / log).is_file()
     for f in ["summary.txt", "pool_sampling.tsv", "pool_depth.tsv", "relevant_vs_depth.tsv", "topic_sampling.tsv",
               "swap_rates.tsv", "swap_fit.tsv", "logo_runs.tsv", "logo_per_query.tsv", "significance.tsv",
               "significance_pairs.parquet", "test_error_rates.tsv", "significance_agreement.tsv",
@@ -112,7 +112,7 @@ def assert_cli_equals_workflow(workdir: Path, cfg: dict):
     old = os.getcwd()
     os.chdir(workdir)
     try:
-        for table in sorted((workdir / "results" / "scores").glob("*/*.parquet")):
+        for table in sorted((workdir / "results" / cfg["campaign"] / "scores").glob("*/*.parquet")):
             want = pd.read_parquet(table)
             run, family, task = table.parent.name, table.stem, want["task"].iloc[0]
             run_file = next((workdir / "demo" / "runs").glob(f"{run}.*"))
@@ -173,6 +173,27 @@ def test_deployed_as_a_module_elsewhere_gives_the_same_bytes(campaign, tmp_path)
     assert_same_tree(campaign / "results", dep / "results")
 
 
+def test_two_campaigns_in_one_checkout_leave_disjoint_results(campaign, tmp_path):
+    """A second campaign (same data, another name) writes results/other/ and logs/other/ only;
+    afterwards the first campaign has nothing to re-run."""
+    cfg = yaml.safe_load((campaign / "config" / "config.yaml").read_text())
+    other = tmp_path / "other.yaml"
+    other.write_text(yaml.safe_dump(dict(cfg, campaign="other"), sort_keys=False))
+    before = sorted(p.relative_to(campaign) for p in (campaign / "results").rglob("*"))
+    try:
+        p = snakemake(campaign, "--cores", "2", "--configfile", other)
+        assert p.returncode == 0, p.stdout + p.stderr
+        after = sorted(p.relative_to(campaign) for p in (campaign / "results").rglob("*"))
+        assert [p for p in after if p.parts[1] != "other"] == before
+        assert (campaign / "results" / "other" / "scores" / "means.tsv").read_bytes() == \
+            (campaign / "results" / "demo" / "scores" / "means.tsv").read_bytes()
+        assert (campaign / "logs" / "other" / "aggregate.log").is_file()
+        assert dry_run_jobs(campaign) == []  # switching back re-runs nothing
+    finally:
+        shutil.rmtree(campaign / "results" / "other", ignore_errors=True)
+        shutil.rmtree(campaign / "logs" / "other", ignore_errors=True)
+
+
 def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
     assert dry_run_jobs(campaign) == []
     run = campaign / "demo" / "runs" / "g01-focused-1.xml"
@@ -226,13 +247,13 @@ def test_failing_stage_names_rule_file_and_line(tmp_path):
     lines = bad.read_text().splitlines(keepends=True)
     lines[4] = lines[4].rsplit(" ", 1)[0] + " -5\n"
     bad.write_text("".join(lines))
-    p = snakemake(tmp_path, "--cores", "1", "results/runs/g01-fol-1.parquet")
+    p = snakemake(tmp_path, "--cores", "1", "results/demo/runs/g01-fol-1.parquet")
     assert p.returncode != 0
     out = p.stdout + p.stderr
     assert "rule parse_run failed" in out and "g01-fol-1.txt:line 5: negative offset or length" in out
-    assert "g01-fol-1.txt:line 5: negative offset or length" in (tmp_path / "logs" / "parse_run" /
+    assert "g01-fol-1.txt:line 5: negative offset or length" in (tmp_path / "logs" / "demo" / "parse_run" /
                                                                  "g01-fol-1.log").read_text()
-    assert not (tmp_path / "results" / "runs" / "g01-fol-1.parquet").exists()
+    assert not (tmp_path / "results" / "demo" / "runs" / "g01-fol-1.parquet").exists()
 
 
 @pytest.mark.parametrize("preset,tasks", [("inex2005", {"thorough": "MAep", "focused": "MAep",
@@ -249,9 +270,9 @@ def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
     p = snakemake(tmp_path, "--cores", "2", "--configfile", str(tmp_path / "preset.yaml"))
     assert p.returncode == 0, p.stdout + p.stderr
     for task, main in tasks.items():
-        s = pd.read_csv(tmp_path / "results" / "summary" / f"{task}.tsv", sep="\t")
+        s = pd.read_csv(tmp_path / "results" / cfg["campaign"] / "summary" / f"{task}.tsv", sep="\t")
         assert s.columns[4] == main and s[main].notna().all() and len(s) >= 2
-    quants = set(pd.read_csv(tmp_path / "results" / "summary" / "thorough.tsv", sep="\t")["quant"])
+    quants = set(pd.read_csv(tmp_path / "results" / cfg["campaign"] / "summary" / "thorough.tsv", sep="\t")["quant"])
     assert quants == ({"gen", "strict", "genLifted"} if preset == "inex2005" else {"gen"})
     from inexflow.config import fill_defaults
     assert_cli_equals_workflow(tmp_path, fill_defaults(cfg, yaml.safe_load(
@@ -262,7 +283,7 @@ def test_report_holds_every_table_and_plot_and_renders_them_in_chromium(campaign
     p = snakemake(campaign, "--report", "report.html")
     assert p.returncode == 0, p.stdout + p.stderr
     html = (campaign / "report.html").read_text()
-    res = campaign / "results"
+    res = campaign / "results" / "demo"
     plots = sorted(res.glob("plots/*.png")) + sorted(res.glob("analysis/*.png"))
     tsvs = sorted(res.glob("analysis/*.tsv")) + sorted(res.glob("summary/*.tsv"))
     assert len(plots) == 9 and len(tsvs) >= 20
@@ -392,19 +413,19 @@ def test_snakemake_killed_then_unlock_as_the_readme_says_gives_same_bytes(campai
 def test_unreadable_or_replaced_cache_names_the_file(campaign, tmp_path):
     wd = tmp_path / "c"
     shutil.copytree(campaign, wd, symlinks=True)
-    runs = wd / "results" / "runs"
+    runs = wd / "results" / "demo" / "runs"
     truncated = runs / "g01-focused-1.parquet"
     truncated.write_bytes(truncated.read_bytes()[:100])
-    p = snakemake(wd, "results/scores/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
+    p = snakemake(wd, "results/demo/scores/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
     out = p.stdout + p.stderr
     assert p.returncode != 0 and "Traceback" not in out
     assert f"{truncated.relative_to(wd)}: cached table cannot be read" in out and "delete it and run snakemake" in out
     # a valid table of another run copied over this one
     shutil.copy(runs / "g02-focused-1.parquet", truncated)
-    p = snakemake(wd, "results/scores/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
+    p = snakemake(wd, "results/demo/scores/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
     out = p.stdout + p.stderr
     assert p.returncode != 0 and "holds name 'g02-focused-1', not 'g01-focused-1'" in out
-    assert "holds name 'g02-focused-1'" in (wd / "logs" / "score" / "g01-focused-1.passage.log").read_text()
+    assert "holds name 'g02-focused-1'" in (wd / "logs" / "demo" / "score" / "g01-focused-1.passage.log").read_text()
 
 
 def test_a_config_file_without_campaign_data_does_not_run_the_demo(tmp_path):

@@ -54,7 +54,7 @@ def module_snakefile(snakefile: Path, version: str) -> str:
 # config/config.yaml (see config/README.md) and run `snakemake --cores all` here.
 from snakemake.utils import min_version
 
-min_version("9.0")
+min_version("9.1.4")
 
 
 configfile: "config/config.yaml"

@@ -12,9 +12,9 @@ rule build_pool:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
     log:
-        "logs/build_pool.log",
+        f"{LOGS}/build_pool.log",
     benchmark:
-        "logs/benchmarks/build_pool.tsv"
+        f"{LOGS}/benchmarks/build_pool.tsv"
     conda:
         ENV
     params:
@@ -40,9 +40,9 @@ rule topic_sampling:
             subcategory="topic sampling",
         ),
     log:
-        "logs/topic_sampling.log",
+        f"{LOGS}/topic_sampling.log",
     benchmark:
-        "logs/benchmarks/topic_sampling.tsv"
+        f"{LOGS}/benchmarks/topic_sampling.tsv"
     conda:
         ENV
     params:
@@ -72,9 +72,9 @@ rule pool_analysis:
             subcategory="pool size and depth",
         ),
     log:
-        "logs/pool_analysis.log",
+        f"{LOGS}/pool_analysis.log",
     benchmark:
-        "logs/benchmarks/pool_analysis.tsv"
+        f"{LOGS}/benchmarks/pool_analysis.tsv"
     conda:
         ENV
     params:
@@ -96,9 +96,9 @@ rule swap_rates:
             subcategory="swap rates",
         ),
     log:
-        "logs/swap_rates.log",
+        f"{LOGS}/swap_rates.log",
     benchmark:
-        "logs/benchmarks/swap_rates.tsv"
+        f"{LOGS}/benchmarks/swap_rates.tsv"
     conda:
         ENV
     params:
@@ -126,9 +126,9 @@ rule leave_one_group_out:
             subcategory="leave one group out",
         ),
     log:
-        "logs/leave_one_group_out.log",
+        f"{LOGS}/leave_one_group_out.log",
     benchmark:
-        "logs/benchmarks/leave_one_group_out.tsv"
+        f"{LOGS}/benchmarks/leave_one_group_out.tsv"
     conda:
         ENV
     params:
@@ -147,9 +147,9 @@ rule significance:
         errors=f"{RES}/analysis/test_error_rates.tsv",
         agreement=f"{RES}/analysis/significance_agreement.tsv",
     log:
-        "logs/significance.log",
+        f"{LOGS}/significance.log",
     benchmark:
-        "logs/benchmarks/significance.tsv"
+        f"{LOGS}/benchmarks/significance.tsv"
     conda:
         ENV
     params:
@@ -167,9 +167,9 @@ rule analysis_summary:
     output:
         text=f"{RES}/analysis/summary.txt",
     log:
-        "logs/analysis_summary.log",
+        f"{LOGS}/analysis_summary.log",
     benchmark:
-        "logs/benchmarks/analysis_summary.tsv"
+        f"{LOGS}/benchmarks/analysis_summary.tsv"
     conda:
         ENV
     script:

@@ -34,7 +34,9 @@ except UsageError as e:  # a config error: one message, no Python stack
 TASKS = sorted({r["task"] for r in RUNS.values()})
 QUANTS = list(config["quantisations"])
 COLLECTION = config.get("collection") or ""
-RES = "results"
+# every campaign has its own folders: switching configs never overwrites or re-runs another's
+RES = f"results/{config['campaign']}"
+LOGS = f"logs/{config['campaign']}"
 
 
 wildcard_constraints:

@@ -9,9 +9,9 @@ rule parse_assessments:
         passages=f"{RES}/assessments/passages.parquet",
         documents=f"{RES}/assessments/documents.parquet",
     log:
-        "logs/parse_assessments.log",
+        f"{LOGS}/parse_assessments.log",
     benchmark:
-        "logs/benchmarks/parse_assessments.tsv"
+        f"{LOGS}/benchmarks/parse_assessments.tsv"
     conda:
         ENV
     params:
@@ -26,9 +26,9 @@ rule parse_topics:
     output:
         topics=f"{RES}/topics.parquet",
     log:
-        "logs/parse_topics.log",
+        f"{LOGS}/parse_topics.log",
     benchmark:
-        "logs/benchmarks/parse_topics.tsv"
+        f"{LOGS}/benchmarks/parse_topics.tsv"
     conda:
         ENV
     script:
@@ -43,9 +43,9 @@ rule index_collection:
     output:
         index=f"{RES}/collection/index.parquet",
     log:
-        "logs/index_collection.log",
+        f"{LOGS}/index_collection.log",
     benchmark:
-        "logs/benchmarks/index_collection.tsv"
+        f"{LOGS}/benchmarks/index_collection.tsv"
     conda:
         ENV
     params:
@@ -62,9 +62,9 @@ rule parse_run:
         run=f"{RES}/runs/{{run}}.parquet",
         docs=f"{RES}/firstpos/{{run}}.parquet",
     log:
-        "logs/parse_run/{run}.log",
+        f"{LOGS}/parse_run/{{run}}.log",
     benchmark:
-        "logs/benchmarks/parse_run/{run}.tsv"
+        f"{LOGS}/benchmarks/parse_run/{{run}}.tsv"
     conda:
         ENV
     params:

@@ -9,9 +9,9 @@ rule correlate:
         by_measure=f"{RES}/analysis/correlation_by_measure.tsv",
         by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
     log:
-        "logs/correlate.log",
+        f"{LOGS}/correlate.log",
     benchmark:
-        "logs/benchmarks/correlate.tsv"
+        f"{LOGS}/benchmarks/correlate.tsv"
     conda:
         ENV
     params:
@@ -35,9 +35,9 @@ rule plot_scores:
             for t in TASKS
         ],
     log:
-        "logs/plot_scores.log",
+        f"{LOGS}/plot_scores.log",
     benchmark:
-        "logs/benchmarks/plot_scores.tsv"
+        f"{LOGS}/benchmarks/plot_scores.tsv"
     conda:
         ENV
     script:
@@ -52,9 +52,9 @@ rule report:
     output:
         html=f"{RES}/report.html",
     log:
-        "logs/report.log",
+        f"{LOGS}/report.log",
     benchmark:
-        "logs/benchmarks/report.tsv"
+        f"{LOGS}/benchmarks/report.tsv"
     conda:
         ENV
     params:
@@ -84,9 +84,9 @@ rule report_tables:
             ) in report_tables().items()
         ],
     log:
-        "logs/report_tables.log",
+        f"{LOGS}/report_tables.log",
     benchmark:
-        "logs/benchmarks/report_tables.tsv"
+        f"{LOGS}/benchmarks/report_tables.tsv"
     conda:
         ENV
     params:

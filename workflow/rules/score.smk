@@ -10,9 +10,9 @@ rule ideal_recallbase:
     output:
         recallbase=f"{RES}/recallbase/{{quant}}.parquet",
     log:
-        "logs/ideal_recallbase/{quant}.log",
+        f"{LOGS}/ideal_recallbase/{{quant}}.log",
     benchmark:
-        "logs/benchmarks/ideal_recallbase/{quant}.tsv"
+        f"{LOGS}/benchmarks/ideal_recallbase/{{quant}}.tsv"
     conda:
         ENV
     params:
@@ -32,9 +32,9 @@ rule score:
     output:
         scores=f"{RES}/scores/{{run}}/{{family}}.parquet",
     log:
-        "logs/score/{run}.{family}.log",
+        f"{LOGS}/score/{{run}}.{{family}}.log",
     benchmark:
-        "logs/benchmarks/score/{run}.{family}.tsv"
+        f"{LOGS}/benchmarks/score/{{run}}.{{family}}.tsv"
     conda:
         ENV
     params:
@@ -53,9 +53,9 @@ rule aggregate:
         means=f"{RES}/scores/means.tsv",
         summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
     log:
-        "logs/aggregate.log",
+        f"{LOGS}/aggregate.log",
     benchmark:
-        "logs/benchmarks/aggregate.tsv"
+        f"{LOGS}/benchmarks/aggregate.tsv"
     conda:
         ENV
     params:
