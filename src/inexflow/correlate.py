@@ -19,7 +19,7 @@ import pandas as pd
 from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
-def measure_correlations(scores: pd.DataFrame, measures: dict[str, list[str]], seed: int = 0) -> pd.DataFrame:
+def measure_correlations(scores: pd.DataFrame, measures: dict[str, list[str]]) -> pd.DataFrame:
     """tau-b and tau_AP between every pair of (quant, measure) rankings of the runs of each task."""
     rows = []
     means = scores[scores["topic"] == "all"]
@@ -34,7 +34,7 @@ def measure_correlations(scores: pd.DataFrame, measures: dict[str, list[str]], s
             x, y = wide[a].to_numpy(), wide[b].to_numpy()
             ok = ~(np.isnan(x) | np.isnan(y))
             rows.append((task, a[0], a[1], b[0], b[1], int(ok.sum()), tau_b(x[ok], y[ok]),
-                         tau_ap(x[ok], y[ok], seed)))
+                         tau_ap(x[ok], y[ok])))
     return pd.DataFrame.from_records(rows, columns=["task", "quant_a", "measure_a", "quant_b", "measure_b",
                                                     "runs", "tau_b", "tau_ap"])
 

@@ -16,7 +16,6 @@ rule correlate:
         ENV
     params:
         measures=config["correlation"]["measures"],
-        seed=(config.get("analysis") or {}).get("seed", 0),
     script:
         "../scripts/correlate.py"
 

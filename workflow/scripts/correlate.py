@@ -6,7 +6,7 @@ from inexflow.tables import read_parquet, write_tsv
 
 def main(smk, log):
     scores = read_parquet(smk.input.scores)
-    corr = measure_correlations(scores, dict(smk.params.measures), smk.params.seed)
+    corr = measure_correlations(scores, dict(smk.params.measures))
     log.info("%d measure pairs", len(corr))
     write_tsv(corr, smk.output.correlation)
     write_tsv(averaged_table(corr, "measure"), smk.output.by_measure)

@@ -1,11 +1,24 @@
 """Rank correlation between system rankings (docs/measures.md, Statistics).
 
-- Kendall tau-b (ties allowed), via scipy.
-- tau_AP (Yilmaz, Aslam & Robertson 2008): with the runs ordered by the estimated scores,
-  tau_AP = 2/(N-1) sum_{i=2..N} C(i)/(i-1) - 1, C(i) the number of runs above position i
-  in the estimated ranking that the true ranking also puts above the run at i. Ties in the
-  estimated scores are averaged over ``n_perm`` random tie-breakings from a seeded
-  generator (exact when there are no ties); ties in the true scores count as "not above".
+- Kendall tau-b (ties allowed), via scipy; identical scores give 1, ties included.
+- tau_AP (Yilmaz, Aslam & Robertson, SIGIR 2008): with the runs ordered by the estimated
+  scores, tau_AP = 2/(N-1) sum_{i=2..N} C(i)/(i-1) - 1, C(i) the number of runs above
+  position i that the true ranking also puts above the run at i. It is defined without ties;
+  the tie-aware versions of Urbano & Marrero (The Treatment of Ties in AP Correlation, ICTIR
+  2017) are used instead:
+
+  - :func:`tau_ap_a` ("accuracy"): the true ranking has no ties, the estimated one may; the
+    expected tau_AP over all orders of the estimated ties, in closed form (their eq. for
+    tau_AP,a). Without ties it is Yilmaz et al.'s tau_AP.
+  - :func:`tau_ap_b` ("agreement"): ties in both; the mean of the two asymmetric
+    coefficients, each counting the runs strictly above a run's tie group that the other
+    ranking also puts strictly above it, over the size of that group's prefix. Identical
+    rankings give 1, ties included.
+
+  :func:`tau_ap`, the ``tau_ap`` column of every analysis, is tau_AP,a when the true scores
+  have no ties (so it is Yilmaz et al.'s tau_AP wherever that is defined) and tau_AP,b when
+  they do. Both equal 1 where tau-b is 1 (identical weak orders); an all-tied ranking has no
+  AP correlation (NaN) unless both are all-tied (1).
 """
 
 from __future__ import annotations
@@ -24,28 +37,57 @@ def tau_b(x, y) -> float:
     return float(v) if not np.isnan(v) else float("nan")
 
 
-def _tau_ap_order(truth: np.ndarray, order: np.ndarray) -> float:
-    n = len(order)
-    t = truth[order]
-    total = 0.0
-    for i in range(1, n):
-        total += np.count_nonzero(t[:i] > t[i]) / i
-    return 2.0 * total / (n - 1) - 1.0
+def _above(v: np.ndarray) -> np.ndarray:
+    """above[i, j]: run j scores strictly higher than run i."""
+    return v[None, :] > v[:, None]
 
 
-def tau_ap(truth, estimate, seed: int = 0, n_perm: int = 100) -> float:
-    """tau_AP of the ranking by ``estimate`` against the ranking by ``truth`` (higher = better)."""
-    truth = np.asarray(truth, float)
-    est = np.asarray(estimate, float)
-    n = len(est)
+def tau_ap_a(truth, estimate) -> float:
+    """Urbano & Marrero's tau_AP,a: ``truth`` without ties, ``estimate`` with or without."""
+    x, y = np.asarray(truth, float), np.asarray(estimate, float)
+    n = len(x)
     if n < 2:
         return float("nan")
-    if len(np.unique(est)) == n:
-        return _tau_ap_order(truth, np.argsort(-est, kind="stable"))
-    rng = np.random.default_rng(seed)
-    vals = []
-    for _ in range(n_perm):
-        tiebreak = rng.random(n)
-        order = np.lexsort((tiebreak, -est))
-        vals.append(_tau_ap_order(truth, order))
-    return float(np.mean(vals))
+    if len(np.unique(x)) < n:
+        raise ValueError("tau_AP,a needs a true ranking without ties (use tau_ap_b)")
+    above_y = _above(y)
+    p = above_y.sum(axis=1) + 1                       # 1-based first position of i's tie group
+    t = (y[None, :] == y[:, None]).sum(axis=1)        # size of i's tie group
+    c_above = (above_y & _above(x)).sum(axis=1)       # concordant runs above the group
+    total = 0.0
+    for i in range(n):
+        pos = p[i] + np.arange(t[i])                  # the positions i may take in its group
+        if p[i] > 1:                                  # term I: runs above the group
+            total += c_above[i] * np.mean(1.0 / (pos - 1))
+        k = np.arange(1, t[i])                        # term II: concordant within the group
+        total += np.sum(k / (p[i] + k - 1)) / (2 * t[i])
+    return float(2.0 * total / (n - 1) - 1.0)
+
+
+def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
+    above_y = _above(y)
+    p = above_y.sum(axis=1) + 1
+    not_top = p > 1
+    if not not_top.any():
+        return float("nan")                           # y is all tied: no run is below another
+    c_above = (above_y & _above(x)).sum(axis=1)
+    return float(2.0 * np.sum(c_above[not_top] / (p[not_top] - 1)) / not_top.sum() - 1.0)
+
+
+def tau_ap_b(x, y) -> float:
+    """Urbano & Marrero's tau_AP,b: symmetric, ties in both rankings."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if len(x) < 2:
+        return float("nan")
+    if np.array_equal(x, y):
+        return 1.0  # identical rankings, all-tied ones included
+    return (_tau_ap_b_one_way(x, y) + _tau_ap_b_one_way(y, x)) / 2
+
+
+def tau_ap(truth, estimate) -> float:
+    """The ``tau_ap`` of the analyses: tau_AP,a when ``truth`` has no ties, else tau_AP,b
+    (module docstring)."""
+    truth = np.asarray(truth, float)
+    if len(np.unique(truth)) == len(truth):
+        return tau_ap_a(truth, estimate)
+    return tau_ap_b(truth, estimate)

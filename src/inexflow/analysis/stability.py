@@ -54,7 +54,7 @@ def topic_sampling(matrices: dict[str, pd.DataFrame], fractions, samples: int, s
             for s in range(samples):
                 cols = rng.choice(n, size=k, replace=False)
                 est = mat.iloc[:, cols].mean(axis=1).to_numpy()
-                rows.append((m, float(f), s, tau_b(full, est), tau_ap(full, est, seed + s)))
+                rows.append((m, float(f), s, tau_b(full, est), tau_ap(full, est)))
     return _summary(rows, "fraction")
 
 
@@ -74,7 +74,7 @@ def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.Da
             est = judged.score(masks, measures)
             for m in measures:
                 e = est[m].reindex(columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
-                rows.append((m, float(f), s, tau_b(full_means[m], e), tau_ap(full_means[m], e, seed + s)))
+                rows.append((m, float(f), s, tau_b(full_means[m], e), tau_ap(full_means[m], e)))
             logging.getLogger("inexflow").info("pool sampling: fraction %g sample %d/%d done", f, s + 1, samples)
     return _summary(rows, "fraction")
 
@@ -94,7 +94,7 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, depths: pd.DataFrame,
         est = judged.score(masks, measures)
         for m in measures:
             e = est[m].reindex(columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
-            rows.append((m, float(x), 0, tau_b(full_means[m], e), tau_ap(full_means[m], e, 0)))
+            rows.append((m, float(x), 0, tau_b(full_means[m], e), tau_ap(full_means[m], e)))
         logging.getLogger("inexflow").info("pool-depth reduction %g%% done", x)
     return _summary(rows, "reduction")
 
