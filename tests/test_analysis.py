@@ -173,3 +173,50 @@ def test_correlation_tables_average_as_the_paper():
     by_q = averaged_table(corr, "quant").set_index(["quant_a", "quant_b"])
     # gen vs strict: MAep 321 vs 312 (1/3), Q 123 vs 321 (-1)
     assert by_q.loc[("gen", "strict"), "tau_b"] == pytest.approx((1 / 3 - 1) / 2)
+
+
+def test_error_rate_is_ogilvie_lalmas_section_3_3_against_scipy_and_statsmodels():
+    """Recomputed independently: the same splits, scipy's paired t and binomial sign tests on
+    every ordered pair of the first half, statsmodels' Benjamini-Yekutieli; an error is a pair
+    significant on half 1 whose half-2 mean difference is not positive."""
+    import itertools
+
+    from scipy import stats
+    from statsmodels.stats.multitest import multipletests
+
+    from inexflow.analysis.significance import test_error_rates
+
+    rng = np.random.default_rng(3)
+    # 5 runs x 15 topics: a topic effect, run effects close enough for errors to happen
+    x = rng.normal(0.5, 0.15, 15)[None, :] + np.array([0.0, 0.02, 0.04, 0.1, 0.2])[:, None] \
+        + rng.normal(0, 0.08, (5, 15))
+    got = test_error_rates(pd.DataFrame(x), tests=("t", "sign"), splits=20, seed=11, alpha=0.1)
+    want = {(t, c): [0, 0, 0] for t in ("t", "sign") for c in ("none", "BY")}
+    split_rng = np.random.default_rng(11)
+    pairs = list(itertools.permutations(range(5), 2))
+    for _ in range(20):
+        perm = split_rng.permutation(15)
+        h1, h2 = x[:, perm[:7]], x[:, perm[7:]]
+        for test in ("t", "sign"):
+            def p(h, a, b, test=test):
+                if test == "t":
+                    return stats.ttest_rel(h[a], h[b], alternative="greater").pvalue
+                d = h[a] - h[b]
+                return stats.binomtest(int((d > 0).sum()), int((d != 0).sum()), 0.5, alternative="greater").pvalue
+            p1 = np.array([p(h1, a, b) for a, b in pairs])
+            p2 = np.array([p(h2, a, b) for a, b in pairs])
+            worse = np.array([h2[a].mean() - h2[b].mean() <= 0 for a, b in pairs])
+            for c, (s1, s2) in {"none": (p1 <= 0.1, p2 <= 0.1),
+                                "BY": (multipletests(p1, 0.1, method="fdr_by")[0],
+                                       multipletests(p2, 0.1, method="fdr_by")[0])}.items():
+                want[(test, c)][0] += s1.sum()
+                want[(test, c)][1] += (s1 & worse).sum()
+                want[(test, c)][2] += (s1 & s2).sum()
+    for r in got.itertuples():
+        sig, err, both = want[(r.test, r.correction)]
+        assert (r.significant, r.errors) == (sig, err) and r.splits == 20
+        if sig:
+            assert r.error_rate == pytest.approx(100 * err / sig) and r.both_halves == pytest.approx(100 * both / sig)
+        else:
+            assert np.isnan(r.error_rate) and np.isnan(r.both_halves)
+    assert (got["errors"] > 0).any() and (got["significant"] > 0).sum() >= 3  # the case shows errors
