@@ -1,5 +1,7 @@
 """Cached intermediate tables: an unreadable, replaced or stale table is an error that names
 the file and says how to recover, never a traceback or a silently wrong number."""
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -57,3 +59,27 @@ def test_stale_input_is_detected(tmp_path):
     src.write_text("version 2")
     with pytest.raises(CachedTableError, match="made from another version of"):
         check_inputs(t, meta, [src])
+
+
+def test_code_fingerprint_changes_with_the_library_source(tmp_path):
+    """The fingerprint every rule holds as a param: same sources, same value; one byte or one
+    file more, another value; compiled caches do not count."""
+    import shutil
+
+    from inexflow.stage import code_fingerprint
+
+    pkg = Path(__import__("inexflow").__file__).resolve().parent
+    copy = tmp_path / "inexflow"
+    shutil.copytree(pkg, copy, ignore=shutil.ignore_patterns("_workflow", "_config"))
+    base = code_fingerprint(copy)
+    assert base == code_fingerprint(pkg) and len(base) == 16
+    (copy / "__pycache__").mkdir(exist_ok=True)
+    (copy / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\0")
+    assert code_fingerprint(copy) == base
+    f = copy / "measures" / "passage.py"
+    f.write_text(f.read_text() + "\n")
+    assert code_fingerprint(copy) != base
+    f.write_text(f.read_text()[:-1])
+    assert code_fingerprint(copy) == base
+    (copy / "extra.py").write_text("")
+    assert code_fingerprint(copy) != base

@@ -29,6 +29,22 @@ def setup_logging(logfile: str | None):
     return root
 
 
+def code_fingerprint(package_dir=None) -> str:
+    """A short SHA-256 of the library's Python sources (relative paths and bytes, in path
+    order): the workflow passes it to every rule as a param, so Snakemake's params trigger
+    re-runs the jobs whose library code changed."""
+    import hashlib
+    from pathlib import Path
+
+    root = Path(package_dir or Path(__file__).resolve().parent)
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        if "__pycache__" in f.parts or "_workflow" in f.relative_to(root).parts:
+            continue
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
 def made_from(smk) -> dict:
     """{input file: SHA-256} of a job's input files, recorded in the tables it writes
     (checked by :func:`inexflow.tables.check_inputs` where a later stage reads both)."""

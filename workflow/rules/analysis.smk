@@ -18,6 +18,7 @@ rule build_pool:
     conda:
         ENV
     params:
+        code=CODE,
         target=config["pool"].get("target"),
         depth=config["pool"].get("depth"),
     script:
@@ -46,6 +47,7 @@ rule topic_sampling:
     conda:
         ENV
     params:
+        code=CODE,
         cfg=analysis_cfg("topic_fractions"),
     script:
         "../scripts/topic_sampling.py"
@@ -78,6 +80,7 @@ rule pool_analysis:
     conda:
         ENV
     params:
+        code=CODE,
         cfg=analysis_cfg("pool_fractions", "depth_reductions"),
     script:
         "../scripts/pool_analysis.py"
@@ -102,6 +105,7 @@ rule swap_rates:
     conda:
         ENV
     params:
+        code=CODE,
         cfg=analysis_cfg("swap"),
     script:
         "../scripts/swap_rates.py"
@@ -132,6 +136,7 @@ rule leave_one_group_out:
     conda:
         ENV
     params:
+        code=CODE,
         cfg=analysis_cfg(),
         pool=config["pool"],
     script:
@@ -153,6 +158,7 @@ rule significance:
     conda:
         ENV
     params:
+        code=CODE,
         cfg={"seed": ANALYSIS.get("seed"), "significance": ANALYSIS.get("significance")},
     script:
         "../scripts/significance.py"
@@ -172,5 +178,7 @@ rule analysis_summary:
         f"{LOGS}/benchmarks/analysis_summary.tsv"
     conda:
         ENV
+    params:
+        code=CODE,
     script:
         "../scripts/analysis_summary.py"

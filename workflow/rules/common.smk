@@ -11,11 +11,16 @@ try:
     from inexflow.errors import UsageError
     from inexflow.measures import needs
     from inexflow.options import Options
+    from inexflow.stage import code_fingerprint
 except ImportError as e:
     raise WorkflowError(
         f"the inexflow library is not installed in this Python ({e}): "
         "pip install 'inexflow[workflow]', or pip install -e '.[workflow]' in a clone"
     ) from None
+
+# every rule's params hold the library's code fingerprint: a changed (upgraded, edited)
+# library re-runs the jobs it wrote, as a changed stage script does (Snakemake tracks those)
+CODE = code_fingerprint()
 
 # one conda environment for every rule, relative to the rule files (--sdm conda)
 ENV = "../envs/inexflow.yaml"

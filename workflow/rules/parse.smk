@@ -15,6 +15,7 @@ rule parse_assessments:
     conda:
         ENV
     params:
+        code=CODE,
         format=config["assessments"].get("format", "auto"),
     script:
         "../scripts/parse_assessments.py"
@@ -31,6 +32,8 @@ rule parse_topics:
         f"{LOGS}/benchmarks/parse_topics.tsv"
     conda:
         ENV
+    params:
+        code=CODE,
     script:
         "../scripts/parse_topics.py"
 
@@ -49,6 +52,7 @@ rule index_collection:
     conda:
         ENV
     params:
+        code=CODE,
         collection=COLLECTION,
     script:
         "../scripts/index_collection.py"
@@ -68,6 +72,7 @@ rule parse_run:
     conda:
         ENV
     params:
+        code=CODE,
         task=lambda w: RUNS[w.run]["task"],
         participant=lambda w: RUNS[w.run]["participant"],
         collection=COLLECTION,

@@ -15,6 +15,7 @@ rule correlate:
     conda:
         ENV
     params:
+        code=CODE,
         measures=config["correlation"]["measures"],
     script:
         "../scripts/correlate.py"
@@ -39,6 +40,8 @@ rule plot_scores:
         f"{LOGS}/benchmarks/plot_scores.tsv"
     conda:
         ENV
+    params:
+        code=CODE,
     script:
         "../scripts/plot_scores.py"
 
@@ -57,6 +60,7 @@ rule report:
     conda:
         ENV
     params:
+        code=CODE,
         campaign=config["campaign"],
     script:
         "../scripts/report.py"
@@ -89,6 +93,7 @@ rule report_tables:
     conda:
         ENV
     params:
+        code=CODE,
         titles=[v[4] for v in report_tables().values()],
     script:
         "../scripts/report_tables.py"

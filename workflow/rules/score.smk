@@ -16,6 +16,7 @@ rule ideal_recallbase:
     conda:
         ENV
     params:
+        code=CODE,
         ideal_tie=config["ideal_tie"],
     script:
         "../scripts/ideal_recallbase.py"
@@ -38,6 +39,7 @@ rule score:
     conda:
         ENV
     params:
+        code=CODE,
         task=lambda w: RUNS[w.run]["task"],
         options=lambda w: Options.from_config(config, RUNS[w.run]["task"]).as_dict(),
     script:
@@ -59,6 +61,7 @@ rule aggregate:
     conda:
         ENV
     params:
+        code=CODE,
         participants={r: v["participant"] for r, v in RUNS.items()},
         main_measures={t: config["tasks"][t]["main_measure"] for t in TASKS},
     script:
