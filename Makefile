@@ -18,14 +18,14 @@ demo/campaign.json: | $(BIN)/.installed
 
 demo: demo/campaign.json
 
-run: $(BIN)/.installed demo/campaign.json
+run: $(BIN)/.installed
 	$(BIN)/snakemake --cores $(CORES)
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -q
 
 # ruff (config in pyproject.toml), snakefmt and Snakemake's own linter: all must be clean
-lint: $(BIN)/.installed demo/campaign.json
+lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/snakefmt --check workflow
 	$(BIN)/snakemake --lint -n --configfile config/config.yaml >/dev/null

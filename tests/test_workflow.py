@@ -173,6 +173,23 @@ def test_deployed_as_a_module_elsewhere_gives_the_same_bytes(campaign, tmp_path)
     assert_same_tree(campaign / "results", dep / "results")
 
 
+def test_fresh_clone_simulates_the_missing_demo_in_the_dag(campaign, tmp_path):
+    """No demo/ yet: the dry run plans rule simulate_demo (and writes nothing), the real run
+    writes the campaign `inexflow simulate` writes and gives the results of a prepared run."""
+    cfg = yaml.safe_load((campaign / "config" / "config.yaml").read_text())
+    cfg["simulate"] = {"out": "demo", "seed": SMALL.seed, "docs": SMALL.n_docs, "topics": SMALL.n_topics,
+                       "groups": SMALL.n_groups, "results": SMALL.results_per_topic, "pool_target": SMALL.pool_target}
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    jobs = dry_run_jobs(tmp_path)
+    assert ("simulate_demo", "") in jobs and not (tmp_path / "demo").exists()
+    p = snakemake(tmp_path, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert_same_tree(campaign / "demo", tmp_path / "demo")
+    assert_same_tree(campaign / "results", tmp_path / "results")
+    assert dry_run_jobs(tmp_path) == []  # the demo is there now: nothing to do, no simulate_demo rule
+
+
 def test_two_campaigns_in_one_checkout_leave_disjoint_results(campaign, tmp_path):
     """A second campaign (same data, another name) writes results/other/ and logs/other/ only;
     afterwards the first campaign has nothing to re-run."""

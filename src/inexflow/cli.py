@@ -328,12 +328,9 @@ def cmd_workflow(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from inexflow.simulate import SimulationConfig, simulate
+    from inexflow.simulate import SETTINGS, simulate, simulation_config
 
-    cfg = SimulationConfig(seed=args.seed, n_docs=args.docs, n_topics=args.topics, n_groups=args.groups,
-                           runs_per_group=args.runs_per_group, results_per_topic=args.results,
-                           pool_target=args.pool_target, max_runs=args.max_runs)
-    summary = simulate(args.out, cfg)
+    summary = simulate(args.out, simulation_config({k: getattr(args, k) for k in SETTINGS}))
     print(f"wrote {summary['runs']} runs, {summary['topics']} topics, {summary['documents']} documents "
           f"to {args.out}")
     return 0

@@ -40,8 +40,8 @@ def _sniff_xml(path: str) -> dict:
 # The keys that say what a campaign evaluates. Snakemake merges ``--configfile`` over the
 # default config/config.yaml; these keys are never taken from it then (they would silently
 # evaluate the demo campaign's files).
-DATA_KEYS = ("campaign", "assessments", "runs", "collection", "topics")
-OPTIONAL_DATA_KEYS = ("collection", "topics")
+DATA_KEYS = ("campaign", "assessments", "runs", "collection", "topics", "simulate")
+OPTIONAL_DATA_KEYS = ("collection", "topics", "simulate")
 
 
 def own_campaign_data(config: dict, given: dict, files) -> None:
@@ -58,10 +58,35 @@ def own_campaign_data(config: dict, given: dict, files) -> None:
             config[k] = None
 
 
+def demo_plan(config: dict) -> dict | None:
+    """With a ``simulate:`` block whose campaign is not there yet (no ``OUT/campaign.json``):
+    the files rule ``simulate_demo`` will write (:func:`inexflow.simulate.planned_files`),
+    so the DAG can be built on a fresh clone. None otherwise."""
+    sim = config.get("simulate")
+    if not sim or (Path(sim["out"]) / "campaign.json").exists():
+        return None
+    from inexflow.simulate import planned_files, simulation_config
+
+    try:
+        return planned_files(sim["out"], simulation_config(sim))
+    except ValueError as e:
+        raise ConfigError(f"config simulate: {e}") from None
+
+
+def _matching(pattern: str, paths) -> list[str]:
+    """The planned paths a config path (file, directory or glob) stands for."""
+    import fnmatch
+
+    d = pattern.rstrip("/") + "/"
+    return sorted(p for p in paths if p == pattern or fnmatch.fnmatchcase(p, pattern)
+                  or (p.startswith(d) and "/" not in p[len(d):]))
+
+
 def discover_runs(config: dict) -> dict[str, dict]:
     runs: dict[str, dict] = {}
+    planned = (config.get("_planned") or {}).get("runs", {})
     for i, entry in enumerate(config["runs"]):
-        files = sorted(glob.glob(entry["path"]))
+        files = _matching(entry["path"], planned) if planned else sorted(glob.glob(entry["path"]))
         if not files:
             raise ConfigError(f"config runs[{i}]: path {entry['path']!r} matches no file "
                               "(for the demo campaign run 'make demo' or 'inexflow simulate --out demo' first)")
@@ -71,7 +96,7 @@ def discover_runs(config: dict) -> dict[str, dict]:
             if stem in runs:
                 raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
                                   f"{runs[stem]['file']} (run names are file names without extension)")
-            sniff = _sniff_xml(f)
+            sniff = {"task": planned[f][0], "participant": planned[f][1]} if planned else _sniff_xml(f)
             task_name = entry.get("task") or sniff.get("task")
             if not task_name:
                 raise ConfigError(f"config runs[{i}]: no task for {f}: give 'task' in the entry "
@@ -100,10 +125,13 @@ def discover_runs(config: dict) -> dict[str, dict]:
     return runs
 
 
-def assessment_files(spec: str) -> list[str]:
-    """A file, a directory (its files, sorted) or a glob -> the assessment files."""
+def assessment_files(spec: str, planned=None) -> list[str]:
+    """A file, a directory (its files, sorted) or a glob -> the assessment files (of the
+    ``planned`` ones when the campaign is still to be simulated)."""
     p = Path(spec)
-    if p.is_dir():
+    if planned:
+        files = _matching(spec, planned)
+    elif p.is_dir():
         files = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
     elif p.is_file():
         files = [spec]
@@ -148,8 +176,11 @@ def validate_config(config: dict):
     pool = config["pool"]
     if ("target" in pool) == ("depth" in pool):
         raise ConfigError("config pool: give exactly one of 'target' (documents per topic) or 'depth'")
-    config["_assessment_files"] = assessment_files(config["assessments"]["path"])
-    check_quantisations(config)
+    config["_planned"] = demo_plan(config)
+    config["_assessment_files"] = assessment_files(config["assessments"]["path"],
+                                                   (config["_planned"] or {}).get("assessments"))
+    if not config["_planned"]:  # the scale is sniffed from the first file, once it exists
+        check_quantisations(config)
     check_measure_keys(config)
 
 

@@ -123,6 +123,49 @@ def _select_non_overlapping(order: np.ndarray, xpaths: np.ndarray, docs: np.ndar
     return out
 
 
+# the keys of the workflow config's ``simulate:`` block and of ``inexflow simulate``'s options
+SETTINGS = {"seed": "seed", "docs": "n_docs", "topics": "n_topics", "groups": "n_groups",
+            "runs_per_group": "runs_per_group", "results": "results_per_topic", "pool_target": "pool_target",
+            "max_runs": "max_runs"}
+
+
+def simulation_config(settings: dict) -> SimulationConfig:
+    """A :class:`SimulationConfig` from the settings named as in :data:`SETTINGS` (missing
+    ones keep their defaults; ``out`` is ignored)."""
+    return SimulationConfig(**{SETTINGS[k]: v for k, v in settings.items() if k in SETTINGS and v is not None})
+
+
+def _topic_ids(cfg: SimulationConfig) -> list[str]:
+    return [f"{2009001 + i}" for i in range(cfg.n_topics)]
+
+
+def _run_file(g: int, task: str, r: int) -> tuple[str, str, str]:
+    """(file name, run id, group) of run ``r`` of group ``g`` for ``task`` (``fol``: an 8-column text run)."""
+    group = f"g{g + 1:02d}"
+    run_id = f"{group}-{task}-{r + 1}"
+    return f"{run_id}.{'txt' if task == 'fol' else 'xml'}", run_id, group
+
+
+def planned_files(outdir, cfg: SimulationConfig) -> dict:
+    """The files :func:`simulate` writes for ``cfg``, known without simulating: ``marker``
+    (``campaign.json``, written last), ``topics``, ``assessments`` (every file) and ``runs``
+    ({path: (task, participant)}). The workflow plans a missing demo campaign with it."""
+    if cfg.max_runs is not None:
+        raise ValueError("a campaign with max_runs (a seeded selection of runs) cannot be planned before it is made")
+    out = Path(outdir)
+    runs = {}
+    for g in range(cfg.n_groups):
+        for task in cfg.tasks:
+            for r in range(cfg.runs_per_group):
+                name, _, group = _run_file(g, task, r)
+                runs[str(out / "runs" / name)] = ("focused" if task == "fol" else task, group)
+    assessments = [str(out / "assessments" / "qrels.fol")] + [
+        str(out / "assessments" / kind / f"{t}.xml") for kind in ("inex2002", "inex2005", "inex2006")
+        for t in _topic_ids(cfg)]
+    return {"marker": str(out / "campaign.json"), "topics": str(out / "topics.xml"), "assessments": assessments,
+            "runs": runs}
+
+
 def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
     """Write a complete campaign to ``outdir``; returns a summary dict (also ``campaign.json``)."""
     cfg = cfg or SimulationConfig()
@@ -138,7 +181,7 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
     index = pd.DataFrame.from_records(indexes, columns=["doc", "xpath", "tag", "start", "end", "depth", "parent"])
     by_doc = {d: g for d, g in index.groupby("doc", sort=False)}
 
-    topics = [f"{2009001 + i}" for i in range(cfg.n_topics)]
+    topics = _topic_ids(cfg)
     write_topics(pd.DataFrame({
         "topic": topics, "ct_no": [str(100 + i) for i in range(cfg.n_topics)],
         "type": ["CO+S"] * cfg.n_topics,
@@ -174,14 +217,13 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
         wanted = [wanted[i] for i in sorted(pick)]
     wanted = set(wanted)
     for g in range(cfg.n_groups):
-        group = f"g{g + 1:02d}"
         base_q = rng.uniform(0.1, 0.7)
         for task in tasks:
             for r in range(cfg.runs_per_group):
                 if (g, task, r) not in wanted:
                     continue
                 q = float(np.clip(base_q + rng.normal(0, 0.08), 0.02, 0.98))
-                run_id = f"{group}-{task}-{r + 1}"
+                file_name, run_id, group = _run_file(g, task, r)
                 rows = []
                 for t in topics:
                     ix = topic_rows[t]
@@ -218,7 +260,7 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
                                      int(size[i]) if fol else -1, rank, float(round(1.0 / rank, 6)), 0))
                 res = pd.DataFrame.from_records(rows, columns=list(RESULT_COLUMNS))
                 real_task = "focused" if task == "fol" else task
-                runs[f"{run_id}.{'txt' if task == 'fol' else 'xml'}"] = (
+                runs[file_name] = (
                     Run(run_id, group, real_task, "sim", "", res), task)
 
     for name, (run, task) in runs.items():

@@ -36,6 +36,8 @@ try:  # the checks `inexflow check-config` makes too
     )
 except UsageError as e:  # a config error: one message, no Python stack
     raise WorkflowError(str(e)) from None
+# the files of a simulated campaign still to be written by rule simulate_demo (else None)
+PLANNED = config["_planned"]
 TASKS = sorted({r["task"] for r in RUNS.values()})
 QUANTS = list(config["quantisations"])
 COLLECTION = config.get("collection") or ""

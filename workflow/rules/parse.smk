@@ -1,4 +1,25 @@
-# Parsing stages: assessments, topics, the collection index, one job per run.
+# Parsing stages: assessments, topics, the collection index, one job per run; before them,
+# on a fresh clone, the simulated demo campaign.
+
+
+if PLANNED:
+
+    rule simulate_demo:
+        output:
+            marker=PLANNED["marker"],
+            topics=PLANNED["topics"],
+            assessments=PLANNED["assessments"],
+            runs=list(PLANNED["runs"]),
+        log:
+            f"{LOGS}/simulate_demo.log",
+        benchmark:
+            f"{LOGS}/benchmarks/simulate_demo.tsv"
+        conda:
+            ENV
+        params:
+            settings=config["simulate"],
+        script:
+            "../scripts/simulate_demo.py"
 
 
 rule parse_assessments:

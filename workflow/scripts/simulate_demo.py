@@ -1,0 +1,13 @@
+"""Stage simulate_demo: the simulated campaign of config ``simulate:`` (as inexflow simulate)."""
+from inexflow.simulate import simulate, simulation_config
+from inexflow.stage import run_stage
+
+
+def main(smk, log):
+    settings = dict(smk.params.settings)
+    summary = simulate(settings["out"], simulation_config(settings))
+    log.info("simulated %d runs, %d topics, %d documents into %s", summary["runs"], summary["topics"],
+             summary["documents"], settings["out"])
+
+
+run_stage(main, snakemake)  # noqa: F821
