@@ -220,3 +220,40 @@ def test_error_rate_is_ogilvie_lalmas_section_3_3_against_scipy_and_statsmodels(
         else:
             assert np.isnan(r.error_rate) and np.isnan(r.both_halves)
     assert (got["errors"] > 0).any() and (got["significant"] > 0).sum() >= 3  # the case shows errors
+
+
+def test_pal_x_percent_pools_by_hand(tmp_path):
+    """Pal, Mitra & Kamps, "Reducing pool depth": d_Q(X) is the smallest depth at which the
+    regenerated pool holds ceil(X% of the original pool size) documents; the X% qrels are the
+    relevant documents inside it, the 100% qrels those inside the pool at d_Q(100)."""
+    from scipy.stats import kendalltau
+
+    from inexflow.analysis.stability import depth_levels, depth_reduction, reduced_pools
+    from inexflow.pool import entry_depths
+
+    q = write(tmp_path / "q.fol", "".join(f"1 Q0 {d} 100 100 0 0:100\n" for d in "ABC"))
+    docs = {"r1": "ABC", "r2": "ADC", "r3": "DAB"}
+    runs = {n: read_run(write(tmp_path / f"{n}.run", "".join(f"1 Q0 {d} {k} {9 - k} {n} 0 100\n"
+                                                            for k, d in enumerate(ds, 1))), task="focused")
+            for n, ds in docs.items()}
+    entry = entry_depths({n: r.results for n, r in runs.items()})
+    assert dict(zip(entry["doc"], entry["entry"])) == {"A": 1, "B": 2, "C": 3, "D": 1}
+    # original pool of 4 documents; X=10: ceil(.4)=1 document -> depth 1, where 2 enter (A, D)
+    levels = depth_levels(entry, {"1": 4}, [10, 50, 75])
+    got = {x: (d, n) for x, d, n in zip(levels["percent"], levels["depth"], levels["pool_size"])}
+    assert got == {10.0: (1, 2), 50.0: (1, 2), 75.0: (2, 3), 100.0: (3, 4)}
+    assert all(n >= x / 100 * 4 for x, (_, n) in got.items())      # the X% pool holds >= X% of the documents
+    # a topic whose runs never reach the original size: every document at 100%
+    big = depth_levels(entry, {"1": 10}, [100])
+    assert (big["depth"].iloc[0], big["pool_size"].iloc[0]) == (3, 4)
+    judged = JudgedRuns(read_assessments(q), runs)
+    out = depth_reduction(judged, ["AiP"], entry, levels, [50, 75, 100]).set_index("percent")
+    assert list(out["reldocs"]) == [1, 2, 3] and set(out["topics"]) == {1} and set(out["systems"]) == {3}
+    # the same taus from masks written by hand: 50% keeps A, 75% keeps A and B
+    full = judged.score({"1": np.array([True, True, True])}, ["AiP"])["AiP"].mean(axis=1)
+    for x, keep in ((50.0, [True, False, False]), (75.0, [True, True, False])):
+        est = judged.score({"1": np.array(keep)}, ["AiP"])["AiP"].mean(axis=1)
+        assert out.loc[x, "tau"] == pytest.approx(kendalltau(full, est).statistic)
+    assert out.loc[100.0, "tau"] == 1.0 and out.loc[100.0, "tau_ap"] == 1.0
+    pools = reduced_pools(entry, levels, judged)
+    assert list(pools["relevant"]) == [1, 1, 2, 3]                # A; A; A, B; A, B, C

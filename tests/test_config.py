@@ -134,3 +134,22 @@ def test_schema_assessment_formats_are_the_readers():
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     assert tuple(schema["properties"]["assessments"]["properties"]["format"]["enum"]) == ASSESSMENT_FORMATS
+
+
+def test_a_key_that_changed_meaning_names_its_replacement(tmp_path):
+    from inexflow.config import prepare_config
+
+    c = cfg()
+    c["analysis"]["depth_reductions"] = c["analysis"].pop("pool_depth_percents")
+    with pytest.raises(ConfigError) as e:
+        prepare_config(c)
+    assert "config analysis.depth_reductions was replaced by analysis.pool_depth_percents" in str(e.value)
+
+
+def test_summary_trends_are_monotonicity_tests_on_rounded_values():
+    from inexflow.analysis.summary import trend
+
+    assert trend([0.8, 0.9, 0.9999999999999998, 1.0], "pools") == "falls as pools shrink"
+    assert trend([1.0, 0.9999999999999998], "pools") == "stays at 1.000 as pools shrink"
+    assert trend([0.8, 0.95, 0.9, 1.0], "topic sets") == "not monotone as topic sets shrink"
+    assert trend([0.3, 0.2, 0.1], "topic sets") == "rises as topic sets shrink"  # error rates by growing size

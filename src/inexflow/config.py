@@ -323,6 +323,12 @@ def load_config(configfiles=(), default=DEFAULT_CONFIG) -> tuple[dict, dict]:
     return config, prepare_config(config, given, configfiles)
 
 
+# config keys that changed meaning, with what replaced them
+RENAMED = [("depth_reductions", "pool_depth_percents",
+            "X% is now Pal et al.'s X% pool (the depth where each topic's regenerated pool first holds X% of the "
+            "original pool's documents), no longer the share of depth removed; e.g. [5, 10, 20, ..., 90, 100]")]
+
+
 def prepare_config(config: dict, given: dict | None = None, configfiles=(), schema=None) -> dict:
     """Everything the workflow checks and fills in before a job runs, in place: the
     campaign's own data keys with ``--configfile`` (``given`` = their merged content), the
@@ -332,6 +338,9 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
 
     if configfiles:
         own_campaign_data(config, given or {}, configfiles)
+    for old, new, why in RENAMED:
+        if old in (config.get("analysis") or {}):
+            raise ConfigError(f"config analysis.{old} was replaced by analysis.{new}: {why}")
     schema = schema or schema_path()
     errors = schema_errors(config, schema)
     if errors:

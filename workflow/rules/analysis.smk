@@ -81,7 +81,7 @@ rule pool_analysis:
         ENV
     params:
         code=CODE,
-        cfg=analysis_cfg("pool_fractions", "depth_reductions"),
+        cfg=analysis_cfg("pool_fractions", "pool_depth_percents"),
     script:
         "../scripts/pool_analysis.py"
 

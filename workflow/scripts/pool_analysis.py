@@ -6,6 +6,7 @@ import pandas as pd
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns
 from inexflow.analysis.stability import (
+    depth_levels,
     depth_reduction,
     pool_sampling,
     reduced_pools,
@@ -15,6 +16,7 @@ from inexflow.analysis.stability import (
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
 from inexflow.measures.catalogue import per_topic_name
+from inexflow.pool import entry_depths
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_tsv
 
@@ -31,10 +33,13 @@ def main(smk, log):
     write_tsv(smallest_stable(samp, "fraction"), smk.output.smallest)
     pool = read_parquet(smk.input.pool)
     depths = pd.read_csv(smk.input.depths, sep="\t", dtype={"topic": str})
-    dep = depth_reduction(judged, measures, pool, depths, cfg["depth_reductions"])
+    # Pal et al.: the pool regenerated from the analysed runs, cut at d_Q(X) per topic
+    regenerated = entry_depths({name: run.results for name, run in runs.items()})
+    levels = depth_levels(regenerated, dict(zip(depths["topic"], depths["pool_size"])), cfg["pool_depth_percents"])
+    dep = depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"])
     write_tsv(dep, smk.output.depth)
     write_tsv(relevant_vs_depth(judged, pool), smk.output.curve)
-    write_tsv(reduced_pools(pool, depths, cfg["depth_reductions"], judged), smk.output.reduced)
+    write_tsv(reduced_pools(regenerated, levels, judged), smk.output.reduced)
     tau_curves(samp, "fraction", "% of relevant documents judged", f"Pool sampling ({cfg['task']})",
                smk.output.plot)
 

@@ -81,37 +81,60 @@ def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.Da
     return _summary(rows, "fraction")
 
 
-def depth_reduction(judged, measures, entry: pd.DataFrame, depths: pd.DataFrame, reductions) -> pd.DataFrame:
-    """entry: pool table (topic, doc, entry); depths: (topic, depth)."""
-    full = judged.score(judged.full_masks(), measures)
-    full_means = {m: v.mean(axis=1).to_numpy() for m, v in full.items()}
-    ent = {(t, d): e for t, d, e in zip(entry["topic"], entry["doc"], entry["entry"])}
-    dep = dict(zip(depths["topic"], depths["depth"]))
-    rows = []
-    for x in reductions:
-        masks = {}
-        for t, docs in judged.rel_docs.items():
-            limit = max(1, int(math.floor(dep.get(t, 0) * (1 - x / 100))))
-            masks[t] = np.array([ent.get((t, d), np.inf) <= limit for d in docs])
-        est = judged.score(masks, measures)
-        for m in measures:
-            e = est[m].reindex(columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
-            rows.append((m, float(x), 0, tau_b(full_means[m], e), tau_ap(full_means[m], e)))
-        logging.getLogger("inexflow").info("pool-depth reduction %g%% done", x)
-    return _summary(rows, "reduction")
-
-
-def reduced_pools(entry: pd.DataFrame, depths: pd.DataFrame, reductions, judged=None) -> pd.DataFrame:
-    """Per topic and reduction X: the reduced depth, the pool size and its relevant documents."""
-    rel = {(t, d) for t, docs in judged.rel_docs.items() for d in docs} if judged is not None else set()
-    dep = dict(zip(depths["topic"], depths["depth"]))
+def depth_levels(entry: pd.DataFrame, pool_sizes: dict, percents) -> pd.DataFrame:
+    """Pal, Mitra & Kamps, "Reducing pool depth": per topic Q and level X (100 always
+    included), d_Q(X), the smallest depth at which the pool regenerated from ``entry``
+    (topic, doc, entry depth) holds at least ceil(X% of the original pool size of Q) documents
+    (every document when it never does), and the size of the pool at that depth."""
+    levels = sorted({float(x) for x in percents} | {100.0})
     rows = []
     for t, g in entry.groupby("topic", sort=False):
-        for x in reductions:
-            limit = max(1, int(math.floor(dep.get(t, 0) * (1 - x / 100))))
-            sel = g[g["entry"] <= limit]
-            rows.append((t, float(x), limit, len(sel), sum((t, d) in rel for d in sel["doc"])))
-    return pd.DataFrame(rows, columns=["topic", "reduction", "depth", "pool_size", "relevant"])
+        e = np.sort(g["entry"].to_numpy(np.int64))
+        for x in levels:
+            target = max(1, math.ceil(round(x / 100 * pool_sizes.get(t, 0), 9)))
+            d = int(e[min(target, len(e)) - 1])
+            rows.append((t, x, d, int(np.searchsorted(e, d, side="right"))))
+    return pd.DataFrame(rows, columns=["topic", "percent", "depth", "pool_size"])
+
+
+def depth_reduction(judged, measures, entry: pd.DataFrame, levels: pd.DataFrame, percents) -> pd.DataFrame:
+    """Pal, Mitra & Kamps, Tables 4-5: tau and tau_AP between the rankings by the 100% qrels
+    (the original relevant documents inside the regenerated pool at depth d_Q) and by the X%
+    qrels (those inside the pool at d_Q(X)); with the relevant documents of each level and
+    the numbers of topics (with relevant documents at 100%) and systems of the caption."""
+    ent = {(t, d): e for t, d, e in zip(entry["topic"], entry["doc"], entry["entry"])}
+    depth = {(t, x): d for t, x, d in zip(levels["topic"], levels["percent"], levels["depth"])}
+
+    def masks(x):
+        return {t: np.array([ent.get((t, d), np.inf) <= depth.get((t, x), -1) for d in docs], bool)
+                for t, docs in judged.rel_docs.items()}
+
+    full_masks = masks(100.0)
+    full = judged.score(full_masks, measures)
+    full_means = {m: v.mean(axis=1).to_numpy() for m, v in full.items()}
+    n_topics = sum(bool(k.any()) for k in full_masks.values())
+    rows = []
+    for x in sorted({float(p) for p in percents}):
+        mx = masks(x)
+        reldocs = int(sum(int(k.sum()) for k in mx.values()))
+        est = judged.score(mx, measures)
+        for m in measures:
+            e = est[m].reindex(index=full[m].index, columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
+            rows.append((m, x, reldocs, tau_b(full_means[m], e), tau_ap(full_means[m], e), n_topics,
+                         len(judged.runs)))
+        logging.getLogger("inexflow").info("pool depth at %g%% of the pool done", x)
+    return pd.DataFrame(rows, columns=["measure", "percent", "reldocs", "tau", "tau_ap", "topics", "systems"])
+
+
+def reduced_pools(entry: pd.DataFrame, levels: pd.DataFrame, judged) -> pd.DataFrame:
+    """Per topic and level X: d_Q(X), the pool size at that depth and its relevant documents."""
+    rel = {(t, d) for t, docs in judged.rel_docs.items() for d in docs}
+    found = {}
+    for t, g in entry.groupby("topic", sort=False):
+        r = np.array([(t, d) in rel for d in g["doc"]], bool)
+        found[t] = (g["entry"].to_numpy(np.int64), r)
+    relevant = [int(found[t][1][found[t][0] <= d].sum()) for t, d in zip(levels["topic"], levels["depth"])]
+    return levels.assign(relevant=relevant)
 
 
 def relevant_vs_depth(judged, entry: pd.DataFrame) -> pd.DataFrame:

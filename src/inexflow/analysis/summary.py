@@ -11,17 +11,30 @@ def _read(path):
     return pd.read_csv(path, sep="\t")
 
 
+def trend(values, shrinking: str) -> str:
+    """How tau moves as the level falls, by a monotonicity test on values rounded to 3
+    decimals (``values`` in increasing level order)."""
+    v = [round(float(x), 3) for x in values]
+    if len(set(v)) == 1:
+        return f"stays at {v[0]:.3f} as {shrinking} shrink"
+    if all(a <= b for a, b in zip(v, v[1:])):
+        return f"falls as {shrinking} shrink"
+    if all(a >= b for a, b in zip(v, v[1:])):
+        return f"rises as {shrinking} shrink"
+    return f"not monotone as {shrinking} shrink"
+
+
 def summarise(inp) -> str:
     lines = ["inexflow analysis summary", ""]
-    for name, path, level in (("pool sampling", inp.sampling, "fraction"), ("topic sampling", inp.topics, "fraction"),
-                              ("pool-depth reduction", inp.depth, "reduction")):
+    for name, path, level, noun in (("pool sampling", inp.sampling, "fraction", "judgements"),
+                                    ("topic sampling", inp.topics, "fraction", "topic sets"),
+                                    ("X% pools (pool depth)", inp.depth, "percent", "pools")):
         df = _read(path)
         lines.append(f"{name}: mean Kendall tau per level")
         for m, g in df.groupby("measure", sort=False):
+            g = g.sort_values(level)
             vals = ", ".join(f"{lv:g}: {t:.3f}" for lv, t in zip(g[level], g["tau"]))
-            order = g.sort_values(level)["tau"].to_numpy()
-            trend = "falls as judgements shrink" if (order[0] <= order[-1]) == (level == "fraction") else "does not fall"
-            lines.append(f"  {m}: {vals}  ({trend})")
+            lines.append(f"  {m}: {vals}  ({trend(g['tau'], noun)})")
         means = df.groupby("measure", sort=False)["tau"].mean().sort_values(ascending=False)
         lines.append(f"  most stable: {means.index[0]} (mean tau {means.iloc[0]:.3f}); least: {means.index[-1]} "
                      f"({means.iloc[-1]:.3f})")
@@ -31,7 +44,5 @@ def summarise(inp) -> str:
     for m, g in sw[sw["tolerance"] == 0].groupby("measure", sort=False):
         g = g.sort_values("size")
         lines.append(f"  {m}: size {g['size'].iloc[0]}: {g['error_rate'].iloc[0]:.3f} -> size {g['size'].iloc[-1]}: "
-                     f"{g['error_rate'].iloc[-1]:.3f} ("
-                     + ("falls" if g["error_rate"].iloc[-1] <= g["error_rate"].iloc[0] else "does not fall")
-                     + " with size)")
+                     f"{g['error_rate'].iloc[-1]:.3f} ({trend(g['error_rate'], 'topic sets')})")
     return "\n".join(lines) + "\n"
