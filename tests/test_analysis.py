@@ -173,6 +173,13 @@ def test_correlation_tables_average_as_the_paper():
     by_q = averaged_table(corr, "quant").set_index(["quant_a", "quant_b"])
     # gen vs strict: MAep 321 vs 312 (1/3), Q 123 vs 321 (-1)
     assert by_q.loc[("gen", "strict"), "tau_b"] == pytest.approx((1 / 3 - 1) / 2)
+    # the paper's shape: lower triangle in the configured order, the number of scores averaged in brackets
+    from inexflow.correlate import paper_matrix
+
+    t1 = paper_matrix(averaged_table(corr, "measure"), "measure", ["Q", "MAep"])
+    assert t1.columns.tolist() == ["measure", "Q"] and t1.values.tolist() == [["MAep", "-0.33 (4)"]]
+    t2 = paper_matrix(averaged_table(corr, "quant"), "quant", ["strict", "gen", "genLifted"])
+    assert t2.values.tolist() == [["gen", "-0.33 (4)"]]  # genLifted has no scores: left out
 
 
 def test_error_rate_is_ogilvie_lalmas_section_3_3_against_scipy_and_statsmodels():

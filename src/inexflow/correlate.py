@@ -49,3 +49,18 @@ def averaged_table(corr: pd.DataFrame, by: str) -> pd.DataFrame:
     out = same.groupby([f"{by}_a", f"{by}_b"], sort=True).agg(tau_b=("tau_b", "mean"), tau_ap=("tau_ap", "mean"),
                                                               pairs=("tau_b", "size")).reset_index()
     return out
+
+
+def paper_matrix(averaged: pd.DataFrame, by: str, order) -> pd.DataFrame:
+    """An :func:`averaged_table` in the shape of Tables 1 and 2 of the INEX 2005 measures
+    paper: the lower triangle, rows ``order[1:]``, columns ``order[:-1]`` (``order``: the
+    configured measures or quantisations, those without a value left out); a cell is the
+    averaged tau-b to two decimals, as printed there, and in brackets the number of scores
+    averaged (24 and 80 in the paper: 8 tasks x 3 quantisations, 8 tasks x 10 measures)."""
+    cell = {}
+    for a, b, tau, n in zip(averaged[f"{by}_a"], averaged[f"{by}_b"], averaged["tau_b"], averaged["pairs"]):
+        cell[(a, b)] = cell[(b, a)] = f"{tau:.2f} ({int(n)})"
+    items = [x for x in dict.fromkeys(order) if any(x in k for k in cell)]
+    rows = [[row] + [cell.get((row, col), "") if j < i else "" for j, col in enumerate(items[:-1])]
+            for i, row in enumerate(items) if i > 0]
+    return pd.DataFrame(rows, columns=[by, *items[:-1]])

@@ -118,7 +118,13 @@ def report_tables():
     groups = {
         "correlation.rst": (
             "measure correlation",
-            ["correlation", "correlation_by_measure", "correlation_by_quant"],
+            [
+                "correlation",
+                "correlation_by_measure",
+                "correlation_by_quant",
+                "correlation_measures_table",
+                "correlation_quants_table",
+            ],
         ),
     }
     if config.get("analysis"):

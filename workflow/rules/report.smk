@@ -8,6 +8,8 @@ rule correlate:
         correlation=f"{RES}/analysis/correlation.tsv",
         by_measure=f"{RES}/analysis/correlation_by_measure.tsv",
         by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
+        table1=f"{RES}/analysis/correlation_measures_table.tsv",
+        table2=f"{RES}/analysis/correlation_quants_table.tsv",
     log:
         f"{LOGS}/correlate.log",
     benchmark:
@@ -17,6 +19,7 @@ rule correlate:
     params:
         code=CODE,
         measures=config["correlation"]["measures"],
+        quants=config["quantisations"],
     script:
         "../scripts/correlate.py"
 
