@@ -303,7 +303,7 @@ def test_report_holds_every_table_and_plot_and_renders_them_in_chromium(campaign
     res = campaign / "results" / "demo"
     plots = sorted(res.glob("plots/*.png")) + sorted(res.glob("analysis/*.png"))
     tsvs = sorted(res.glob("analysis/*.tsv")) + sorted(res.glob("summary/*.tsv"))
-    assert len(plots) == 9 and len(tsvs) >= 20
+    assert len(plots) == 11 and len(tsvs) >= 20
     pages = {f.stem: f for f in res.glob("report/tables/*.html")}
     # every analysis table has its page in the report (rankings are ranking_TASK), and every plot is there
     rows = {}  # page -> data rows of its TSV

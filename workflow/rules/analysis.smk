@@ -73,6 +73,18 @@ rule pool_analysis:
             category="Analyses",
             subcategory="pool size and depth",
         ),
+        depth_plot=report(
+            f"{RES}/analysis/tau_vs_depth.png",
+            caption="../report/pool_tables.rst",
+            category="Analyses",
+            subcategory="pool size and depth",
+        ),
+        curve_plot=report(
+            f"{RES}/analysis/relevant_vs_depth.png",
+            caption="../report/pool_tables.rst",
+            category="Analyses",
+            subcategory="pool size and depth",
+        ),
     log:
         f"{LOGS}/pool_analysis.log",
     benchmark:

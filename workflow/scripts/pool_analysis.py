@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from inexflow.analysis.plots import relevant_vs_depth as plot_relevant_vs_depth
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns
 from inexflow.analysis.stability import (
@@ -38,7 +39,11 @@ def main(smk, log):
     levels = depth_levels(regenerated, dict(zip(depths["topic"], depths["pool_size"])), cfg["pool_depth_percents"])
     dep = depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"])
     write_tsv(dep, smk.output.depth)
-    write_tsv(relevant_vs_depth(judged, pool), smk.output.curve)
+    curve = relevant_vs_depth(judged, pool)
+    write_tsv(curve, smk.output.curve)
+    tau_curves(dep, "percent", "X% pool (% of the original pool's documents)", f"Pool depth ({cfg['task']})",
+               smk.output.depth_plot)
+    plot_relevant_vs_depth(curve, smk.output.curve_plot)
     write_tsv(reduced_pools(regenerated, levels, judged), smk.output.reduced)
     tau_curves(samp, "fraction", "% of relevant documents judged", f"Pool sampling ({cfg['task']})",
                smk.output.plot)

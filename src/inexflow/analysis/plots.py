@@ -19,15 +19,38 @@ def _save(fig, path):
 
 
 def tau_curves(df: pd.DataFrame, level: str, xlabel: str, title: str, path):
+    """Kendall tau (solid, with its standard error where there are samples) and tau_AP
+    (dashed, same colour) per measure against the level (Pal et al., Figures 1-3)."""
     fig, ax = plt.subplots(figsize=(6, 4))
     for m, g in df.groupby("measure", sort=False):
-        ax.errorbar(g[level] * (100 if g[level].max() <= 1 else 1), g["tau"], yerr=g["tau_se"], marker="o",
-                    capsize=3, label=m)
-    ax.axhline(0.9, color="grey", lw=0.8, ls="--")
+        g = g.sort_values(level)
+        x = g[level] * (100 if level == "fraction" else 1)
+        line = ax.errorbar(x, g["tau"], yerr=g["tau_se"] if "tau_se" in g else None, marker="o", capsize=3,
+                           label=m)
+        ax.plot(x, g["tau_ap"], ls="--", marker=".", color=line[0].get_color())
+    ax.axhline(0.9, color="grey", lw=0.8, ls=":")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("Kendall tau vs full ranking")
+    ax.set_ylabel("tau (solid), tau_AP (dashed) vs full ranking")
     ax.set_title(title)
     ax.legend(fontsize=8)
+    _save(fig, path)
+
+
+def relevant_vs_depth(curve: pd.DataFrame, path):
+    """Relevant documents found in each topic's pool against the pool depth (Pal et al.,
+    Figure 6); both axes are counts, with integer ticks."""
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for t, g in curve.groupby("topic", sort=False):
+        ax.step(g["depth"], g["relevant_found"], where="post", lw=1, label=str(t))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("pool depth")
+    ax.set_ylabel("relevant documents in the pool")
+    ax.set_title("Relevant documents found versus pool depth")
+    if curve["topic"].nunique() <= 12:
+        ax.legend(fontsize=7, title="topic")
     _save(fig, path)
 
 
