@@ -156,3 +156,22 @@ def test_every_years_task_labels(tmp_path, label, scoring):
     run.save(tmp_path / "r.parquet")
     back = type(run).load(tmp_path / "r.parquet")
     assert (back.task, back.task_label) == (scoring, label)
+
+
+def test_a_2005_topic_without_relevant_elements_joins_the_campaign_scale(tmp_path):
+    """A topic whose pool held nothing relevant has a file with no <element>: it says nothing of
+    the scale, so it neither makes the campaign inex2006 nor decides the config check."""
+    from inexflow.config import ConfigError, check_quantisations
+    from inexflow.formats.assessments import sniff_scale
+
+    empty = write(tmp_path / "1.xml", '<assessments topic="1"><file name="A"></file></assessments>')
+    full = write(tmp_path / "2.xml", '<assessments topic="2"><file name="B"><element path="/article[1]" '
+                                     'exhaustivity="2" size="100" rsize="100"/></file></assessments>')
+    assert (sniff_scale(empty), sniff_scale(full)) == (None, "inex2005")
+    a = read_assessments([empty, full])
+    assert a.scale == "inex2005" and set(a.documents["topic"]) == {"1", "2"}
+    check_quantisations({"assessments": {"format": "auto"}, "_assessment_files": [str(empty), str(full)],
+                         "quantisations": ["strict", "genLifted"]})  # 2005 quantisations: no error
+    with pytest.raises(ConfigError, match="spec"):  # the 2006-only quantisation, judged by file 2
+        check_quantisations({"assessments": {"format": "auto"}, "_assessment_files": [str(empty), str(full)],
+                             "quantisations": ["spec"]})

@@ -191,13 +191,16 @@ def check_quantisations(config: dict):
     from inexflow.quantisation import get_quantisation
 
     fmt = config["assessments"].get("format", "auto")
-    first = config["_assessment_files"][0]
-    try:
-        scale = sniff_scale(first) if fmt == "auto" else fmt
-    except OSError as e:
-        raise ConfigError(f"config assessments.path: cannot read {first}: {e.strerror or e}") from None
-    if scale == "inex2005" and fmt != "auto":
-        scale = sniff_scale(first)  # a 2005-format file may hold 2006 (specificity-only) assessments
+    scale = None
+    for first in config["_assessment_files"]:  # the first file that tells (a topic may have no element)
+        try:
+            scale = sniff_scale(first) if fmt in ("auto", "inex2005", "inex2006") else fmt
+        except OSError as e:
+            raise ConfigError(f"config assessments.path: cannot read {first}: {e.strerror or e}") from None
+        if scale is not None:
+            break
+    if scale is None:
+        return  # no file shows an element yet: the parse stage reads them all
     for q in config["quantisations"]:
         try:
             get_quantisation(scale, q)

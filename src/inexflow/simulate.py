@@ -207,6 +207,7 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
     cand_topic = cand["topic"].to_numpy()
     cand_doc = cand["doc"].to_numpy()
     cand_xpath = cand["xpath"].to_numpy()
+    cand_doc_idx = pd.Index(docs).get_indexer(cand_doc)
     topic_rows = {t: np.flatnonzero(cand_topic == t) for t in topics}
 
     runs: dict[str, tuple[Run, str]] = {}  # file name -> (run, task)
@@ -218,6 +219,9 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
     wanted = set(wanted)
     for g in range(cfg.n_groups):
         base_q = rng.uniform(0.1, 0.7)
+        # each group favours its own fifth of the collection (its "sources"): the documents only
+        # one group ranks high make pools depend on who contributed (leave-one-group-out effects)
+        favoured = (rng.random(len(docs)) < 0.2)[cand_doc_idx]
         for task in tasks:
             for r in range(cfg.runs_per_group):
                 if (g, task, r) not in wanted:
@@ -227,7 +231,8 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
                 rows = []
                 for t in topics:
                     ix = topic_rows[t]
-                    score = q * (spec[ix] + 0.5 * docrel[ix]) + (1 - q) * 2.5 * rng.random(len(ix))
+                    score = q * (spec[ix] + 0.5 * docrel[ix]) + (1 - q) * 2.5 * rng.random(len(ix)) \
+                        + 0.8 * favoured[ix]
                     order = ix[np.argsort(-score, kind="stable")]
                     k = cfg.results_per_topic
                     if task == "thorough":

@@ -5,10 +5,9 @@ import pandas as pd
 
 from inexflow.analysis.logo import BINS, leave_one_group_out
 from inexflow.analysis.plots import logo_histogram
-from inexflow.analysis.rejudge import JudgedRuns
+from inexflow.analysis.rejudge import JudgedRuns, labelled
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
-from inexflow.measures.catalogue import per_topic_name
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, read_parquet_metadata, write_tsv
 
@@ -21,12 +20,13 @@ def main(smk, log):
     groups = {r: read_parquet_metadata(p)["participant"] for r, p in pool_runs.items()}
     groups.update({r: run.participant for r, run in runs.items()})
     judged = JudgedRuns(a, runs)
-    measures = [per_topic_name(m) for m in cfg["measures"]]
+    measures, relabel = labelled(cfg["measures"])
     firstpos = {r: read_parquet(p) for r, p in pool_runs.items()}
     per_run, per_query = leave_one_group_out(judged, firstpos, groups, measures,
                                              smk.params.pool.get("target"), smk.params.pool.get("depth"),
                                              cached=True)
     log.info("%d groups, %d runs", len(set(groups.values())), len(runs))
+    per_run, per_query = relabel(per_run), relabel(per_query)
     write_tsv(per_run, smk.output.runs)
     overall = (per_run.groupby(["measure", "change_bin"]).size().rename("count").reset_index()
                if len(per_run) else pd.DataFrame(columns=["measure", "change_bin", "count"]))

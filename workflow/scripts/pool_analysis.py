@@ -5,7 +5,7 @@ import pandas as pd
 
 from inexflow.analysis.plots import relevant_vs_depth as plot_relevant_vs_depth
 from inexflow.analysis.plots import tau_curves
-from inexflow.analysis.rejudge import JudgedRuns
+from inexflow.analysis.rejudge import JudgedRuns, labelled
 from inexflow.analysis.stability import (
     depth_levels,
     depth_reduction,
@@ -16,7 +16,6 @@ from inexflow.analysis.stability import (
 )
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
-from inexflow.measures.catalogue import per_topic_name
 from inexflow.pool import entry_depths
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_tsv
@@ -27,9 +26,9 @@ def main(smk, log):
     a = Assessments.load(Path(smk.input.documents).parent)
     runs = {Path(p).stem: Run.load(p, name=Path(p).stem) for p in smk.input.runs}
     judged = JudgedRuns(a, runs)
-    measures = [per_topic_name(m) for m in cfg["measures"]]
+    measures, relabel = labelled(cfg["measures"])
     log.info("%d runs judged on %d topics", len(runs), len(judged.topics))
-    samp = pool_sampling(judged, measures, cfg["pool_fractions"], cfg["samples"], cfg["seed"])
+    samp = relabel(pool_sampling(judged, measures, cfg["pool_fractions"], cfg["samples"], cfg["seed"]))
     write_tsv(samp, smk.output.sampling)
     write_tsv(smallest_stable(samp, "fraction"), smk.output.smallest)
     pool = read_parquet(smk.input.pool)
@@ -37,7 +36,7 @@ def main(smk, log):
     # Pal et al.: the pool regenerated from the analysed runs, cut at d_Q(X) per topic
     regenerated = entry_depths({name: run.results for name, run in runs.items()})
     levels = depth_levels(regenerated, dict(zip(depths["topic"], depths["pool_size"])), cfg["pool_depth_percents"])
-    dep = depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"])
+    dep = relabel(depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"]))
     write_tsv(dep, smk.output.depth)
     curve = relevant_vs_depth(judged, pool)
     write_tsv(curve, smk.output.curve)

@@ -11,6 +11,8 @@ highlighted characters, and iP/AiP follow :mod:`inexflow.measures.passage`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -21,6 +23,21 @@ from inexflow.recallbase import normalised_passages, overlap_with_passages
 
 # per-topic measure -> the interpolated-precision level it reads (None = AiP, the mean)
 PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "iP[0.10]": 10}
+
+
+def labelled(names) -> tuple[list[str], Callable]:
+    """The per-topic measures the analyses compute for the configured ``names`` (``MAiP`` ->
+    ``AiP``), and a function that names a table's ``measure`` column as the config does, so
+    one measure has one name in every analysis table."""
+    from inexflow.measures.catalogue import per_topic_name
+
+    per_topic = [per_topic_name(m) for m in names]
+    back = dict(zip(per_topic, names))
+
+    def relabel(df):
+        return df.assign(measure=df["measure"].map(lambda m: back.get(m, m))) if len(df) else df
+
+    return per_topic, relabel
 
 
 def analysis_measures() -> list[str]:

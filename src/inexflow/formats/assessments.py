@@ -101,16 +101,19 @@ def detect_assessment_format(path) -> str:
     return "inex2002"
 
 
-def sniff_scale(path) -> str:
+def sniff_scale(path) -> str | None:
     """The relevance scale of an assessment file from its first 64 KiB, without parsing it
     (for checks made before anything runs): ``fol``, ``inex2002``, ``inex2005`` (2005
-    elements carry exhaustivity) or ``inex2006``."""
+    elements carry exhaustivity) or ``inex2006``; None for a 2005/2006-format file whose
+    head holds no ``<element`` (a topic with no relevant element says nothing of the scale)."""
     fmt = detect_assessment_format(path)
     if fmt != "inex2005":
         return fmt
     with open(path, "rb") as fh:
         head = fh.read(65536)
-    return "inex2005" if b"exhaustivity=" in head or b"exhaustiveness=" in head else "inex2006"
+    if b"exhaustivity=" in head or b"exhaustiveness=" in head:
+        return "inex2005"
+    return "inex2006" if b"<element" in head else None
 
 
 def read_assessments(paths, fmt: str = "auto") -> Assessments:
@@ -146,11 +149,13 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
         parts.append(readers[f](p))
     if len(parts) == 1:
         return parts[0]
-    scales = {a.scale for a in parts}
+    # a 2005/2006 file without any assessed element (a topic with nothing relevant in its pool)
+    # says nothing of the scale: it joins the others' (the reader warned about it)
+    scales = {a.scale for a in parts if not (a.scale == "inex2006" and a.elements.empty and a.passages.empty)}
     if len(scales) > 1:
         raise InputError(paths[0], None, f"assessment files are on different scales {sorted(scales)}",
                          "one scale per campaign")
-    merged = Assessments(parts[0].scale, ",".join(a.source for a in parts),
+    merged = Assessments(next(iter(scales)) if scales else parts[0].scale, ",".join(a.source for a in parts),
                          pd.concat([a.elements for a in parts], ignore_index=True),
                          pd.concat([a.passages for a in parts], ignore_index=True),
                          pd.concat([a.documents for a in parts], ignore_index=True))
