@@ -77,9 +77,14 @@ def test_tau_ap_a_is_the_mean_over_every_order_of_the_ties():
 
 
 def test_tau_ap_with_ties_by_hand():
+    from scipy.stats import kendalltau
+
     from inexflow.analysis.rankcorr import tau_ap_a, tau_ap_b
 
     assert tau_ap([1, 1, 1], [1, 1, 1]) == 1.0 and tau_b([1, 1, 1], [1, 1, 1]) == 1.0  # all-equal, identical
+    # the same weak order from other scores: exactly 1 (scipy alone gives 0.9999999999999998 here)
+    x = [0.0, 3.0, 2.0, 3.0, 2.0, 2.0, 3.0, 2.0]
+    assert kendalltau(x, [2 * v + 1 for v in x]).statistic < 1.0 and tau_b(x, [2 * v + 1 for v in x]) == 1.0
     assert tau_ap([3, 1, 1, 0], [3, 1, 1, 0]) == 1.0                                  # identical, with a tie
     # tau_AP,b, tied rankings that agree: every run strictly above agrees -> 1 both ways
     assert tau_ap_b([3, 2, 2, 1], [5, 4, 4, 0]) == 1.0
@@ -264,3 +269,28 @@ def test_pal_x_percent_pools_by_hand(tmp_path):
     assert out.loc[100.0, "tau"] == 1.0 and out.loc[100.0, "tau_ap"] == 1.0
     pools = reduced_pools(entry, levels, judged)
     assert list(pools["relevant"]) == [1, 1, 2, 3]                # A; A; A, B; A, B, C
+
+
+def test_pal_tables_in_the_paper_shape():
+    """Tables 1-2 and 4-5 of Pal et al.: one row per level "X (#reldocs)", tau and tau_AP per measure."""
+    from inexflow.analysis.stability import paper_shape
+
+    summary = pd.DataFrame({"measure": ["iP[0.00]", "MAiP", "iP[0.00]", "MAiP"], "fraction": [0.4, 0.4, 0.2, 0.2],
+                            "tau": [0.7, 0.9, 0.6, 0.8], "tau_ap": [0.65, 0.88, 0.55, 0.79],
+                            "reldocs": [2589, 2589, 1298, 1298]})
+    t = paper_shape(summary, "fraction")
+    assert t.columns.tolist() == ["Pool % (# reldocs)", "iP[0.00] tau", "iP[0.00] tau_AP", "MAiP tau", "MAiP tau_AP"]
+    assert t.values.tolist() == [["20 (1,298)", 0.6, 0.55, 0.8, 0.79], ["40 (2,589)", 0.7, 0.65, 0.9, 0.88]]
+
+
+def test_pool_sampling_counts_the_relevant_documents_it_keeps(tmp_path):
+    from inexflow.analysis.stability import pool_sampling
+
+    # topic 1: 3 relevant documents, topic 2: 1; at 50%: ceil(1.5) = 2 and max(1, ceil(.5)) = 1 -> 3 kept
+    q = write(tmp_path / "q.fol", "".join(f"1 Q0 {d} 100 100 0 0:100\n" for d in "ABC") + "2 Q0 D 100 100 0 0:100\n")
+    runs = {n: read_run(write(tmp_path / f"{n}.run", "".join(f"{t} Q0 {d} {k} {9 - k} {n} 0 100\n"
+                                                            for k, (t, d) in enumerate(ds, 1))), task="focused")
+            for n, ds in {"r1": [("1", "A"), ("1", "B"), ("2", "D")], "r2": [("1", "C"), ("2", "D")]}.items()}
+    out = pool_sampling(JudgedRuns(read_assessments(q), runs), ["AiP"], [0.5, 1.0], samples=3, seed=1)
+    assert dict(zip(out["fraction"], out["reldocs"])) == {0.5: 3, 1.0: 4}
+    assert out.loc[out["fraction"] == 1.0, "tau"].iloc[0] == 1.0

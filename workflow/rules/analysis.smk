@@ -67,6 +67,8 @@ rule pool_analysis:
         depth=f"{RES}/analysis/pool_depth.tsv",
         curve=f"{RES}/analysis/relevant_vs_depth.tsv",
         reduced=f"{RES}/analysis/reduced_pools.tsv",
+        sampling_table=f"{RES}/analysis/pool_sampling_table.tsv",
+        depth_table=f"{RES}/analysis/pool_depth_table.tsv",
         plot=report(
             f"{RES}/analysis/tau_vs_pool.png",
             caption="../report/tau_pool.rst",

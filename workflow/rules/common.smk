@@ -138,7 +138,9 @@ def report_tables():
                 [
                     "pool_sampling",
                     "pool_sampling_smallest",
+                    "pool_sampling_table",
                     "pool_depth",
+                    "pool_depth_table",
                     "relevant_vs_depth",
                     "reduced_pools",
                 ],

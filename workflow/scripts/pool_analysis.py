@@ -9,6 +9,7 @@ from inexflow.analysis.rejudge import JudgedRuns, labelled
 from inexflow.analysis.stability import (
     depth_levels,
     depth_reduction,
+    paper_shape,
     pool_sampling,
     reduced_pools,
     relevant_vs_depth,
@@ -31,6 +32,7 @@ def main(smk, log):
     samp = relabel(pool_sampling(judged, measures, cfg["pool_fractions"], cfg["samples"], cfg["seed"]))
     write_tsv(samp, smk.output.sampling)
     write_tsv(smallest_stable(samp, "fraction"), smk.output.smallest)
+    write_tsv(paper_shape(samp, "fraction"), smk.output.sampling_table)
     pool = read_parquet(smk.input.pool)
     depths = pd.read_csv(smk.input.depths, sep="\t", dtype={"topic": str})
     # Pal et al.: the pool regenerated from the analysed runs, cut at d_Q(X) per topic
@@ -38,6 +40,7 @@ def main(smk, log):
     levels = depth_levels(regenerated, dict(zip(depths["topic"], depths["pool_size"])), cfg["pool_depth_percents"])
     dep = relabel(depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"]))
     write_tsv(dep, smk.output.depth)
+    write_tsv(paper_shape(dep, "percent"), smk.output.depth_table)
     curve = relevant_vs_depth(judged, pool)
     write_tsv(curve, smk.output.curve)
     tau_curves(dep, "percent", "X% pool (% of the original pool's documents)", f"Pool depth ({cfg['task']})",

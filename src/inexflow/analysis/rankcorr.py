@@ -24,15 +24,15 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import kendalltau
+from scipy.stats import kendalltau, rankdata
 
 
 def tau_b(x, y) -> float:
     x, y = np.asarray(x, float), np.asarray(y, float)
     if len(x) < 2:
         return float("nan")
-    if np.array_equal(x, y):
-        return 1.0  # the same scores give the same ranking, ties included
+    if np.array_equal(rankdata(x), rankdata(y)):
+        return 1.0  # the same ranking, ties included, exactly (scipy's arithmetic can give 0.9999999999999998)
     v = kendalltau(x, y).statistic
     return float(v) if not np.isnan(v) else float("nan")
 

@@ -61,6 +61,10 @@ def topic_sampling(matrices: dict[str, pd.DataFrame], fractions, samples: int, s
 
 
 def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.DataFrame:
+    """Pal et al., "Random sampling" (Tables 1-2): per fraction f, ``samples`` times keep
+    max(1, ceil(f x n_Q)) of each topic's n_Q relevant documents at random (whole documents);
+    tau and tau_AP of the mean scores against the full qrels, their mean and standard error,
+    and ``reldocs``, the relevant documents kept (the same in every sample)."""
     rng = np.random.default_rng(seed)
     full = judged.score(judged.full_masks(), measures)
     full_means = {m: v.mean(axis=1).to_numpy() for m, v in full.items()}
@@ -78,7 +82,22 @@ def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.Da
                 e = est[m].reindex(columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
                 rows.append((m, float(f), s, tau_b(full_means[m], e), tau_ap(full_means[m], e)))
             logging.getLogger("inexflow").info("pool sampling: fraction %g sample %d/%d done", f, s + 1, samples)
-    return _summary(rows, "fraction")
+    kept = {float(f): sum(max(1, math.ceil(f * len(d))) for d in judged.rel_docs.values()) for f in fractions}
+    out = _summary(rows, "fraction")
+    return out.assign(reldocs=out["fraction"].map(kept).astype("int64"))
+
+
+def paper_shape(summary: pd.DataFrame, level: str) -> pd.DataFrame:
+    """Pal et al.'s Tables 1-2 and 4-5: one row per level, labelled "X (#reldocs)" with X in
+    percent, then tau and tau_AP for each measure (in the summary's order)."""
+    out: dict[str, dict] = {}
+    for r in summary.sort_values(level, kind="stable").itertuples(index=False):
+        x = getattr(r, level) * (100 if level == "fraction" else 1)
+        row = out.setdefault(f"{x:g} ({int(r.reldocs):,})", {})
+        row[f"{r.measure} tau"], row[f"{r.measure} tau_AP"] = r.tau, r.tau_ap
+    df = pd.DataFrame.from_dict(out, orient="index")
+    df.index.name = "Pool % (# reldocs)"
+    return df.reset_index()
 
 
 def depth_levels(entry: pd.DataFrame, pool_sizes: dict, percents) -> pd.DataFrame:
