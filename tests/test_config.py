@@ -62,13 +62,12 @@ def test_cutoffs_decide_which_nxcg_exist():
 ])
 def test_quantisation_against_the_sniffed_scale(tmp_path, text, quant, ok):
     f = write(tmp_path / "a", text)
-    c = cfg(quantisations=[quant])
-    c["_assessment_files"] = [str(f)]
+    aset = {"format": "auto", "files": [str(f)]}
     if ok:
-        check_quantisations(c)
+        check_quantisations(aset, [quant])
     else:
         with pytest.raises(ConfigError, match=f"config quantisations: quantisation '{quant}' is not defined"):
-            check_quantisations(c)
+            check_quantisations(aset, [quant])
 
 
 def test_own_campaign_data_with_configfile():
@@ -79,6 +78,25 @@ def test_own_campaign_data_with_configfile():
     given = {"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}]}
     own_campaign_data(c, given, ["mine.yaml"])
     assert c["collection"] is None and c["topics"] is None  # not the demo's
+    assert "tasks" not in c and "analysis" not in c  # nothing else is inherited either
+
+
+def test_a_config_file_stands_alone(tmp_path):
+    """With --configfile nothing comes from config/config.yaml: a key the file lacks is an
+    error naming it, never the demo's value."""
+    from inexflow.config import load_config
+
+    mine = write(tmp_path / "mine.yaml", yaml.safe_dump(
+        {"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}], "pool": {"target": 5,
+         "tasks": ["focused"]}, "correlation": {"measures": {}}}))
+    with pytest.raises(ConfigError, match="config: no evaluation task: give 'evaluation_tasks'"):
+        load_config([mine], default=ROOT / "config" / "config.yaml")
+    mine.write_text(yaml.safe_dump({"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}],
+                                    "tasks": {"focused": {"families": ["passage"], "main_measure": "MAiP"}}}))
+    with pytest.raises(ConfigError) as e:
+        load_config([mine], default=ROOT / "config" / "config.yaml")
+    assert "config: 'pool' is a required property" in str(e.value)
+    assert "config: 'correlation' is a required property" in str(e.value)
 
 
 def test_check_config_names_the_yaml_line(tmp_path):
@@ -98,6 +116,109 @@ def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypat
     config, runs = load_config([ROOT / "config" / "campaigns" / "inex2006.yaml"], default=ROOT / "config" / "config.yaml")
     assert config["campaign"] == "inex2006-demo" and config["beta"] == 0.25  # a schema default
     assert {r["task"] for r in runs.values()} >= {"thorough", "focused"}
+    # the 2006 Relevant in Context task takes the runs labelled RelevantInContext too
+    assert [r["eval_tasks"] for r in runs.values() if r["label"] == "RelevantInContext"] == [["AllInContext"]]
+    config, runs = load_config([ROOT / "config" / "campaigns" / "inex2007-2010.yaml"],
+                               default=ROOT / "config" / "config.yaml")
+    assert sorted({t for r in runs.values() for t in r["eval_tasks"]}) == ["BestInContext", "Focused",
+                                                                          "RelevantInContext", "Thorough"]
+    assert [r["eval_tasks"] for r in runs.values() if r["file"].endswith(".txt")] == [["Focused"]]
+
+
+def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_path, monkeypatch):
+    """On a fresh clone the 2005 preset's campaign is planned (rule simulate_demo writes it):
+    every planned run lands in exactly one of the ten tasks, by its 2005 task label."""
+    from inexflow.config import load_config
+
+    monkeypatch.chdir(tmp_path)
+    config, runs = load_config([ROOT / "config" / "campaigns" / "inex2005.yaml"], default=ROOT / "config" / "config.yaml")
+    assert config["_planned"] and not (tmp_path / "demo-inex2005").exists()
+    per_task = {}
+    for name, r in runs.items():
+        assert len(r["eval_tasks"]) == 1, name
+        per_task.setdefault(r["eval_tasks"][0], []).append(r["label"])
+    assert sorted(per_task) == sorted(config["evaluation_tasks"])
+    assert all(set(labels) == {task} for task, labels in per_task.items())
+    sets = config["_assessment_sets"]
+    assert sorted(sets) == ["SSCAS", "SVCAS", "VSCAS", "VVCAS", "main"]
+    assert sets["main"]["path"].endswith("CO+S") and config["_eval_tasks"]["SSCAS"]["aset"] == "SSCAS"
+    assert config["_eval_tasks"]["COS.Thorough"]["topic_subset"] == ["202", "203", "205", "206", "208", "209", "211"]
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"evaluation_tasks": {"F": {"type": "focussed", "families": ["passage"], "main_measure": "MAiP"}}},
+     "config.evaluation_tasks.F.type: 'focussed' is not one of"),
+    ({"evaluation_tasks": {"F": {"type": "focused", "families": ["pasage"], "main_measure": "MAiP"}}},
+     "config evaluation_tasks.F.families: unknown family 'pasage'"),
+    ({"evaluation_tasks": {"F": {"type": "focused", "families": ["passage"], "main_measure": "MAP"}}},
+     "config evaluation_tasks.F.main_measure: 'MAP' is not a measure of the families passage"),
+    ({"evaluation_tasks": {"F": {"type": "focused", "families": ["passage"], "main_measure": "MAiP",
+                                 "quantisations": ["strct"]}}},
+     "config evaluation_tasks.F.quantisations: unknown 'strct'"),
+    ({"evaluation_tasks": {"F": {"type": "focused", "families": ["passage"], "main_measure": "MAiP",
+                                 "runs": {"label": ["Focused"]}}}},
+     "config.evaluation_tasks.F.runs: Additional properties are not allowed ('label' was unexpected)"),
+    ({"evaluation_tasks": {"F": {"type": "focused", "families": ["passage"], "main_measure": "MAiP"}},
+      "tasks": {"focused": {"families": ["passage"], "main_measure": "MAiP"}}},
+     "config: give either 'tasks' (the shorthand: one evaluation task per scoring type) or 'evaluation_tasks'"),
+    ({"evaluation_tasks": {"F": {"type": "thorough", "families": ["xcg"], "main_measure": "MAep",
+                                 "runs": {"labels": ["Focused"]}}}},
+     "config evaluation_tasks.F: run g01-focused-1 (demo/runs/g01-focused-1.xml) is a focused run but the evaluation "
+     "task scores thorough runs"),
+    ({"evaluation_tasks": {"F": {"type": "focused", "families": ["passage"], "main_measure": "MAiP",
+                                 "runs": {"paths": ["demo/runs/*.txt"]}}}},
+     "config: run g01-focused-1 (demo/runs/g01-focused-1.xml) is a focused run labelled 'Focused' but no entry of "
+     "'evaluation_tasks' takes it (configured: F)"),
+    ({"evaluation_tasks": {"F": {"type": "focused", "families": ["passage"], "main_measure": "MAiP",
+                                 "assessments": {"path": "nowhere/*.xml"}}}},
+     "config evaluation_tasks.F.assessments.path 'nowhere/*.xml': no assessment file found"),
+])
+def test_evaluation_task_errors_name_the_key(tmp_path, monkeypatch, change, message):
+    from inexflow.config import load_config
+    from inexflow.simulate import SimulationConfig, simulate
+
+    simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=1, results_per_topic=10,
+                                                 pool_target=5, tasks=("focused", "fol")))
+    monkeypatch.chdir(tmp_path)
+    mine = {"campaign": "mine", "assessments": {"path": "demo/assessments/qrels.fol"},
+            "runs": [{"path": "demo/runs/*.xml"}, {"path": "demo/runs/*.txt", "task": "focused"}],
+            "pool": {"target": 5, "tasks": ["F"]}, "correlation": {"measures": {}}, **change}
+    if "tasks" in change:
+        mine["pool"]["tasks"] = ["F"]
+    write(tmp_path / "mine.yaml", yaml.safe_dump(mine))
+    with pytest.raises(UsageError) as e:
+        load_config([tmp_path / "mine.yaml"], default=ROOT / "config" / "config.yaml")
+    assert message in str(e.value)
+
+
+def test_a_run_is_scored_in_every_evaluation_task_that_takes_it(tmp_path, monkeypatch):
+    from inexflow.config import load_config
+    from inexflow.options import Options
+    from inexflow.simulate import SimulationConfig, simulate
+
+    simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=2, results_per_topic=10,
+                                                 pool_target=5, tasks=("focused", "fol")))
+    monkeypatch.chdir(tmp_path)
+    mine = {"campaign": "mine", "assessments": {"path": "demo/assessments/qrels.fol"},
+            "runs": [{"path": "demo/runs/*.xml"}, {"path": "demo/runs/*.txt", "task": "focused"}],
+            "evaluation_tasks": {
+                "Focused": {"type": "focused", "families": ["passage"], "main_measure": "MAiP"},
+                "Focused.first2": {"type": "focused", "runs": {"paths": ["demo/runs/*.txt"]}, "topic_subset": [2009001],
+                                   "families": ["passage"], "main_measure": "MAiP", "cutoffs": [3]},
+                "Elements": {"type": "focused", "runs": {"paths": ["demo/runs/*.xml"]},
+                             "assessments": {"path": "demo/assessments/inex2005", "format": "inex2005"},
+                             "quantisations": ["strict"], "families": ["xcg"], "main_measure": "nxCG[3]",
+                             "cutoffs": [3]}},
+            "pool": {"target": 5, "tasks": ["Focused"]}, "correlation": {"measures": {"Elements": ["nxCG[3]"]}}}
+    write(tmp_path / "mine.yaml", yaml.safe_dump(mine, sort_keys=False))
+    config, runs = load_config([tmp_path / "mine.yaml"], default=ROOT / "config" / "config.yaml")
+    assert {n: r["eval_tasks"] for n, r in runs.items()} == {
+        "g01-focused-1": ["Focused", "Elements"], "g02-focused-1": ["Focused", "Elements"],
+        "g01-fol-1": ["Focused", "Focused.first2"], "g02-fol-1": ["Focused", "Focused.first2"]}
+    assert sorted(config["_assessment_sets"]) == ["inex2005", "main"]
+    o = Options.from_config(config, "Focused.first2")
+    assert (o.topic_subset, o.cutoffs, o.quantisations) == (("2009001",), (3,), ("gen",))
+    assert Options.from_config(config, "Elements").quantisations == ("strict",)
 
 
 def test_schema_defaults_are_the_options_defaults():

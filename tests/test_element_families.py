@@ -1,6 +1,7 @@
 """BEPD/EPRUM (2006), precision and overlap at cut-offs (Hiemstra & Mihajlovic) and
 inex_eval 2002 precall: values worked by hand."""
 import numpy as np
+import pandas as pd
 import pytest
 
 from conftest import parse_out, run_cli, write
@@ -125,3 +126,36 @@ def test_precall_cli_generalised(tmp_path):
         else:
             want.append(0.0)                 # the article is never retrieved: 2 is not reached
     assert v[("precall_AP", "1")] == pytest.approx(np.mean(want))
+
+
+def _means(rows):
+    """A tidy score table of topic 'all' means: rows (run, quant, measure, value)."""
+    return pd.DataFrame([(r, "all", "CO", q, m, v) for r, q, m, v in rows],
+                        columns=["run", "topic", "task", "quant", "measure", "value"])
+
+
+def test_hiemstra_tables_per_run_and_ranked_by_precision_averaged_over_quantisations():
+    """Tables 1-4/6-8 (one run: P[k] per quantisation and overlap per cut-off) and Tables 5/9
+    (runs ranked by P[10], P[100] averaged over the quantisations), by hand."""
+    from inexflow.measures.cutoff import cutoff_table, ranked_runs, runs_cutoff_tables, table_cutoffs
+
+    rows = []
+    for run, p10, p100, o10, o100 in (("a", (0.4, 0.2), (0.10, 0.06), 0.5, 0.9),
+                                      ("b", (0.5, 0.3), (0.05, 0.03), 0.1, 0.2),
+                                      ("c", (0.3, 0.1), (0.04, 0.04), 0.0, 0.0)):
+        for q, v10, v100 in zip(("strict", "liberal"), p10, p100):
+            rows += [(run, q, "P[10]", v10), (run, q, "P[100]", v100)]
+        rows += [(run, "-", "overlap[10]", o10), (run, "-", "overlap[100]", o100)]
+    scores = _means(rows)
+    one = cutoff_table(scores[scores["run"] == "a"], ["strict", "liberal"])
+    assert list(one.columns) == ["cutoff", "strict", "liberal", "overlap"]
+    assert one.values.tolist() == [[10, 0.4, 0.2, 0.5], [100, 0.10, 0.06, 0.9]]
+    stacked = runs_cutoff_tables(scores, ["strict", "liberal"])
+    assert list(stacked["run"]) == ["a", "a", "b", "b", "c", "c"] and stacked.columns[0] == "run"
+    ranked = ranked_runs(scores, table_cutoffs([5, 10, 100, 1500]))
+    # P[10] means: a (0.4+0.2)/2 = 0.3, b 0.4, c 0.2; P[100]: a 0.08, b 0.04, c 0.04 (tied, rank 2 both)
+    assert list(ranked["run"]) == ["b", "a", "c"]
+    assert ranked["P[10]"].round(12).tolist() == [0.4, 0.3, 0.2]
+    assert ranked["rank[10]"].tolist() == [1, 2, 3] and ranked["rank[100]"].tolist() == [2, 1, 2]
+    assert ranked["overlap[100]"].tolist() == [0.2, 0.9, 0.0]
+    assert table_cutoffs([5, 20, 30]) == [5, 20]  # neither 10 nor 100: the two smallest

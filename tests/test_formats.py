@@ -170,8 +170,7 @@ def test_a_2005_topic_without_relevant_elements_joins_the_campaign_scale(tmp_pat
     assert (sniff_scale(empty), sniff_scale(full)) == (None, "inex2005")
     a = read_assessments([empty, full])
     assert a.scale == "inex2005" and set(a.documents["topic"]) == {"1", "2"}
-    check_quantisations({"assessments": {"format": "auto"}, "_assessment_files": [str(empty), str(full)],
-                         "quantisations": ["strict", "genLifted"]})  # 2005 quantisations: no error
+    aset = {"format": "auto", "files": [str(empty), str(full)]}
+    check_quantisations(aset, ["strict", "genLifted"])  # 2005 quantisations: no error
     with pytest.raises(ConfigError, match="spec"):  # the 2006-only quantisation, judged by file 2
-        check_quantisations({"assessments": {"format": "auto"}, "_assessment_files": [str(empty), str(full)],
-                             "quantisations": ["spec"]})
+        check_quantisations(aset, ["spec"])

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from inexflow.formats.assessments import read_assessments
 from inexflow.formats.runs import read_run
@@ -79,21 +80,24 @@ def test_leave_group_out_entries_equal_pools_built_without_the_group():
             want.sort_values(key).reset_index(drop=True)[key + ["entry"]].astype({"entry": "int64"}))
 
 
-def test_planned_files_are_the_files_simulate_writes(tmp_path):
+@pytest.mark.parametrize("structure", ["demo", "inex2005"])
+def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
     """The workflow builds its DAG on a fresh clone from the plan: it must name exactly the
-    files (runs with their task and group, topics, assessments) that simulate then writes."""
+    files (runs with what the config reads in them, topics, assessments) that simulate then
+    writes."""
     from pathlib import Path
 
+    from inexflow.config import sniff_run
     from inexflow.simulate import planned_files, simulation_config
 
-    cfg = simulation_config({"seed": 5, "docs": 30, "topics": 3, "groups": 2, "results": 10, "pool_target": 8})
+    cfg = simulation_config({"seed": 5, "docs": 30, "topics": 3, "groups": 2, "results": 10, "pool_target": 8,
+                             "structure": structure})
     plan = planned_files(tmp_path, cfg)
     simulate(tmp_path, cfg)
     written = {str(p) for p in Path(tmp_path).rglob("*") if p.is_file() and p.parent.name != "collection"}
     assert written == {plan["marker"], plan["topics"], *plan["assessments"], *plan["runs"]}
-    for path, (task, group) in plan["runs"].items():
-        if path.endswith(".txt"):  # a text run names neither task nor participant: the config gives them
-            assert task == "focused" and Path(path).name.startswith(group + "-")
-        else:
+    for path, sniffed in plan["runs"].items():
+        assert sniff_run(path) == sniffed
+        if sniffed:
             run = read_run(path)
-            assert (run.task, run.participant) == (task, group)
+            assert (run.task_label, run.participant) == (sniffed["task"], sniffed["participant"])

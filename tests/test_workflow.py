@@ -57,7 +57,8 @@ def campaign(tmp_path_factory):
 def test_outputs(campaign):
     res = campaign / "results" / "demo"
     for f in ["report.html", "scores/all.parquet", "scores/means.tsv", "scores/per_topic.tsv", "pool/depths.tsv",
-              "analysis/correlation.tsv", "topics.parquet", "collection/index.parquet", "recallbase/gen.parquet"]:
+              "analysis/correlation.tsv", "topics.parquet", "collection/index.parquet", "recallbase/main/gen.parquet",
+              "evaluation_tasks.tsv"]:
         assert (res / f).is_file(), f
     n_runs = len(list((campaign / "demo" / "runs").iterdir()))
     scores = pd.read_parquet(res / "scores" / "all.parquet")
@@ -74,7 +75,7 @@ def test_outputs(campaign):
             per = scores[(scores.run == r.run) & (scores.measure == per_topic) & (scores.topic != "all")]
             assert getattr(r, main) == pytest.approx(per["value"].mean())
     assert (res / "report.html").read_text().count("<table>") >= 6
-    for log in ["parse_assessments.log", "aggregate.log"]:
+    for log in ["parse_assessments/main.log", "aggregate.log"]:
         assert (campaign / "logs" / "demo" / log).is_file()
     for f in ["summary.txt", "pool_sampling.tsv", "pool_depth.tsv", "relevant_vs_depth.tsv", "topic_sampling.tsv",
               "swap_rates.tsv", "swap_fit.tsv", "logo_runs.tsv", "logo_per_query.tsv", "significance.tsv",
@@ -106,18 +107,21 @@ def assert_cli_equals_workflow(workdir: Path, cfg: dict):
     import contextlib
     import io
 
+    from inexflow.campaign import evaluation_tasks
     from inexflow.cli import build_parser, main, options_from_args
     from inexflow.options import Options
 
     old = os.getcwd()
     os.chdir(workdir)
     try:
-        for table in sorted((workdir / "results" / cfg["campaign"] / "scores").glob("*/*.parquet")):
+        for table in sorted((workdir / "results" / cfg["campaign"] / "scores").glob("*/*/*.parquet")):
             want = pd.read_parquet(table)
             run, family, task = table.parent.name, table.stem, want["task"].iloc[0]
-            run_file = next((workdir / "demo" / "runs").glob(f"{run}.*"))
+            assert task == table.parent.parent.name
+            et = evaluation_tasks(cfg)[task]
+            run_file = next(workdir.glob(f"*/runs/{run}.*"))
             opts = Options.from_config(cfg, task)
-            args = ["score", "--task", task, "--family", family, "--assessments", cfg["assessments"]["path"],
+            args = ["score", "--task", et["type"], "--family", family, "--assessments", et["assessments"]["path"],
                     "-q", "-j", "1", "--format", "tsv", *cli_args(opts), str(run_file)]
             if cfg.get("collection"):
                 args[7:7] = ["--collection", cfg["collection"]]
@@ -219,7 +223,7 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
         run.write_text(original.replace("<rsv>1.0</rsv>", "<rsv>1.5</rsv>", 1))
         jobs = dry_run_jobs(campaign)
         assert sorted(jobs) == sorted([("parse_run", "run=g01-focused-1"),
-                                       ("score", "run=g01-focused-1, family=passage"),
+                                       ("score", "task=focused, run=g01-focused-1, family=passage"),
                                        ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
                                        # the analyses that read scores, runs or the pool
                                        ("topic_sampling", ""), ("pool_analysis", ""), ("swap_rates", ""),
@@ -273,24 +277,85 @@ def test_failing_stage_names_rule_file_and_line(tmp_path):
     assert not (tmp_path / "results" / "demo" / "runs" / "g01-fol-1.parquet").exists()
 
 
-@pytest.mark.parametrize("preset,tasks", [("inex2005", {"thorough": "MAep", "focused": "MAep",
-                                                        "fetch-browse": "art_MAep"}),
-                                          ("inex2006", {"thorough": "MAep", "focused": "nxCG[10]",
-                                                        "best-in-context": "BEPD[1]"})])
+@pytest.mark.parametrize("preset,tasks", [("inex2006", {"Thorough": "MAep", "Focused": "nxCG[10]",
+                                                        "AllInContext": "MAgP", "BestInContext": "BEPD[1]"}),
+                                          ("inex2007-2010", {"Focused": "MAiP", "Thorough": "MAiP",
+                                                             "RelevantInContext": "MAgP", "BestInContext": "MAgP"}),
+                                          ("inex2004", {"CO": "P[10]", "VCAS": "P[10]"})])
 def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
     simulate(tmp_path / "demo", SMALL)
     cfg = yaml.safe_load((ROOT / "config" / "campaigns" / f"{preset}.yaml").read_text())
     cfg["pool"]["target"] = 15
+    cfg["analysis"] = None  # the analyses run on the demo config (test_outputs)
     (tmp_path / "config").mkdir()
     shutil.copy(ROOT / "config" / "config.yaml", tmp_path / "config" / "config.yaml")
     (tmp_path / "preset.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     p = snakemake(tmp_path, "--cores", "2", "--configfile", str(tmp_path / "preset.yaml"))
     assert p.returncode == 0, p.stdout + p.stderr
+    res = tmp_path / "results" / cfg["campaign"]
     for task, main in tasks.items():
-        s = pd.read_csv(tmp_path / "results" / cfg["campaign"] / "summary" / f"{task}.tsv", sep="\t")
+        s = pd.read_csv(res / "summary" / f"{task}.tsv", sep="\t")
+        s = s[s["rank"] > 0]  # rows of measures without a quantisation (overlap[k]) are not ranked
         assert s.columns[4] == main and s[main].notna().all() and len(s) >= 2
-    quants = set(pd.read_csv(tmp_path / "results" / cfg["campaign"] / "summary" / "thorough.tsv", sep="\t")["quant"])
-    assert quants == ({"gen", "strict", "genLifted"} if preset == "inex2005" else {"gen"})
+    n_runs = {p.name.rsplit(".", 1)[0] for p in (tmp_path / "demo" / "runs").iterdir()}
+    table = pd.read_csv(res / "evaluation_tasks.tsv", sep="\t")
+    assert list(table["task"]) == list(tasks)
+    assert table["runs"].sum() == len(pd.read_parquet(res / "scores" / "all.parquet")[["task", "run"]]
+                                      .drop_duplicates()) <= len(n_runs)
+    if preset == "inex2004":  # Hiemstra & Mihajlovic's tables as DAG outputs
+        for task in tasks:
+            summary = pd.read_csv(res / "summary" / f"{task}.tsv", sep="\t")
+            ranked = pd.read_csv(res / "cutoff" / f"{task}_ranked.tsv", sep="\t")
+            for k in (10, 100):  # Tables 5/9: precision averaged over the four quantisations
+                want = summary.groupby("run")[f"P[{k}]"].mean()
+                assert ranked.set_index("run")[f"P[{k}]"].to_dict() == pytest.approx(want.to_dict())
+                assert ranked[f"rank[{k}]"].min() == 1
+            per_run = pd.read_csv(res / "cutoff" / f"{task}_runs.tsv", sep="\t")
+            assert list(per_run.columns) == ["run", "cutoff", "strict", "liberal", "e3s321", "s3e321", "overlap"]
+            assert list(per_run["cutoff"].unique()) == cfg["cutoff_ks"]
+            r = summary[summary["rank"] > 0].iloc[0]
+            row = per_run[(per_run["run"] == r["run"]) & (per_run["cutoff"] == 10)].iloc[0]
+            assert row[r["quant"]] == pytest.approx(r["P[10]"])
+    from inexflow.config import fill_defaults
+    assert_cli_equals_workflow(tmp_path, fill_defaults(cfg, yaml.safe_load(
+        (ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())))
+
+
+def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path):
+    """INEX 2005 as evaluated (measures paper, section 6): the preset's ten evaluation tasks,
+    on a campaign the DAG simulates in 2005's structure (CO+S and four CAS assessment sets,
+    the COS topics, runs labelled with the ten tasks). Tables 1 and 2 average over the eight
+    ad-hoc tasks: 8 x 3 quantisations = 24 scores per cell, 8 x 10 measures = 80."""
+    (tmp_path / "config").mkdir()
+    shutil.copy(ROOT / "config" / "config.yaml", tmp_path / "config" / "config.yaml")
+    preset = ROOT / "config" / "campaigns" / "inex2005.yaml"
+    p = snakemake(tmp_path, "--cores", "2", "--configfile", str(preset))
+    assert p.returncode == 0, p.stdout + p.stderr
+    cfg = yaml.safe_load(preset.read_text())
+    res = tmp_path / "results" / "inex2005"
+    tasks = pd.read_csv(res / "evaluation_tasks.tsv", sep="\t", dtype=str)
+    assert list(tasks["task"]) == ["CO.Focussed", "COS.Focussed", "CO.Thorough", "COS.Thorough", "CO.FetchBrowse",
+                                   "COS.FetchBrowse", "SSCAS", "SVCAS", "VSCAS", "VVCAS"]
+    assert set(tasks["runs"]) == {"4"}  # 4 groups, one run each per task
+    assert list(tasks["overlap"]) == ["on", "on", "off", "off", "off", "off", "off", "off", "off", "off"]
+    scores = pd.read_parquet(res / "scores" / "all.parquet")
+    # each task is scored on its own topics: COS on the POOLS, CAS on the CAS sets' topics
+    topics = {t: set(g["topic"]) - {"all"} for t, g in scores.groupby("task")}
+    cos = {"202", "203", "205", "206", "208", "209", "211"}
+    assert topics["COS.Focussed"] <= cos < topics["CO.Focussed"] | cos
+    assert topics["COS.Focussed"] < topics["CO.Focussed"]
+    assert all(int(t) >= 212 for t in topics["SSCAS"]) and topics["SSCAS"] and not topics["SSCAS"] & topics["CO.Focussed"]
+    # the four CAS assessment sets give four different rankings of the same runs' scores
+    cas = scores[scores["task"].isin(["SSCAS", "SVCAS", "VSCAS", "VVCAS"]) & (scores["topic"] == "all")
+                 & (scores["measure"] == "MAep") & (scores["quant"] == "gen")]
+    assert cas.groupby("task")["value"].apply(tuple).nunique() == 4
+    for name, n in (("correlation_measures_table", 24), ("correlation_quants_table", 80)):
+        t = pd.read_csv(res / "analysis" / f"{name}.tsv", sep="\t", index_col=0, dtype=str)
+        cells = [c for c in t.to_numpy().ravel() if isinstance(c, str) and c]
+        assert cells and all(c.endswith(f"({n})") for c in cells), (name, cells)
+    m = pd.read_csv(res / "analysis" / "correlation_measures_table.tsv", sep="\t", index_col=0)
+    assert list(m.index) == cfg["correlation"]["measures"]["CO.Focussed"][1:]
+    # every task is scored by both doors alike (topic subsets and CAS assessment sets included)
     from inexflow.config import fill_defaults
     assert_cli_equals_workflow(tmp_path, fill_defaults(cfg, yaml.safe_load(
         (ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())))
@@ -307,7 +372,7 @@ def test_report_holds_every_table_and_plot_and_renders_them_in_chromium(campaign
     pages = {f.stem: f for f in res.glob("report/tables/*.html")}
     # every analysis table has its page in the report (rankings are ranking_TASK), and every plot is there
     rows = {}  # page -> data rows of its TSV
-    for tsv in tsvs + [res / "scores" / "means.tsv", res / "pool" / "depths.tsv"]:
+    for tsv in tsvs + [res / "scores" / "means.tsv", res / "pool" / "depths.tsv", res / "evaluation_tasks.tsv"]:
         page = {"means": "means", "depths": "pool_depths"}.get(tsv.stem, tsv.stem)
         page = f"ranking_{page}" if tsv.parent.name == "summary" else page
         assert page in pages, tsv
@@ -325,8 +390,8 @@ def test_report_holds_every_table_and_plot_and_renders_them_in_chromium(campaign
 
 def shown_item(page, previous: str | None):
     """What the report's main panel shows once it differs from ``previous``: (file name, the
-    frame of an HTML page or the <img> of a PNG). Waits up to 10 s."""
-    for _ in range(100):
+    frame of an HTML page or the <img> of a PNG). Waits up to 30 s (a busy machine)."""
+    for _ in range(300):
         for frame in page.frames:
             if frame.url.startswith("data:text/html") and "filename=" in frame.url:
                 name = frame.url.split("filename=", 1)[1].split(";", 1)[0]
@@ -366,7 +431,10 @@ def browse_report(playwright, chromium: str, report: Path) -> dict:
                 name = None
                 for eye in page.locator("tr a[iconname='eye']").all():
                     eye.click()
-                    name, shown = shown_item(page, name)
+                    try:
+                        name, shown = shown_item(page, name)
+                    except AssertionError as e:
+                        raise AssertionError(f"menu {' > '.join(menu)}: {e}") from None
                     if name.endswith(".png"):
                         assert shown.evaluate("i => i.complete && i.naturalWidth > 0"), name
                         seen["png"].append(name)
@@ -433,16 +501,16 @@ def test_unreadable_or_replaced_cache_names_the_file(campaign, tmp_path):
     runs = wd / "results" / "demo" / "runs"
     truncated = runs / "g01-focused-1.parquet"
     truncated.write_bytes(truncated.read_bytes()[:100])
-    p = snakemake(wd, "results/demo/scores/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
+    p = snakemake(wd, "results/demo/scores/focused/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
     out = p.stdout + p.stderr
     assert p.returncode != 0 and "Traceback" not in out
     assert f"{truncated.relative_to(wd)}: cached table cannot be read" in out and "delete it and run snakemake" in out
     # a valid table of another run copied over this one
     shutil.copy(runs / "g02-focused-1.parquet", truncated)
-    p = snakemake(wd, "results/demo/scores/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
+    p = snakemake(wd, "results/demo/scores/focused/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
     out = p.stdout + p.stderr
     assert p.returncode != 0 and "holds name 'g02-focused-1', not 'g01-focused-1'" in out
-    assert "holds name 'g02-focused-1'" in (wd / "logs" / "demo" / "score" / "g01-focused-1.passage.log").read_text()
+    assert "holds name 'g02-focused-1'" in (wd / "logs" / "demo" / "score" / "focused" / "g01-focused-1.passage.log").read_text()
 
 
 def test_a_config_file_without_campaign_data_does_not_run_the_demo(tmp_path):

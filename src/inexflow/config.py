@@ -14,6 +14,7 @@ import glob
 import re
 from pathlib import Path
 
+from inexflow.campaign import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
 from inexflow.errors import UsageError
 from inexflow.formats.runs import TASKS, normalise_task
 
@@ -22,7 +23,9 @@ class ConfigError(UsageError):
     pass
 
 
-def _sniff_xml(path: str) -> dict:
+def sniff_run(path: str) -> dict:
+    """The ``task`` and ``participant`` (``participant-id``) an INEX XML run names in its
+    ``<inex-submission>`` element; nothing for a text run."""
     with open(path, "rb") as fh:
         head = fh.read(4096).decode("utf-8", "replace")
     if not head.lstrip().startswith("<"):
@@ -38,24 +41,29 @@ def _sniff_xml(path: str) -> dict:
 
 
 # The keys that say what a campaign evaluates. Snakemake merges ``--configfile`` over the
-# default config/config.yaml; these keys are never taken from it then (they would silently
-# evaluate the demo campaign's files).
+# default config/config.yaml; with ``--configfile`` no key is taken from it (these would
+# silently evaluate the demo campaign's files, the others its tasks and analyses).
 DATA_KEYS = ("campaign", "assessments", "runs", "collection", "topics", "simulate")
 OPTIONAL_DATA_KEYS = ("collection", "topics", "simulate")
 
 
 def own_campaign_data(config: dict, given: dict, files) -> None:
     """With ``--configfile FILES`` (their merged content and ``--config`` values in
-    ``given``), the data keys come from them alone: a missing ``campaign``, ``assessments``
-    or ``runs`` is an error, a missing ``collection`` or ``topics`` means none."""
+    ``given``), the config is theirs alone: nothing is inherited from config/config.yaml (the
+    demo campaign), so a missing key is an error naming it, not the demo's value. A missing
+    ``campaign``, ``assessments`` or ``runs`` is named here; a missing ``collection`` or
+    ``topics`` means none; the other keys are checked by the schema."""
+    import copy
+
     missing = [k for k in DATA_KEYS if k not in given and k not in OPTIONAL_DATA_KEYS]
     if missing:
         raise ConfigError(f"config {', '.join(map(str, files))}: no {', '.join(repr(k) for k in missing)} given "
-                          "(with --configfile these keys are not taken from config/config.yaml, the demo campaign: "
+                          "(with --configfile nothing is taken from config/config.yaml, the demo campaign: "
                           "give them in your config file)")
+    config.clear()
+    config.update(copy.deepcopy(given))
     for k in OPTIONAL_DATA_KEYS:
-        if k not in given:
-            config[k] = None
+        config.setdefault(k, None)
 
 
 def demo_plan(config: dict) -> dict | None:
@@ -96,7 +104,7 @@ def discover_runs(config: dict) -> dict[str, dict]:
             if stem in runs:
                 raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
                                   f"{runs[stem]['file']} (run names are file names without extension)")
-            sniff = {"task": planned[f][0], "participant": planned[f][1]} if planned else _sniff_xml(f)
+            sniff = planned[f] if planned else sniff_run(f)
             task_name = entry.get("task") or sniff.get("task")
             if not task_name:
                 raise ConfigError(f"config runs[{i}]: no task for {f}: give 'task' in the entry "
@@ -117,15 +125,13 @@ def discover_runs(config: dict) -> dict[str, dict]:
                                       f"does not match {name!r} with a group named 'participant'")
                 participant = m.group("participant")
             participant = participant or sniff.get("participant") or stem
-            runs[stem] = {"file": f, "task": task, "participant": str(participant)}
-    for stem, r in runs.items():
-        if r["task"] not in config["tasks"]:
-            raise ConfigError(f"config: run {stem} ({r['file']}) is a {r['task']} run but 'tasks' has no "
-                              f"entry for {r['task']!r} (configured: {', '.join(sorted(config['tasks']))})")
+            runs[stem] = {"file": f, "task": task, "label": task_name, "participant": str(participant)}
+    tasks = config.get("_eval_tasks") or evaluation_tasks(config)
+    select_runs(tasks, runs, tasks_key(config))
     return runs
 
 
-def assessment_files(spec: str, planned=None) -> list[str]:
+def assessment_files(spec: str, planned=None, key="assessments.path") -> list[str]:
     """A file, a directory (its files, sorted) or a glob -> the assessment files (of the
     ``planned`` ones when the campaign is still to be simulated)."""
     p = Path(spec)
@@ -138,7 +144,7 @@ def assessment_files(spec: str, planned=None) -> list[str]:
     else:
         files = sorted(glob.glob(spec))
     if not files:
-        raise ConfigError(f"config assessments.path {spec!r}: no assessment file found")
+        raise ConfigError(f"config {key} {spec!r}: no assessment file found")
     return files
 
 
@@ -166,51 +172,67 @@ def validate_config(config: dict):
     for q in config["quantisations"]:
         if q not in known_quants:
             raise ConfigError(f"config quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
-    for task, t in config["tasks"].items():
-        if normalise_task(task) != task:
-            raise ConfigError(f"config tasks: unknown task {task!r} (one of {', '.join(TASKS)})")
+    tasks = evaluation_tasks(config)
+    for t in tasks.values():
         for fam in t["families"]:
             if fam not in FAMILIES:
-                raise ConfigError(f"config tasks.{task}.families: unknown family {fam!r} "
+                raise ConfigError(f"config {t['key']}.families: unknown family {fam!r} "
                                   f"(one of {', '.join(sorted(FAMILIES))})")
+        for q in t["quantisations"]:
+            if q not in known_quants:
+                raise ConfigError(f"config {t['key']}.quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
     pool = config["pool"]
     if ("target" in pool) == ("depth" in pool):
         raise ConfigError("config pool: give exactly one of 'target' (documents per topic) or 'depth'")
+    for key in ("tasks",):
+        for t in pool[key]:
+            check_task_name(config, tasks, f"pool.{key}", t)
     config["_planned"] = demo_plan(config)
-    config["_assessment_files"] = assessment_files(config["assessments"]["path"],
-                                                   (config["_planned"] or {}).get("assessments"))
-    if not config["_planned"]:  # the scale is sniffed from the first file, once it exists
-        check_quantisations(config)
+    planned = (config["_planned"] or {}).get("assessments")
+    sets = assessment_sets(tasks, config["assessments"])
+    for sid, aset in sets.items():
+        users = [t for t in tasks.values() if t["aset"] == sid]
+        key = f"{users[0]['key']}.assessments.path" if sid != "main" else "assessments.path"
+        aset["files"] = assessment_files(aset["path"], planned, key)
+        if not config["_planned"]:  # the scale is sniffed from the first file, once it exists
+            check_quantisations(aset, list(dict.fromkeys(q for t in users for q in t["quantisations"])), key)
+    config["_eval_tasks"], config["_assessment_sets"] = tasks, sets
+    config["_assessment_files"] = [f for s in sets.values() for f in s["files"]]
     check_measure_keys(config)
 
 
-def check_quantisations(config: dict):
-    """Every configured quantisation is defined on the scale of the assessments (sniffed from
-    the first assessment file, as the parse stage will read it)."""
+def check_quantisations(aset: dict, quants, key="assessments.path"):
+    """Every quantisation in ``quants`` is defined on the scale of the assessment set
+    ``aset`` ({path, format, files}; the scale sniffed from the first file that shows an
+    element, as the parse stage will read it)."""
     from inexflow.formats.assessments import sniff_scale
     from inexflow.quantisation import get_quantisation
 
-    fmt = config["assessments"].get("format", "auto")
+    fmt = aset.get("format", "auto")
     scale = None
-    for first in config["_assessment_files"]:  # the first file that tells (a topic may have no element)
+    for first in aset["files"]:  # the first file that tells (a topic may have no element)
         try:
             scale = sniff_scale(first) if fmt in ("auto", "inex2005", "inex2006") else fmt
         except OSError as e:
-            raise ConfigError(f"config assessments.path: cannot read {first}: {e.strerror or e}") from None
+            raise ConfigError(f"config {key}: cannot read {first}: {e.strerror or e}") from None
         if scale is not None:
             break
     if scale is None:
         return  # no file shows an element yet: the parse stage reads them all
-    for q in config["quantisations"]:
+    for q in quants:
         try:
             get_quantisation(scale, q)
         except UsageError as e:
             raise ConfigError(f"config quantisations: {e} ({first})") from None
 
 
-def measure_options(config: dict) -> dict:
-    """The config keys that decide which measure names the families emit."""
-    return {k: config.get(k) for k in ("cutoffs", "cutoff_ks", "bepd_a", "max_list_length")}
+def measure_options(config: dict, task: dict | None = None) -> dict:
+    """The config keys that decide which measure names the families emit (an evaluation
+    task's own ``cutoffs`` first)."""
+    opts = {k: config.get(k) for k in ("cutoffs", "cutoff_ks", "bepd_a", "max_list_length")}
+    if task and task.get("cutoffs") is not None:
+        opts["cutoffs"] = task["cutoffs"]
+    return opts
 
 
 def check_measure_keys(config: dict):
@@ -219,19 +241,17 @@ def check_measure_keys(config: dict):
     from inexflow.analysis.rejudge import analysis_measures
     from inexflow.measures import check_measures
 
-    tasks, opts = config["tasks"], measure_options(config)
+    tasks = config.get("_eval_tasks") or evaluation_tasks(config)
 
     def task_of(key, task):
-        if task not in tasks:
-            raise ConfigError(f"config {key}: task {task!r} is not configured under 'tasks' "
-                              f"(configured: {', '.join(sorted(tasks))})")
-        return tasks[task]
+        return check_task_name(config, tasks, key, task)
 
-    for task, t in tasks.items():
-        check_measures([t["main_measure"]], t["families"], opts, f"config tasks.{task}.main_measure")
+    for t in tasks.values():
+        check_measures([t["main_measure"]], t["families"], measure_options(config, t), f"config {t['key']}.main_measure")
     for task, names in (config.get("correlation") or {}).get("measures", {}).items():
         key = f"correlation.measures.{task}"
-        check_measures(names, task_of(key, task)["families"], opts, f"config {key}")
+        t = task_of(key, task)
+        check_measures(names, t["families"], measure_options(config, t), f"config {key}")
     an = config.get("analysis")
     if an:
         task_of("analysis.task", an["task"])
@@ -241,12 +261,13 @@ def check_measure_keys(config: dict):
                 raise ConfigError(f"config analysis.measures: {m!r} cannot be re-computed by the analyses "
                                   f"(one of {', '.join(known)})")
         sig = an["significance"]
-        check_measures(sig["measures"], task_of("analysis.significance.task", sig["task"])["families"], opts,
+        t = task_of("analysis.significance.task", sig["task"])
+        check_measures(sig["measures"], t["families"], measure_options(config, t),
                        "config analysis.significance.measures")
         for q in sig["quants"]:
-            if q not in config["quantisations"]:
+            if q not in t["quantisations"]:
                 raise ConfigError(f"config analysis.significance.quants: {q!r} is not among the configured "
-                                  f"quantisations ({', '.join(config['quantisations'])})")
+                                  f"quantisations of task {sig['task']} ({', '.join(t['quantisations'])})")
 
 
 SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"

@@ -61,11 +61,15 @@ class Options:
 
     @classmethod
     def from_config(cls, config: dict, task: str | None = None) -> Options:
-        """The options of one task of a workflow config: the top-level keys, then the task's
-        own ``overlap`` and ``alpha``."""
+        """The options of one evaluation task of a workflow config: the top-level keys, then
+        the task's own ``overlap``, ``alpha``, ``quantisations``, ``cutoffs`` and
+        ``topic_subset`` (:mod:`inexflow.campaign`)."""
+        from inexflow.campaign import OPTION_KEYS, evaluation_tasks
+
         top = {k: config[k] for k in cls.names() if k in config and k not in ("overlap", "alpha")}
-        t = (config.get("tasks") or {}).get(task) or {}
-        return cls.from_dict({**top, **{k: t[k] for k in ("overlap", "alpha") if k in t}})
+        tasks = config.get("_eval_tasks") or (evaluation_tasks(config) if task else {})
+        t = tasks.get(task) or {}
+        return cls.from_dict({**top, **{k: t[k] for k in OPTION_KEYS if t.get(k) is not None}})
 
     def for_task(self, task: str) -> Options:
         """These options with the overlap resolved for ``task``."""

@@ -81,21 +81,25 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> 
     return run
 
 
-def index_assessed(collection, a: Assessments, log=None) -> pd.DataFrame:
-    """The collection index of every assessed document. An assessed element that the
+def index_assessed(collection, a, log=None) -> pd.DataFrame:
+    """The collection index of every document assessed in ``a`` (an :class:`Assessments`
+    or a list of them: a campaign's assessment sets). An assessed element that the
     collection document does not have is an error naming it: assessments and collection
     do not belong together, and scoring would silently lose the element's extent."""
-    docs = sorted(set(a.documents["doc"]) | set(a.elements["doc"]) | set(a.passages["doc"]))
+    sets = a if isinstance(a, (list, tuple)) else [a]
+    docs = sorted(set().union(*(set(s.documents["doc"]) | set(s.elements["doc"]) | set(s.passages["doc"])
+                                for s in sets)))
     index = index_collection(collection, docs, log=log)
-    els = a.elements[["topic", "doc", "xpath"]]
-    if len(els):
-        m = els.merge(index[["doc", "xpath"]].drop_duplicates(), on=["doc", "xpath"], how="left", indicator=True)
-        bad = m[m["_merge"] == "left_only"]
-        if len(bad):
-            r = bad.iloc[0]
-            raise InputError(a.source, f"topic {r.topic}", f"assessed element {r.doc}{r.xpath} does not exist in "
-                             f"the collection document ({len(bad)} such elements)",
-                             f"assessments made on the collection {collection}")
+    for s in sets:
+        els = s.elements[["topic", "doc", "xpath"]]
+        if len(els):
+            m = els.merge(index[["doc", "xpath"]].drop_duplicates(), on=["doc", "xpath"], how="left", indicator=True)
+            bad = m[m["_merge"] == "left_only"]
+            if len(bad):
+                r = bad.iloc[0]
+                raise InputError(s.source, f"topic {r.topic}", f"assessed element {r.doc}{r.xpath} does not exist in "
+                                 f"the collection document ({len(bad)} such elements)",
+                                 f"assessments made on the collection {collection}")
     return index
 
 

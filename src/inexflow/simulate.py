@@ -18,6 +18,17 @@ It writes, under one output directory:
   ``assessments/inex2006/TOPIC.xml`` (the same without exhaustivity) and
   ``assessments/inex2002/TOPIC.xml`` (2002-2004 e/s on 0..3).
 
+With ``structure="inex2005"`` the campaign has INEX 2005's structure instead (Kazai &
+Lalmas, INEX 2005 evaluation measures, section 6): CO+S topics, two thirds of them with a
+``<castitle>`` (the COS topics, :func:`cos_topics`), and as many CAS topics; submissions
+labelled with the ten 2005 tasks (CO/COS .Focussed, .Thorough, .FetchBrowse on their topics;
+SSCAS, SVCAS, VSCAS, VVCAS on the CAS topics); and 2005 assessments in five sets:
+``assessments/CO+S/TOPIC.xml`` and ``assessments/{SSCAS,SVCAS,VSCAS,VVCAS}/TOPIC.xml``. The
+four CAS sets read the CAS topics' structural constraints more or less strictly: the target
+``sec`` alone (SSCAS), ``sec`` and ``ss1`` (SVCAS), also ``p`` (VSCAS), every element (VVCAS)
+holding highlighted text counts as relevant -- a simulation choice, not INEX's assessment
+procedure, made so that the four sets rank runs differently.
+
 Runs are simulated, not retrieved: each run has a quality q in [0, 1]; an element's
 score is q * (its share of highlighted text, plus a document-level signal) + (1 - q) *
 noise, so better runs rank relevant text higher. Everything is drawn from one
@@ -64,6 +75,20 @@ class SimulationConfig:
     pool_target: int = 40
     tasks: tuple = ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse", "fol")
     max_runs: int | None = None      # keep a seeded selection of this many (group, task) runs
+    structure: str = "demo"          # "demo" or "inex2005" (module docstring)
+
+
+STRUCTURES = ("demo", "inex2005")
+# INEX 2005's ten tasks: label -> (scoring type, topics: CO+S, COS or CAS)
+INEX2005_TASKS = {
+    "CO.Focussed": ("focused", "CO+S"), "COS.Focussed": ("focused", "COS"),
+    "CO.Thorough": ("thorough", "CO+S"), "COS.Thorough": ("thorough", "COS"),
+    "CO.FetchBrowse": ("fetch-browse", "CO+S"), "COS.FetchBrowse": ("fetch-browse", "COS"),
+    "SSCAS": ("thorough", "CAS"), "SVCAS": ("thorough", "CAS"), "VSCAS": ("thorough", "CAS"),
+    "VVCAS": ("thorough", "CAS")}
+# the element tags each simulated CAS assessment set counts as relevant (module docstring)
+CAS_SETS = {"SSCAS": ("sec",), "SVCAS": ("sec", "ss1"), "VSCAS": ("sec", "ss1", "p"),
+            "VVCAS": ("article", "bdy", "sec", "ss1", "p")}
 
 
 def _words(rng, n) -> str:
@@ -109,6 +134,30 @@ def highlight(rng, index: pd.DataFrame) -> list[tuple[int, int]]:
     return merged
 
 
+def _cas_sections(truth: pd.DataFrame, index: pd.DataFrame, cas: set) -> pd.DataFrame:
+    """The CAS topics ask for sections: each of their highlighted passages grows to cover the
+    whole ``sec`` it starts in, so that every CAS set has fully specific, highly exhaustive
+    sections (strict quantisation) to find. Deterministic: no random draw."""
+    secs = index[index["tag"] == "sec"]
+    rows = []
+    for (t, d), g in truth.groupby(["topic", "doc"], sort=False):
+        spans = list(zip(g["start"], g["end"]))
+        if t in cas:
+            ds = secs[secs["doc"] == d]
+            grown = []
+            for s, e in spans:
+                hit = ds[(ds["start"] <= s) & (s < ds["end"])]
+                grown.append((int(hit["start"].iloc[0]), max(e, int(hit["end"].iloc[0]))) if len(hit) else (s, e))
+            spans = []
+            for s, e in sorted(grown):  # merge what now overlaps
+                if spans and s <= spans[-1][1]:
+                    spans[-1] = (spans[-1][0], max(spans[-1][1], e))
+                else:
+                    spans.append((s, e))
+        rows.extend((t, d, s, e) for s, e in spans)
+    return pd.DataFrame.from_records(rows, columns=list(truth.columns))
+
+
 def _select_non_overlapping(order: np.ndarray, xpaths: np.ndarray, docs: np.ndarray, k: int) -> list[int]:
     taken: dict[str, list[str]] = {}
     out = []
@@ -126,7 +175,7 @@ def _select_non_overlapping(order: np.ndarray, xpaths: np.ndarray, docs: np.ndar
 # the keys of the workflow config's ``simulate:`` block and of ``inexflow simulate``'s options
 SETTINGS = {"seed": "seed", "docs": "n_docs", "topics": "n_topics", "groups": "n_groups",
             "runs_per_group": "runs_per_group", "results": "results_per_topic", "pool_target": "pool_target",
-            "max_runs": "max_runs"}
+            "max_runs": "max_runs", "structure": "structure"}
 
 
 def simulation_config(settings: dict) -> SimulationConfig:
@@ -136,34 +185,71 @@ def simulation_config(settings: dict) -> SimulationConfig:
 
 
 def _topic_ids(cfg: SimulationConfig) -> list[str]:
+    """Every topic: the demo's, or 2005's CO+S topics (202...) then as many CAS topics."""
+    if cfg.structure == "inex2005":
+        return [str(202 + i) for i in range(2 * cfg.n_topics)]
     return [f"{2009001 + i}" for i in range(cfg.n_topics)]
 
 
-def _run_file(g: int, task: str, r: int) -> tuple[str, str, str]:
-    """(file name, run id, group) of run ``r`` of group ``g`` for ``task`` (``fol``: an 8-column text run)."""
+def cos_topics(cfg: SimulationConfig) -> list[str]:
+    """The COS topics of an ``inex2005`` campaign: the CO+S topics with a ``<castitle>``
+    (every one but each third), the POOLS of the COS tasks."""
+    return [str(202 + i) for i in range(cfg.n_topics) if i % 3 != 2]
+
+
+def topic_group(cfg: SimulationConfig, which: str) -> list[str]:
+    """The topics of ``which``: ``all``, ``CO+S``, ``COS`` or ``CAS``."""
+    if which == "COS":
+        return cos_topics(cfg)
+    ids = _topic_ids(cfg)
+    return {"all": ids, "CO+S": ids[:cfg.n_topics], "CAS": ids[cfg.n_topics:]}[which]
+
+
+def run_kinds(cfg: SimulationConfig) -> list[tuple[str, str, str, str]]:
+    """The kinds of run each group submits: (file-name key, scoring type, submission task
+    label, topics: see :func:`topic_group`); key ``fol`` is an 8-column FOL text run."""
+    if cfg.structure not in STRUCTURES:
+        raise ValueError(f"unknown structure {cfg.structure!r} (one of {', '.join(STRUCTURES)})")
+    if cfg.structure == "inex2005":
+        return [(label.lower().replace(".", "-"), kind, label, topics)
+                for label, (kind, topics) in INEX2005_TASKS.items()]
+    return [(t, "focused" if t == "fol" else t, TASK_LABELS["focused" if t == "fol" else t], "all")
+            for t in cfg.tasks]
+
+
+def _run_file(g: int, key: str, r: int) -> tuple[str, str, str]:
+    """(file name, run id, group) of run ``r`` of group ``g`` of kind ``key`` (``fol``: an 8-column text run)."""
     group = f"g{g + 1:02d}"
-    run_id = f"{group}-{task}-{r + 1}"
-    return f"{run_id}.{'txt' if task == 'fol' else 'xml'}", run_id, group
+    run_id = f"{group}-{key}-{r + 1}"
+    return f"{run_id}.{'txt' if key == 'fol' else 'xml'}", run_id, group
+
+
+def assessment_files(out: Path, cfg: SimulationConfig) -> list[str]:
+    """Every assessment file of the campaign."""
+    if cfg.structure == "inex2005":
+        return [str(out / "assessments" / s / f"{t}.xml") for s in ("CO+S",) for t in topic_group(cfg, "CO+S")] + [
+            str(out / "assessments" / s / f"{t}.xml") for s in CAS_SETS for t in topic_group(cfg, "CAS")]
+    return [str(out / "assessments" / "qrels.fol")] + [
+        str(out / "assessments" / kind / f"{t}.xml") for kind in ("inex2002", "inex2005", "inex2006")
+        for t in _topic_ids(cfg)]
 
 
 def planned_files(outdir, cfg: SimulationConfig) -> dict:
     """The files :func:`simulate` writes for ``cfg``, known without simulating: ``marker``
     (``campaign.json``, written last), ``topics``, ``assessments`` (every file) and ``runs``
-    ({path: (task, participant)}). The workflow plans a missing demo campaign with it."""
+    ({path: what :func:`inexflow.config.sniff_run` will read in it: the XML ``task`` label and
+    ``participant``, nothing for a text run}). The workflow plans a missing demo campaign with it."""
     if cfg.max_runs is not None:
         raise ValueError("a campaign with max_runs (a seeded selection of runs) cannot be planned before it is made")
     out = Path(outdir)
     runs = {}
     for g in range(cfg.n_groups):
-        for task in cfg.tasks:
+        for key, _, label, _ in run_kinds(cfg):
             for r in range(cfg.runs_per_group):
-                name, _, group = _run_file(g, task, r)
-                runs[str(out / "runs" / name)] = ("focused" if task == "fol" else task, group)
-    assessments = [str(out / "assessments" / "qrels.fol")] + [
-        str(out / "assessments" / kind / f"{t}.xml") for kind in ("inex2002", "inex2005", "inex2006")
-        for t in _topic_ids(cfg)]
-    return {"marker": str(out / "campaign.json"), "topics": str(out / "topics.xml"), "assessments": assessments,
-            "runs": runs}
+                name, _, group = _run_file(g, key, r)
+                runs[str(out / "runs" / name)] = {} if key == "fol" else {"task": label, "participant": group}
+    return {"marker": str(out / "campaign.json"), "topics": str(out / "topics.xml"),
+            "assessments": assessment_files(out, cfg), "runs": runs}
 
 
 def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
@@ -181,12 +267,19 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
     index = pd.DataFrame.from_records(indexes, columns=["doc", "xpath", "tag", "start", "end", "depth", "parent"])
     by_doc = {d: g for d, g in index.groupby("doc", sort=False)}
 
+    kinds = run_kinds(cfg)
     topics = _topic_ids(cfg)
+    n = len(topics)
+    titles = [_words(rng, 3) for _ in topics]
+    castitles = [f"//article[about(., {_words(rng, 2)})]//sec[about(., {_words(rng, 2)})]" for _ in topics]
+    types = ["CO+S"] * n
+    if cfg.structure == "inex2005":  # CO+S topics without castitle are not COS; the CAS topics
+        cos, cas = set(cos_topics(cfg)), set(topic_group(cfg, "CAS"))
+        castitles = [c if t in cos or t in cas else "" for t, c in zip(topics, castitles)]
+        types = ["CAS" if t in cas else "CO+S" for t in topics]
     write_topics(pd.DataFrame({
-        "topic": topics, "ct_no": [str(100 + i) for i in range(cfg.n_topics)],
-        "type": ["CO+S"] * cfg.n_topics,
-        "title": [_words(rng, 3) for _ in topics],
-        "castitle": [f"//article[about(., {_words(rng, 2)})]//sec[about(., {_words(rng, 2)})]" for _ in topics],
+        "topic": topics, "ct_no": [str(100 + i) for i in range(n)], "type": types,
+        "title": titles, "castitle": castitles,
         "description": [_words(rng, 10) for _ in topics], "narrative": [_words(rng, 25) for _ in topics]}),
         out / "topics.xml")
 
@@ -196,6 +289,8 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
         for d in rng.choice(docs, size=n, replace=False):
             truth.extend((t, str(d), s, e) for s, e in highlight(rng, by_doc[str(d)]))
     truth_df = pd.DataFrame.from_records(truth, columns=["topic", "doc", "start", "end"])
+    if cfg.structure == "inex2005":
+        truth_df = _cas_sections(truth_df, index, set(topic_group(cfg, "CAS")))
 
     # every (topic, element) with its highlighted share: the signal runs are built from
     cand = pd.concat([index.assign(topic=t) for t in topics], ignore_index=True)
@@ -210,9 +305,8 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
     cand_doc_idx = pd.Index(docs).get_indexer(cand_doc)
     topic_rows = {t: np.flatnonzero(cand_topic == t) for t in topics}
 
-    runs: dict[str, tuple[Run, str]] = {}  # file name -> (run, task)
-    tasks = [t for t in cfg.tasks]
-    wanted = [(g, task, r) for g in range(cfg.n_groups) for task in tasks for r in range(cfg.runs_per_group)]
+    runs: dict[str, tuple[Run, str]] = {}  # file name -> (run, submission label)
+    wanted = [(g, key, r) for g in range(cfg.n_groups) for key, *_ in kinds for r in range(cfg.runs_per_group)]
     if cfg.max_runs is not None and cfg.max_runs < len(wanted):
         pick = rng.permutation(len(wanted))[:cfg.max_runs]
         wanted = [wanted[i] for i in sorted(pick)]
@@ -222,14 +316,14 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
         # each group favours its own fifth of the collection (its "sources"): the documents only
         # one group ranks high make pools depend on who contributed (leave-one-group-out effects)
         favoured = (rng.random(len(docs)) < 0.2)[cand_doc_idx]
-        for task in tasks:
+        for key, task, label, which in kinds:
             for r in range(cfg.runs_per_group):
-                if (g, task, r) not in wanted:
+                if (g, key, r) not in wanted:
                     continue
                 q = float(np.clip(base_q + rng.normal(0, 0.08), 0.02, 0.98))
-                file_name, run_id, group = _run_file(g, task, r)
+                file_name, run_id, group = _run_file(g, key, r)
                 rows = []
-                for t in topics:
+                for t in topic_group(cfg, which):
                     ix = topic_rows[t]
                     score = q * (spec[ix] + 0.5 * docrel[ix]) + (1 - q) * 2.5 * rng.random(len(ix)) \
                         + 0.8 * favoured[ix]
@@ -259,32 +353,61 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
                                 first.setdefault(cand_doc[i], pos)
                             sel.sort(key=lambda i: (first[cand_doc[i]], int(cand["start"].iat[i])))
                     for rank, i in enumerate(sel, 1):
-                        fol = task == "fol"
+                        fol = key == "fol"
                         rows.append((t, cand_doc[i], "" if fol else cand_xpath[i],
                                      int(cand["start"].iat[i]) if fol else -1,
                                      int(size[i]) if fol else -1, rank, float(round(1.0 / rank, 6)), 0))
                 res = pd.DataFrame.from_records(rows, columns=list(RESULT_COLUMNS))
-                real_task = "focused" if task == "fol" else task
-                runs[file_name] = (
-                    Run(run_id, group, real_task, "sim", "", res), task)
+                runs[file_name] = (Run(run_id, group, task, "sim", "", res), label)
 
-    for name, (run, task) in runs.items():
+    for name, (run, label) in runs.items():
         p = out / "runs" / name
-        if task == "fol":
+        if name.endswith(".txt"):
             write_text(fol_run_text(run), p)
         else:
-            write_xml_run(run, p, TASK_LABELS[task])
+            write_xml_run(run, p, label)
 
     pool, depths = build_pool({n: r.results for n, (r, _) in runs.items()}, target=cfg.pool_target)
     pooled = set(zip(pool["topic"], pool["doc"]))
     assessed = truth_df[[k in pooled for k in zip(truth_df["topic"], truth_df["doc"])]]
-    _write_assessments(out, assessed, pool, index, topics)
+    if cfg.structure == "inex2005":
+        _write_inex2005_sets(out, assessed, pool, index, cfg)
+    else:
+        _write_assessments(out, assessed, pool, index, topics)
     summary = {"config": asdict(cfg), "documents": len(docs), "topics": len(topics), "runs": len(runs),
                "relevant_documents": int(truth_df[["topic", "doc"]].drop_duplicates().shape[0]),
                "pooled_relevant_documents": int(assessed[["topic", "doc"]].drop_duplicates().shape[0]),
                "pool_size": int(len(pool))}
     write_json(summary, out / "campaign.json")
     return summary
+
+
+def _pooled_elements(truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFrame) -> pd.DataFrame:
+    """Every element of a pooled document holding highlighted text, with size and rsize."""
+    els = pool[["topic", "doc"]].merge(index[["doc", "xpath", "tag", "start", "end"]], on="doc")
+    els["rsize"] = overlap_with_passages(els, truth)
+    els["size"] = els["end"] - els["start"]
+    return els[els["rsize"] > 0]
+
+
+def _inex2005_xml(topic: str, docs, els: pd.DataFrame, exhaustivity=True) -> str:
+    """One topic's 2005 assessment file (2006 without ``exhaustivity``): every pooled document,
+    its best entry point and its relevant elements."""
+    x = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{topic}" version="sim-1">\n']
+    for d in docs:
+        g = els[els["doc"] == d]
+        x.append(f'  <file name="{d}" collection="sim">\n')
+        if len(g):
+            # the deepest element starting first among those holding highlighted text
+            bep = g.assign(_d=-g["xpath"].str.len()).sort_values(["start", "_d"]).iloc[0]
+            x.append(f'    <best-entry-point path="{bep.xpath}"/>\n')
+        for r in g.itertuples():
+            e05 = "?" if r.size < 40 else ("2" if r.rsize >= 300 else "1")
+            ex = f' exhaustivity="{e05}"' if exhaustivity else ""
+            x.append(f'    <element path="{r.xpath}"{ex} size="{r.size}" rsize="{r.rsize}"/>\n')
+        x.append("  </file>\n")
+    x.append("</assessments>\n")
+    return "".join(x)
 
 
 def _write_assessments(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFrame, topics):
@@ -298,39 +421,35 @@ def _write_assessments(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index
     write_fol_qrels(fol, out / "assessments" / "qrels.fol")
 
     # element assessments of every pooled document (2005 and 2002-2004 scales)
-    pdocs = pool[["topic", "doc"]]
-    els = pdocs.merge(index[["doc", "xpath", "start", "end"]], on="doc")
-    els["rsize"] = overlap_with_passages(els, truth)
-    els["size"] = els["end"] - els["start"]
-    els = els[els["rsize"] > 0]
+    els = _pooled_elements(truth, pool, index)
     for t in topics:
-        x05 = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{t}" version="sim-1">\n']
-        x06 = [x05[0]]
+        tdocs = list(pool.loc[pool["topic"] == t, "doc"])
+        tels = els[els["topic"] == t]
         x02 = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{t}">\n']
-        for d in pool.loc[pool["topic"] == t, "doc"]:
-            g = els[(els["topic"] == t) & (els["doc"] == d)]
-            x05.append(f'  <file name="{d}" collection="sim">\n')
-            x06.append(f'  <file name="{d}" collection="sim">\n')
+        for d in tdocs:
+            g = tels[tels["doc"] == d]
             x02.append(f'  <file file="{d}">\n')
-            if len(g):
-                # the deepest element starting first among those holding highlighted text
-                bep = g.assign(_d=-g["xpath"].str.len()).sort_values(["start", "_d"]).iloc[0]
-                x05.append(f'    <best-entry-point path="{bep.xpath}"/>\n')
-                x06.append(f'    <best-entry-point path="{bep.xpath}"/>\n')
             for r in g.itertuples():
-                e05 = "?" if r.size < 40 else ("2" if r.rsize >= 300 else "1")
-                x05.append(f'    <element path="{r.xpath}" exhaustivity="{e05}" size="{r.size}" rsize="{r.rsize}"/>\n')
-                x06.append(f'    <element path="{r.xpath}" size="{r.size}" rsize="{r.rsize}"/>\n')
                 sp = r.rsize / r.size
                 s02 = 3 if sp >= 0.95 else (2 if sp >= 0.5 else 1)
                 e02 = 3 if r.rsize >= 600 else (2 if r.rsize >= 200 else 1)
                 x02.append(f"    <path path='{r.xpath}' exhaustiveness='{e02}' specificity='{s02}'/>\n")
-            x05.append("  </file>\n")
-            x06.append("  </file>\n")
             x02.append("  </file>\n")
-        x05.append("</assessments>\n")
-        x06.append("</assessments>\n")
         x02.append("</assessments>\n")
-        write_text("".join(x05), out / "assessments" / "inex2005" / f"{t}.xml")
+        write_text(_inex2005_xml(t, tdocs, tels), out / "assessments" / "inex2005" / f"{t}.xml")
         write_text("".join(x02), out / "assessments" / "inex2002" / f"{t}.xml")
-        write_text("".join(x06), out / "assessments" / "inex2006" / f"{t}.xml")
+        write_text(_inex2005_xml(t, tdocs, tels, exhaustivity=False), out / "assessments" / "inex2006" / f"{t}.xml")
+
+
+def _write_inex2005_sets(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFrame,
+                         cfg: SimulationConfig):
+    """INEX 2005's assessment sets: CO+S (every relevant element) and the four CAS sets
+    (:data:`CAS_SETS`: the element tags each counts as relevant)."""
+    els = _pooled_elements(truth, pool, index)
+    sets = {"CO+S": (topic_group(cfg, "CO+S"), None)} | {s: (topic_group(cfg, "CAS"), tags)
+                                                         for s, tags in CAS_SETS.items()}
+    for name, (topics, tags) in sets.items():
+        for t in topics:
+            tels = els[(els["topic"] == t) & (els["tag"].isin(tags) if tags else True)]
+            write_text(_inex2005_xml(t, list(pool.loc[pool["topic"] == t, "doc"]), tels),
+                       out / "assessments" / name / f"{t}.xml")

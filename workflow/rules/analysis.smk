@@ -3,11 +3,7 @@
 
 rule build_pool:
     input:
-        runs=[
-            f"{RES}/firstpos/{r}.parquet"
-            for r in sorted(RUNS)
-            if RUNS[r]["task"] in config["pool"]["tasks"]
-        ],
+        runs=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
     output:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
@@ -55,10 +51,8 @@ rule topic_sampling:
 
 rule pool_analysis:
     input:
+        **ANALYSIS_TABLES,
         runs=[f"{RES}/runs/{r}.parquet" for r in ANALYSIS_RUNS],
-        documents=f"{RES}/assessments/documents.parquet",
-        passages=f"{RES}/assessments/passages.parquet",
-        elements=f"{RES}/assessments/elements.parquet",
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
     output:
@@ -127,11 +121,9 @@ rule swap_rates:
 
 rule leave_one_group_out:
     input:
+        **ANALYSIS_TABLES,
         runs=[f"{RES}/runs/{r}.parquet" for r in ANALYSIS_RUNS],
         pool_runs=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
-        documents=f"{RES}/assessments/documents.parquet",
-        passages=f"{RES}/assessments/passages.parquet",
-        elements=f"{RES}/assessments/elements.parquet",
     output:
         runs=f"{RES}/analysis/logo_runs.tsv",
         overall=f"{RES}/analysis/logo_overall.tsv",

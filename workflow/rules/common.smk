@@ -7,9 +7,11 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 try:
+    from inexflow.campaign import runs_of
     from inexflow.config import prepare_config
     from inexflow.errors import UsageError
     from inexflow.measures import needs
+    from inexflow.measures.cutoff import table_cutoffs
     from inexflow.options import Options
     from inexflow.stage import code_fingerprint
 except ImportError as e:
@@ -38,8 +40,13 @@ except UsageError as e:  # a config error: one message, no Python stack
     raise WorkflowError(str(e)) from None
 # the files of a simulated campaign still to be written by rule simulate_demo (else None)
 PLANNED = config["_planned"]
-TASKS = sorted({r["task"] for r in RUNS.values()})
-QUANTS = list(config["quantisations"])
+# the evaluation tasks (inexflow.campaign) and the assessment sets they are scored against
+ETASKS = config["_eval_tasks"]
+ASETS = config["_assessment_sets"]
+# the evaluation tasks that have runs, in config order; each run is scored once per task
+TASKS = [t for t in ETASKS if runs_of(RUNS, t)]
+# those scored with the cutoff family: Hiemstra & Mihajlovic's tables
+CUTOFF_TASKS = [t for t in TASKS if "cutoff" in ETASKS[t]["families"]]
 COLLECTION = config.get("collection") or ""
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
 RES = f"results/{config['campaign']}"
@@ -50,19 +57,29 @@ wildcard_constraints:
     run="[^/]+",
     family="[a-z_]+",
     quant="[A-Za-z0-9_]+",
-    task="[a-z-]+",
-
-
-def families_of(run):
-    return config["tasks"][RUNS[run]["task"]]["families"]
+    task="[A-Za-z0-9._+-]+",
+    aset="[A-Za-z0-9._+-]+",
 
 
 def score_files():
     return [
-        f"{RES}/scores/{run}/{fam}.parquet"
-        for run in sorted(RUNS)
-        for fam in families_of(run)
+        f"{RES}/scores/{t}/{run}/{fam}.parquet"
+        for t in TASKS
+        for run in runs_of(RUNS, t)
+        for fam in ETASKS[t]["families"]
     ]
+
+
+def aset_tables(aset):
+    """The parsed tables of one assessment set."""
+    return {
+        k: f"{RES}/assessments/{aset}/{k}.parquet"
+        for k in ("elements", "passages", "documents")
+    }
+
+
+def task_tables(w):
+    return aset_tables(ETASKS[w.task]["aset"])
 
 
 def final_outputs():
@@ -76,6 +93,7 @@ def final_outputs():
         ]
     return (
         [
+            f"{RES}/evaluation_tasks.tsv",
             f"{RES}/report.html",
             f"{RES}/scores/means.tsv",
             f"{RES}/pool/depths.tsv",
@@ -84,8 +102,18 @@ def final_outputs():
         + [f"{RES}/summary/{t}.tsv" for t in TASKS]
         + extra
         + [f"{RES}/plots/{t}.png" for t in TASKS]
+        + cutoff_outputs()
         + [f"{RES}/report/tables/{name}.html" for name in report_tables()]
     )
+
+
+def cutoff_outputs():
+    """Hiemstra & Mihajlovic's tables per task scored with the cutoff family."""
+    return [
+        f"{RES}/cutoff/{t}_{kind}.tsv"
+        for t in CUTOFF_TASKS
+        for kind in ("runs", "ranked")
+    ]
 
 
 def report_tables():
@@ -97,10 +125,32 @@ def report_tables():
             "summary.rst",
             "Scores",
             t,
-            f"Runs of task {t} ranked by {config['tasks'][t]['main_measure']}",
+            f"Runs of task {t} ranked by {ETASKS[t]['main_measure']}",
         )
         for t in TASKS
     }
+    for t in CUTOFF_TASKS:
+        tables[f"cutoff_runs_{t}"] = (
+            f"{RES}/cutoff/{t}_runs.tsv",
+            "cutoff.rst",
+            "Scores",
+            t,
+            f"Precision and overlap at cut-offs per run, task {t}",
+        )
+        tables[f"cutoff_ranked_{t}"] = (
+            f"{RES}/cutoff/{t}_ranked.tsv",
+            "cutoff.rst",
+            "Scores",
+            t,
+            f"Runs of task {t} ranked by precision averaged over the quantisations",
+        )
+    tables["evaluation_tasks"] = (
+        f"{RES}/evaluation_tasks.tsv",
+        "tasks.rst",
+        "Scores",
+        "evaluation tasks",
+        "The campaign's evaluation tasks and their settings",
+    )
     tables["means"] = (
         f"{RES}/scores/means.tsv",
         "means.rst",
@@ -168,8 +218,9 @@ def report_tables():
 
 
 def recallbases_for(w):
+    t = ETASKS[w.task]
     if "recallbases" in needs([w.family]):
-        return [f"{RES}/recallbase/{q}.parquet" for q in QUANTS]
+        return [f"{RES}/recallbase/{t['aset']}/{q}.parquet" for q in t["quantisations"]]
     return []
 
 
@@ -183,8 +234,10 @@ def index_for(w):
 
 # the meta-evaluation analyses; each has its own config under `analysis:`
 ANALYSIS = config.get("analysis") or {}
-ANALYSIS_RUNS = [r for r in sorted(RUNS) if RUNS[r]["task"] == ANALYSIS.get("task")]
-POOL_RUNS = [r for r in sorted(RUNS) if RUNS[r]["task"] in config["pool"]["tasks"]]
+ANALYSIS_RUNS = runs_of(RUNS, ANALYSIS["task"]) if ANALYSIS else []
+# the assessments the analyses re-judge: those of the analysed evaluation task
+ANALYSIS_TABLES = aset_tables(ETASKS[ANALYSIS["task"]]["aset"]) if ANALYSIS else {}
+POOL_RUNS = sorted({r for t in config["pool"]["tasks"] for r in runs_of(RUNS, t)})
 ANALYSIS_KEYS = ("task", "measures", "seed", "samples")
 
 

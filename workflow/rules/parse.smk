@@ -1,4 +1,4 @@
-# Parsing stages: assessments, topics, the collection index, one job per run; before them,
+# Parsing stages: assessments (one job per assessment set), topics, the collection index, one job per run; before them,
 # on a fresh clone, the simulated demo campaign.
 
 
@@ -24,20 +24,18 @@ if PLANNED:
 
 rule parse_assessments:
     input:
-        assessments=config["_assessment_files"],
+        assessments=lambda w: ASETS[w.aset]["files"],
     output:
-        elements=f"{RES}/assessments/elements.parquet",
-        passages=f"{RES}/assessments/passages.parquet",
-        documents=f"{RES}/assessments/documents.parquet",
+        **aset_tables("{aset}"),
     log:
-        f"{LOGS}/parse_assessments.log",
+        f"{LOGS}/parse_assessments/{{aset}}.log",
     benchmark:
-        f"{LOGS}/benchmarks/parse_assessments.tsv"
+        f"{LOGS}/benchmarks/parse_assessments/{{aset}}.tsv"
     conda:
         ENV
     params:
         code=CODE,
-        format=config["assessments"].get("format", "auto"),
+        format=lambda w: ASETS[w.aset]["format"],
     script:
         "../scripts/parse_assessments.py"
 
@@ -61,9 +59,7 @@ rule parse_topics:
 
 rule index_collection:
     input:
-        documents=f"{RES}/assessments/documents.parquet",
-        elements=f"{RES}/assessments/elements.parquet",
-        passages=f"{RES}/assessments/passages.parquet",
+        documents=[aset_tables(a)["documents"] for a in ASETS],
     output:
         index=f"{RES}/collection/index.parquet",
     log:

@@ -24,6 +24,33 @@ rule correlate:
         "../scripts/correlate.py"
 
 
+if CUTOFF_TASKS:
+
+    rule cutoff_tables:
+        input:
+            scores=f"{RES}/scores/all.parquet",
+        output:
+            tables=cutoff_outputs(),
+        log:
+            f"{LOGS}/cutoff_tables.log",
+        benchmark:
+            f"{LOGS}/benchmarks/cutoff_tables.tsv"
+        conda:
+            ENV
+        params:
+            code=CODE,
+            ks={
+                t: table_cutoffs(Options.from_config(config, t).cutoff_ks)
+                for t in CUTOFF_TASKS
+            },
+            quants={
+                t: list(Options.from_config(config, t).quantisations)
+                for t in CUTOFF_TASKS
+            },
+        script:
+            "../scripts/cutoff_tables.py"
+
+
 rule plot_scores:
     input:
         scores=f"{RES}/scores/all.parquet",

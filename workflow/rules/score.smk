@@ -1,18 +1,17 @@
-# Recall-bases (one job per quantisation) and scoring (one job per run x measure family).
+# Recall-bases (one job per assessment set x quantisation) and scoring (one job per
+# evaluation task x run x measure family).
 
 
 rule ideal_recallbase:
     input:
-        elements=f"{RES}/assessments/elements.parquet",
-        passages=f"{RES}/assessments/passages.parquet",
-        documents=f"{RES}/assessments/documents.parquet",
+        **aset_tables("{aset}"),
         index=[f"{RES}/collection/index.parquet"] if COLLECTION else [],
     output:
-        recallbase=f"{RES}/recallbase/{{quant}}.parquet",
+        recallbase=f"{RES}/recallbase/{{aset}}/{{quant}}.parquet",
     log:
-        f"{LOGS}/ideal_recallbase/{{quant}}.log",
+        f"{LOGS}/ideal_recallbase/{{aset}}/{{quant}}.log",
     benchmark:
-        f"{LOGS}/benchmarks/ideal_recallbase/{{quant}}.tsv"
+        f"{LOGS}/benchmarks/ideal_recallbase/{{aset}}/{{quant}}.tsv"
     conda:
         ENV
     params:
@@ -24,24 +23,22 @@ rule ideal_recallbase:
 
 rule score:
     input:
+        unpack(task_tables),
         run=f"{RES}/runs/{{run}}.parquet",
-        elements=f"{RES}/assessments/elements.parquet",
-        passages=f"{RES}/assessments/passages.parquet",
-        documents=f"{RES}/assessments/documents.parquet",
         recallbases=recallbases_for,
         index=index_for,
     output:
-        scores=f"{RES}/scores/{{run}}/{{family}}.parquet",
+        scores=f"{RES}/scores/{{task}}/{{run}}/{{family}}.parquet",
     log:
-        f"{LOGS}/score/{{run}}.{{family}}.log",
+        f"{LOGS}/score/{{task}}/{{run}}.{{family}}.log",
     benchmark:
-        f"{LOGS}/benchmarks/score/{{run}}.{{family}}.tsv"
+        f"{LOGS}/benchmarks/score/{{task}}/{{run}}.{{family}}.tsv"
     conda:
         ENV
     params:
         code=CODE,
-        task=lambda w: RUNS[w.run]["task"],
-        options=lambda w: Options.from_config(config, RUNS[w.run]["task"]).as_dict(),
+        type=lambda w: ETASKS[w.task]["type"],
+        options=lambda w: Options.from_config(config, w.task).as_dict(),
     script:
         "../scripts/score.py"
 
@@ -54,6 +51,7 @@ rule aggregate:
         scores_tsv=f"{RES}/scores/per_topic.tsv",
         means=f"{RES}/scores/means.tsv",
         summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
+        tasks=f"{RES}/evaluation_tasks.tsv",
     log:
         f"{LOGS}/aggregate.log",
     benchmark:
@@ -63,6 +61,8 @@ rule aggregate:
     params:
         code=CODE,
         participants={r: v["participant"] for r, v in RUNS.items()},
-        main_measures={t: config["tasks"][t]["main_measure"] for t in TASKS},
+        main_measures={t: ETASKS[t]["main_measure"] for t in TASKS},
+        eval_tasks=ETASKS,
+        run_counts={t: len(runs_of(RUNS, t)) for t in ETASKS},
     script:
         "../scripts/aggregate.py"

@@ -1,14 +1,17 @@
-"""Stage aggregate: all per-run scores -> one tidy table, the means, one ranked summary per task."""
+"""Stage aggregate: all per-run scores -> one tidy table, the means, one ranked summary per
+evaluation task, and the table of the evaluation tasks."""
 from pathlib import Path
 
 from inexflow.aggregate import combine_scores, task_summary
+from inexflow.campaign import task_table
 from inexflow.stage import run_stage
 from inexflow.tables import check_identity, read_parquet, read_parquet_metadata, write_parquet, write_tsv
 
 
 def read_scores(path):
-    """One score table, checked to be the one of its run and family (results/scores/RUN/FAMILY)."""
-    check_identity(path, read_parquet_metadata(path), run=Path(path).parent.name, family=Path(path).stem)
+    """One score table, checked to be the one of its task, run and family (results/scores/TASK/RUN/FAMILY)."""
+    p = Path(path)
+    check_identity(path, read_parquet_metadata(path), task=p.parent.parent.name, run=p.parent.name, family=p.stem)
     return read_parquet(path)
 
 
@@ -23,6 +26,7 @@ def main(smk, log):
         summary = task_summary(scores, task, smk.params.main_measures[task], participants)
         log.info("task %s: %d ranked rows", task, len(summary))
         write_tsv(summary, path)
+    write_tsv(task_table(dict(smk.params.eval_tasks), dict(smk.params.run_counts)), smk.output.tasks)
 
 
 run_stage(main, snakemake)  # noqa: F821

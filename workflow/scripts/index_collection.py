@@ -1,4 +1,4 @@
-"""Stage index_collection: the assessed documents of the collection -> element index."""
+"""Stage index_collection: the assessed documents of the collection (of every assessment set) -> element index."""
 from pathlib import Path
 
 from inexflow.formats.assessments import Assessments
@@ -8,9 +8,9 @@ from inexflow.tables import write_parquet
 
 
 def main(smk, log):
-    a = Assessments.load(Path(smk.input.documents).parent)
+    sets = [Assessments.load(Path(p).parent) for p in smk.input.documents]
     log.info("indexing the assessed documents of %s", smk.params.collection)
-    index = index_assessed(smk.params.collection, a, log=log)
+    index = index_assessed(smk.params.collection, sets, log=log)
     log.info("%d elements", len(index))
     write_parquet(index, smk.output.index)
 

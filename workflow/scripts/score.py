@@ -1,4 +1,5 @@
-"""Stage score: one parsed run x one measure family -> tidy per-topic and mean scores."""
+"""Stage score: one parsed run x one measure family of one evaluation task -> tidy per-topic and
+mean scores (column ``task``: the evaluation task)."""
 from pathlib import Path
 
 from inexflow.formats.assessments import Assessments
@@ -20,11 +21,12 @@ def main(smk, log):
         check_inputs(p, meta, [smk.input.elements, smk.input.passages, smk.input.documents])
         rbs[Path(p).stem] = read_parquet(p)
     index = read_parquet(smk.input.index) if smk.input.get("index") else None
-    ctx = scoring_context(a, smk.params.task, [smk.wildcards.family], Options.from_dict(smk.params.options), rbs,
+    ctx = scoring_context(a, smk.params.type, [smk.wildcards.family], Options.from_dict(smk.params.options), rbs,
                           index)
-    scores = score_run(run, smk.wildcards.family, ctx)
-    log.info("run %s family %s: %d values", run.name, smk.wildcards.family, len(scores))
-    write_parquet(scores, smk.output.scores, {"run": run.name, "family": smk.wildcards.family,
+    task = smk.wildcards.task
+    scores = score_run(run, smk.wildcards.family, ctx).assign(task=task)
+    log.info("task %s run %s family %s: %d values", task, run.name, smk.wildcards.family, len(scores))
+    write_parquet(scores, smk.output.scores, {"task": task, "run": run.name, "family": smk.wildcards.family,
                                               "made_from": made_from(smk)})
 
 

@@ -49,7 +49,8 @@ def write_topics(df: pd.DataFrame, path):
     for r in df.itertuples():
         out.append(f"<topic id={quoteattr(r.topic)} ct_no={quoteattr(r.ct_no)} type={quoteattr(r.type)}>\n")
         for f in ("title", "castitle", "description", "narrative"):
-            out.append(f"  <{f}>{escape(getattr(r, f))}</{f}>\n")
+            if getattr(r, f):  # a CO topic has no castitle
+                out.append(f"  <{f}>{escape(getattr(r, f))}</{f}>\n")
         out.append("</topic>\n")
     out.append("</inex-topic-file>\n")
     write_text("".join(out), path)

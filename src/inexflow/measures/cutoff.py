@@ -12,7 +12,10 @@ Lists shorter than k are padded, as the paper does, with elements that are neith
 relevant nor overlapping, so both are divided by k. Defaults k in {5, 10, 20, 30, 100,
 200, 1500} (option ``cutoff_ks``); the paper's quantisations are strict, liberal,
 e3s321 ("exhaust.") and s3e321 ("specific") -- whichever quantisations the context has.
-:func:`cutoff_table` lays the means out like the paper's Tables 1-4.
+:func:`cutoff_table` lays one run's means out like the paper's Tables 1-4 and 6-8,
+:func:`runs_cutoff_tables` does it for every run of a task, and :func:`ranked_runs` ranks
+the runs like Tables 5 and 9 (precision at 10 and 100 averaged over the quantisations, with
+overlap and rank).
 """
 
 from __future__ import annotations
@@ -87,13 +90,53 @@ def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
     return tidy(rows)
 
 
-def cutoff_table(scores: pd.DataFrame) -> pd.DataFrame:
-    """The paper's layout: one row per cut-off, mean P[k] per quantisation, then overlap."""
+def cutoff_table(scores: pd.DataFrame, quants=None) -> pd.DataFrame:
+    """The paper's layout: one row per cut-off, mean P[k] per quantisation (in the order of
+    ``quants`` when given), then overlap."""
     m = scores[scores["topic"] == "all"]
     p = m[m["measure"].str.startswith("P[")]
     o = m[m["measure"].str.startswith("overlap[")]
     table = p.assign(cutoff=p["measure"].str[2:-1].astype(int)).pivot_table(
         index="cutoff", columns="quant", values="value", aggfunc="first")
+    if quants:
+        table = table[[q for q in quants if q in table.columns]]
     table["overlap"] = o.assign(cutoff=o["measure"].str[8:-1].astype(int)).set_index("cutoff")["value"]
     table.columns.name = None
     return table.reset_index()
+
+
+def runs_cutoff_tables(scores: pd.DataFrame, quants=None) -> pd.DataFrame:
+    """:func:`cutoff_table` of every run in ``scores`` (one task), stacked with a ``run``
+    column, runs in name order."""
+    cut = scores[scores["measure"].str.startswith(("P[", "overlap["))]
+    tables = [cutoff_table(g, quants).assign(run=run) for run, g in cut.groupby("run", sort=True)]
+    if not tables:
+        return pd.DataFrame(columns=["run", "cutoff", "overlap"])
+    out = pd.concat(tables, ignore_index=True)
+    return out[["run"] + [c for c in out.columns if c != "run"]]
+
+
+def ranked_runs(scores: pd.DataFrame, ks=(10, 100)) -> pd.DataFrame:
+    """Hiemstra & Mihajlovic Tables 5 and 9: per run, the mean precision at each cut-off in
+    ``ks`` averaged over the quantisations, the overlap at that cut-off and the run's rank by
+    that precision (1 = best; equal values share the smaller rank); rows ordered by the rank
+    at the first cut-off, then the second, then run name."""
+    m = scores[scores["topic"] == "all"]
+    out = pd.DataFrame({"run": sorted(set(m["run"]))})
+    for k in ks:
+        p = m[m["measure"] == f"P[{k}]"].groupby("run")["value"].mean()  # over the quantisations
+        o = m[m["measure"] == f"overlap[{k}]"].set_index("run")["value"]
+        out[f"P[{k}]"] = out["run"].map(p)
+        out[f"overlap[{k}]"] = out["run"].map(o)
+        # ranked on 12 significant digits: means that differ only by float summation order tie
+        tied = out[f"P[{k}]"].map(lambda v: float(f"{v:.12g}"))
+        out[f"rank[{k}]"] = tied.rank(method="min", ascending=False).astype("Int64")
+    order = [f"rank[{k}]" for k in ks] + ["run"]
+    return out.sort_values(order, kind="stable").reset_index(drop=True)
+
+
+def table_cutoffs(cutoff_ks) -> list[int]:
+    """The cut-offs of the ranked table: 10 and 100 as in the paper, those configured else the
+    two smallest."""
+    ks = sorted(cutoff_ks)
+    return [k for k in (10, 100) if k in ks] or ks[:2]

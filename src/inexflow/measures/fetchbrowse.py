@@ -45,7 +45,7 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         rel = rb[rb["gain"] > 0]
-        topics = scored_topics(run, sorted(set(rel["topic"])), ctx)
+        topics = scored_topics(run, sorted(set(rel["topic"])), ctx, judged=ctx.assessments.topics)
         roots = rb[rb["xpath"].str.count("/") == 1]  # the article nodes
         art_gain = roots.groupby(["topic", "doc"])["gain"].max().to_dict()
         rel_docs = rel.groupby("topic")["doc"].unique().to_dict()

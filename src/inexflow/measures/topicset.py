@@ -14,15 +14,21 @@ from inexflow.errors import InputError, warn_input
 from inexflow.formats.assessments import topic_sort_key
 
 
-def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None) -> list[str]:
+def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None, judged=None) -> list[str]:
+    """The topics of ``run`` scored among ``assessed`` (the topics with something relevant).
+    A run topic not in ``judged`` (default ``assessed``; the element families pass every
+    assessed topic, as a quantisation can leave a judged topic with nothing relevant) is
+    ignored with a warning; a run with no such topic at all is an error."""
     run_topics = list(pd.unique(run.results["topic"]))
     assessed_set = set(assessed)
+    judged_set = assessed_set if judged is None else set(judged)
     restrict = ctx.opt("topic_subset")
     if restrict:
         restrict = set(map(str, restrict))
         ctx.memo("topic_subset", lambda: check_topic_subset(restrict, ctx.assessments))
         assessed_set &= restrict
-    unassessed = [t for t in run_topics if t not in assessed_set and (not restrict or t in restrict)]
+        judged_set &= restrict
+    unassessed = [t for t in run_topics if t not in judged_set and (not restrict or t in restrict)]
     if unassessed and len(unassessed) == len(run_topics):
         raise InputError(run.source, None, f"none of the run's {len(run_topics)} topics is in the assessments "
                          f"(run topics {', '.join(run_topics[:5])}...)", "a run for the assessed topics")

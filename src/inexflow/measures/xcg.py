@@ -157,7 +157,8 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         ideal_by_topic = ideal_vectors(rb, overlap)
-        topics = scored_topics(run, [t for t in ctx.assessments.topics if t in ideal_by_topic], ctx)
+        topics = scored_topics(run, [t for t in ctx.assessments.topics if t in ideal_by_topic], ctx,
+                               judged=ctx.assessments.topics)
         gains = run_gains(results, rb, overlap, alpha, run.source)
         by_topic = {t: gains[idx] for t, idx in results.groupby("topic", sort=False).indices.items()}
         per = {}

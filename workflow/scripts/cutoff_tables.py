@@ -1,0 +1,22 @@
+"""Stage cutoff_tables: Hiemstra & Mihajlovic's tables for every task scored with the cutoff
+family: precision per quantisation and overlap per cut-off for each run (their Tables 1-4,
+6-8) and the runs ranked by precision at 10 and 100 averaged over the quantisations (Tables
+5 and 9)."""
+from pathlib import Path
+
+from inexflow.measures.cutoff import ranked_runs, runs_cutoff_tables
+from inexflow.stage import run_stage
+from inexflow.tables import read_parquet, write_tsv
+
+
+def main(smk, log):
+    scores = read_parquet(smk.input.scores)
+    for path in smk.output.tables:
+        task, kind = Path(path).stem.rsplit("_", 1)
+        own = scores[scores["task"] == task]
+        table = runs_cutoff_tables(own, smk.params.quants[task]) if kind == "runs" else ranked_runs(own, smk.params.ks[task])
+        log.info("task %s: %s table, %d rows", task, kind, len(table))
+        write_tsv(table, path)
+
+
+run_stage(main, snakemake)  # noqa: F821
