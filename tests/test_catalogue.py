@@ -16,6 +16,7 @@ CASES = {"xcg": ("qrels.fol", "thorough"), "cutoff": ("qrels.fol", "thorough"),
          "passage_thorough": ("qrels.fol", "thorough"), "ric": ("qrels.fol", "relevant-in-context"),
          "bic": ("qrels.fol", "best-in-context"), "bepd": ("qrels.fol", "best-in-context"),
          "hixeval": ("inex2006", "relevant-in-context"), "precall": ("inex2002", "thorough"),
+         "inex_eval_ng": ("inex2002", "thorough"),
          "trec": ("qrels.fol", "focused")}
 OPTIONS = {"cutoffs": [3, 7], "cutoff_ks": [2, 9], "bepd_a": [0.5, 2], "max_list_length": 40,
            "per_topic_curves": True}

@@ -159,3 +159,42 @@ def test_hiemstra_tables_per_run_and_ranked_by_precision_averaged_over_quantisat
     assert ranked["rank[10]"].tolist() == [1, 2, 3] and ranked["rank[100]"].tolist() == [2, 1, 2]
     assert ranked["overlap[100]"].tolist() == [0.2, 0.9, 0.0]
     assert table_cutoffs([5, 20, 30]) == [5, 20]  # neither 10 nor 100: the two smallest
+
+
+def test_inex_eval_ng_recall_and_precision_by_hand(tmp_path):
+    """Hiemstra & Mihajlovic Eq. 5-7 on one document: article [0,100) holds sec [0,50), which
+    holds p [10,20). Ranked sec, p, article: p adds nothing unseen (|c'| = 0), the article only
+    its last 50 characters."""
+    coll = write(tmp_path / "coll" / "A.xml", "<article><sec>" + "a" * 10 + "<p>" + "b" * 10 + "</p>" + "c" * 30
+                 + "</sec>" + "d" * 50 + "</article>")
+    a = write(tmp_path / "a.xml", "<assessments topic='1'><file file='A'>"
+              "<path path='/article[1]' exhaustiveness='3' specificity='3'/>"
+              "<path path='/article[1]/sec[1]' exhaustiveness='3' specificity='2'/>"
+              "<path path='/article[1]/sec[1]/p[1]' exhaustiveness='2' specificity='3'/></file></assessments>")
+    r = write(tmp_path / "r.txt", "1 Q0 A 1 3 x /article[1]/sec[1]\n1 Q0 A 2 2 x /article[1]/sec[1]/p[1]\n"
+                                  "1 Q0 A 3 1 x /article[1]\n")
+    p = run_cli("score", "--task", "thorough", "--family", "inex_eval_ng", "--quant", "gen,strict", "--cutoff-ks",
+                "1,3", "--collection", coll.parent, "--assessments", a, "-q", r, check=0)
+    v = parse_out(p.stdout)
+    # gen: e/3 and s/3. Recall denominator: e of every assessed element = 1 + 1 + 2/3 = 8/3
+    assert v[("recall_o[1].gen", "1")] == pytest.approx(1 / (8 / 3))               # sec: e 1, all 50 unseen
+    assert v[("recall_o[3].gen", "1")] == pytest.approx((1 + 0 + 1 * 50 / 100) / (8 / 3))
+    assert v[("precision_o[1].gen", "1")] == pytest.approx((2 / 3 * 50) / 50)
+    assert v[("precision_o[3].gen", "1")] == pytest.approx((2 / 3 * 50 + 1 * 0 + 1 * 50) / (50 + 0 + 50))
+    # strict: 1 for 3, else 0. Recall denominator: article and sec have e = 3 -> 2
+    assert v[("recall_o[1].strict", "1")] == pytest.approx(1 / 2)
+    assert v[("recall_o[3].strict", "1")] == pytest.approx((1 + 0 + 0.5) / 2)
+    assert v[("precision_o[1].strict", "1")] == 0                                # sec has s = 2
+    assert v[("precision_o[3].strict", "1")] == pytest.approx((0 + 0 + 1 * 50) / 100)
+    # without the collection the element sizes are unknown: one clear error
+    p = run_cli("score", "--task", "thorough", "--family", "inex_eval_ng", "--assessments", a, "-q", r)
+    assert p.returncode == 2 and "inex_eval_ng needs element sizes" in p.stderr
+
+
+def test_unseen_sizes_merge_what_was_seen():
+    from inexflow.measures.inexevalng import unseen_sizes
+
+    docs = np.array(["A", "A", "B", "A", "A"])
+    # [0,10), [20,30), B's [0,50), [5,25) overlaps both A spans (15 seen of 20), then [0,30) is all seen
+    got = unseen_sizes(docs, np.array([0, 20, 0, 5, 0]), np.array([10, 30, 50, 25, 30]))
+    assert got.tolist() == [10, 10, 50, 20 - 5 - 5, 0]

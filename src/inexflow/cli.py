@@ -294,10 +294,14 @@ def _write_in_order(results, progress: Progress | None = None):
 def cmd_check_config(args) -> int:
     from inexflow.config import load_config
 
+    from inexflow.campaign import runs_of, used_quantisations
+
     config, runs = load_config(args.configfile)
-    tasks = sorted({r["task"] for r in runs.values()})
-    print(f"config of campaign {config['campaign']!r} is valid: {len(runs)} runs ({', '.join(tasks)}), "
-          f"{len(config['_assessment_files'])} assessment files, quantisations {', '.join(config['quantisations'])}")
+    tasks = [f"{t} {len(runs_of(runs, t))}" for t in config["_eval_tasks"]]
+    print(f"config of campaign {config['campaign']!r} is valid: {len(runs)} runs in {len(tasks)} evaluation tasks "
+          f"({', '.join(tasks)}), {len(config['_assessment_sets'])} assessment sets of "
+          f"{len(config['_assessment_files'])} files, quantisations "
+          f"{', '.join(used_quantisations(config, config['_eval_tasks']))}")
     return 0
 
 

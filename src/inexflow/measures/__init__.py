@@ -27,6 +27,8 @@ Families so far:
                :mod:`inexflow.measures.cutoff`
 - ``precall``  inex_eval 2002: precall with expected search length over tie levels --
                :mod:`inexflow.measures.precall`
+- ``inex_eval_ng`` INEX 2003: overlap-aware recall_o[k] and precision_o[k] (Hiemstra &
+               Mihajlovic Eq. 5-7) -- :mod:`inexflow.measures.inexevalng`
 - ``trec``     document-level map, P_k, Rprec, ndcg as trec_eval (TREC qrels, or any
                assessments read at document level) -- :mod:`inexflow.measures.trec`
 """
@@ -194,6 +196,7 @@ from inexflow.measures import cutoff as _cutoff  # noqa: E402,F401
 from inexflow.measures import fetchbrowse as _fetchbrowse  # noqa: E402,F401
 from inexflow.measures import hixeval as _hixeval  # noqa: E402,F401
 from inexflow.measures import incontext as _incontext  # noqa: E402,F401
+from inexflow.measures import inexevalng as _inexevalng  # noqa: E402,F401
 from inexflow.measures import passage as _passage  # noqa: E402,F401
 from inexflow.measures import precall as _precall  # noqa: E402,F401
 from inexflow.measures import trec as _trec  # noqa: E402,F401
