@@ -292,9 +292,8 @@ def _write_in_order(results, progress: Progress | None = None):
 
 
 def cmd_check_config(args) -> int:
-    from inexflow.config import load_config
-
     from inexflow.campaign import runs_of, used_quantisations
+    from inexflow.config import load_config
 
     config, runs = load_config(args.configfile)
     tasks = [f"{t} {len(runs_of(runs, t))}" for t in config["_eval_tasks"]]
