@@ -294,3 +294,26 @@ def test_pool_sampling_counts_the_relevant_documents_it_keeps(tmp_path):
     out = pool_sampling(JudgedRuns(read_assessments(q), runs), ["AiP"], [0.5, 1.0], samples=3, seed=1)
     assert dict(zip(out["fraction"], out["reldocs"])) == {0.5: 3, 1.0: 4}
     assert out.loc[out["fraction"] == 1.0, "tau"].iloc[0] == 1.0
+
+
+def test_quant_differences_are_ogilvie_lalmas_figure_1(tmp_path):
+    """Figure 1's data by hand: the ordered pairs significant under either quantisation, with
+    their mean differences under both and who found them; the plot is a decodable PNG."""
+    import pandas as pd
+
+    from inexflow.analysis import plots
+    from inexflow.analysis.significance import quant_differences
+
+    ref = pd.DataFrame([[0.6, 0.4], [0.2, 0.2], [0.1, 0.3]], index=["r1", "r2", "r3"], columns=["t1", "t2"])
+    other = pd.DataFrame([[0.5, 0.5], [0.3, 0.1], [0.3, 0.3]], index=["r1", "r2", "r3"], columns=["t1", "t2"])
+    # means: ref r1 0.5, r2 0.2, r3 0.2; other r1 0.5, r2 0.2, r3 0.3
+    d = quant_differences(ref, other, {("r1", "r2"), ("r1", "r3")}, {("r1", "r2"), ("r3", "r2")})
+    assert list(zip(d.run_a, d.run_b, d.agreement)) == [("r1", "r2", "both"), ("r1", "r3", "reference only"),
+                                                        ("r3", "r2", "other only")]
+    assert d["diff_ref"].round(12).tolist() == [0.3, 0.3, 0.0]
+    assert d["diff_other"].round(12).tolist() == [0.3, 0.2, 0.1]
+    table = d.assign(measure="MAep", test="t", quant_ref="gen", quant_other="genLifted")
+    for name, df in (("two.png", table), ("one.png", table.iloc[0:0])):
+        plots.quant_differences(df, tmp_path / name)
+        png = (tmp_path / name).read_bytes()
+        assert png.startswith(b"\x89PNG") and len(png) > 5000

@@ -79,7 +79,8 @@ def test_outputs(campaign):
         assert (campaign / "logs" / "demo" / log).is_file()
     for f in ["summary.txt", "pool_sampling.tsv", "pool_depth.tsv", "relevant_vs_depth.tsv", "topic_sampling.tsv",
               "swap_rates.tsv", "swap_fit.tsv", "logo_runs.tsv", "logo_per_query.tsv", "significance.tsv",
-              "significance_pairs.parquet", "test_error_rates.tsv", "significance_agreement.tsv",
+              "significance_pairs.parquet", "test_error_rates.tsv", "significance_agreement.tsv", "quant_differences.tsv",
+              "quant_differences.png",
               "tau_vs_pool.png", "tau_vs_topics.png", "error_rates.png", "logo_histogram.png"]:
         assert (res / "analysis" / f).is_file(), f
     samp = pd.read_csv(res / "analysis" / "pool_sampling.tsv", sep="\t")
@@ -370,7 +371,7 @@ def test_report_holds_every_table_and_plot_and_renders_them_in_chromium(campaign
     res = campaign / "results" / "demo"
     plots = sorted(res.glob("plots/*.png")) + sorted(res.glob("analysis/*.png"))
     tsvs = sorted(res.glob("analysis/*.tsv")) + sorted(res.glob("summary/*.tsv"))
-    assert len(plots) == 11 and len(tsvs) >= 20
+    assert len(plots) == 12 and len(tsvs) >= 20
     pages = {f.stem: f for f in res.glob("report/tables/*.html")}
     # every analysis table has its page in the report (rankings are ranking_TASK), and every plot is there
     rows = {}  # page -> data rows of its TSV

@@ -157,6 +157,13 @@ rule significance:
         summary=f"{RES}/analysis/significance.tsv",
         errors=f"{RES}/analysis/test_error_rates.tsv",
         agreement=f"{RES}/analysis/significance_agreement.tsv",
+        differences=f"{RES}/analysis/quant_differences.tsv",
+        differences_plot=report(
+            f"{RES}/analysis/quant_differences.png",
+            caption="../report/quant_differences.rst",
+            category="Analyses",
+            subcategory="significance",
+        ),
     log:
         f"{LOGS}/significance.log",
     benchmark:

@@ -202,7 +202,12 @@ def report_tables():
             ),
             "significance.rst": (
                 "significance",
-                ["significance", "test_error_rates", "significance_agreement"],
+                [
+                    "significance",
+                    "test_error_rates",
+                    "significance_agreement",
+                    "quant_differences",
+                ],
             ),
         }
     for caption, (subcategory, names) in groups.items():

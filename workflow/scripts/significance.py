@@ -1,10 +1,12 @@
-"""Stage significance: all-pairs tests with BY control, test error rates, agreement."""
+"""Stage significance: all-pairs tests with BY control, test error rates, agreement, and
+where two quantisations disagree (Ogilvie & Lalmas, Figure 1)."""
 import itertools
 
 import pandas as pd
 
+from inexflow.analysis import plots
 from inexflow.analysis.matrix import score_matrix
-from inexflow.analysis.significance import agreement, all_pairs, test_error_rates
+from inexflow.analysis.significance import agreement, all_pairs, quant_differences, test_error_rates
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_parquet, write_tsv
 
@@ -13,10 +15,10 @@ def main(smk, log):
     cfg = smk.params.cfg
     sc = cfg["significance"]
     scores = read_parquet(smk.input.scores)
-    tables, sig_sets, errors = [], {}, []
+    tables, sig_sets, errors, mats = [], {}, [], {}
     for quant in sc["quants"]:
         for m in sc["measures"]:
-            mat = score_matrix(scores, sc["task"], m, quant)
+            mat = mats[(quant, m)] = score_matrix(scores, sc["task"], m, quant)
             res = all_pairs(mat, sc["tests"], sc["bootstrap"], cfg["seed"], sc["alpha"])
             res.insert(0, "measure", m)
             res.insert(0, "quant", quant)
@@ -42,6 +44,19 @@ def main(smk, log):
             rows.append((test, a[0], a[1], b[0], b[1], p, r, f))
     write_tsv(pd.DataFrame(rows, columns=["test", "quant_a", "measure_a", "quant_b", "measure_b", "precision",
                                           "recall", "f1"]), smk.output.agreement)
+    # Figure 1: the first quantisation is the reference the others are compared with, per
+    # measure, on the first test's decisions
+    ref, test = sc["quants"][0], sc["tests"][0]
+    diffs = []
+    for other in sc["quants"][1:]:
+        for m in sc["measures"]:
+            d = quant_differences(mats[(ref, m)], mats[(other, m)], sig_sets[(ref, m, test)], sig_sets[(other, m, test)])
+            diffs.append(d.assign(measure=m, test=test, quant_ref=ref, quant_other=other))
+    cols = ["measure", "test", "quant_ref", "quant_other", "run_a", "run_b", "diff_ref", "diff_other",
+            "significant_ref", "significant_other", "agreement"]
+    diffs = pd.concat(diffs, ignore_index=True)[cols] if diffs else pd.DataFrame(columns=cols)
+    write_tsv(diffs, smk.output.differences)
+    plots.quant_differences(diffs, smk.output.differences_plot)
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -54,6 +54,49 @@ def relevant_vs_depth(curve: pd.DataFrame, path):
     _save(fig, path)
 
 
+def quant_differences(df: pd.DataFrame, path):
+    """Ogilvie & Lalmas, Figure 1: per (measure, reference and other quantisation), (a) the
+    score differences of the pairs significant under either, under the reference (x)
+    against the other (y), by agreement; (b) the density of the reference differences of
+    the pairs both found and of those only one found. One row of two panels per
+    comparison; with a single quantisation configured, a note saying so."""
+    import numpy as np
+
+    from inexflow.analysis.significance import AGREEMENT
+
+    keys = list(dict.fromkeys(zip(df["measure"], df["quant_ref"], df["quant_other"])))
+    fig, axes = plt.subplots(max(len(keys), 1), 2, figsize=(10, 4 * max(len(keys), 1)), squeeze=False)
+    if not keys:
+        for ax in axes[0]:
+            ax.axis("off")
+        axes[0][0].text(0, 0.5, "one quantisation in analysis.significance.quants:\nno quantisations to compare",
+                        fontsize=11)
+    for row, (m, qr, qo) in zip(axes, keys):
+        g = df[(df["measure"] == m) & (df["quant_ref"] == qr) & (df["quant_other"] == qo)]
+        for label, marker in zip(AGREEMENT, ("o", "x", "+")):
+            sel = g[g["agreement"] == label]
+            row[0].scatter(sel["diff_ref"], sel["diff_other"], marker=marker, s=18, label=f"{label} ({len(sel)})")
+        row[0].axhline(0, color="grey", lw=0.6)
+        row[0].axvline(0, color="grey", lw=0.6)
+        row[0].set_xlabel(f"{m} difference, {qr}")
+        row[0].set_ylabel(f"{m} difference, {qo}")
+        row[0].set_title(f"(a) pairs significant under {qr} or {qo}")
+        row[0].legend(fontsize=8)
+        for label, sel in (("both agree", g[g["agreement"] == AGREEMENT[0]]),
+                           ("only one", g[g["agreement"] != AGREEMENT[0]])):
+            x = sel["diff_ref"].to_numpy(float)
+            if len(x):
+                bins = np.histogram_bin_edges(g["diff_ref"].to_numpy(float), bins=min(20, max(len(g) // 2, 1)))
+                dens, edges = np.histogram(x, bins=bins, density=len(set(x)) > 1 or None)
+                row[1].step(edges[:-1], dens, where="post", label=f"{label} ({len(x)})")
+        row[1].set_xlabel(f"{m} difference, {qr}")
+        row[1].set_ylabel("density")
+        row[1].set_title("(b) differences where the quantisations agree or not")
+        row[1].legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, path)
+
+
 def error_rates(df: pd.DataFrame, tolerance: float, path):
     fig, ax = plt.subplots(figsize=(6, 4))
     sel = df[df["tolerance"] == tolerance]

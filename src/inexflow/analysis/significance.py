@@ -146,3 +146,24 @@ def test_error_rates(matrix: pd.DataFrame, tests=TESTS, splits: int = 50, n_boot
         rows.append((test, correction, splits, int(sig), int(err), rate, 100.0 * both / sig if sig else float("nan")))
     return pd.DataFrame(rows, columns=["test", "correction", "splits", "significant", "errors", "error_rate",
                                        "both_halves"])
+
+
+AGREEMENT = ("both", "reference only", "other only")
+
+
+def quant_differences(ref: pd.DataFrame, other: pd.DataFrame, sig_ref: set, sig_other: set) -> pd.DataFrame:
+    """Ogilvie & Lalmas, Figure 1: where two quantisations disagree. ``ref`` and ``other``
+    are the run x topic score matrices of one measure under the reference quantisation (the
+    one predicted, Gen in their Figures 1a-b) and the other (the predictor, Gen Lifted);
+    ``sig_ref``/``sig_other`` the ordered pairs (A, B) found significant ("A is better")
+    under each. One row per ordered pair significant under either: the mean score
+    differences A - B under both and which quantisations found it (:data:`AGREEMENT`)."""
+    runs = [r for r in ref.index if r in other.index]
+    mean_ref, mean_other = ref.loc[runs].mean(axis=1), other.loc[runs].mean(axis=1)
+    rows = []
+    for a, b in sorted((sig_ref | sig_other) & set(itertools.permutations(runs, 2))):
+        in_ref, in_other = (a, b) in sig_ref, (a, b) in sig_other
+        rows.append((a, b, float(mean_ref[a] - mean_ref[b]), float(mean_other[a] - mean_other[b]), in_ref, in_other,
+                     AGREEMENT[0] if in_ref and in_other else AGREEMENT[1] if in_ref else AGREEMENT[2]))
+    return pd.DataFrame(rows, columns=["run_a", "run_b", "diff_ref", "diff_other", "significant_ref",
+                                       "significant_other", "agreement"])
