@@ -317,3 +317,38 @@ def test_quant_differences_are_ogilvie_lalmas_figure_1(tmp_path):
         plots.quant_differences(df, tmp_path / name)
         png = (tmp_path / name).read_bytes()
         assert png.startswith(b"\x89PNG") and len(png) > 5000
+
+
+def test_pal_tables_3_and_6_as_counts_by_hand():
+    """The minimum #reldocs / #queries for tau >= 0.9: bounds from the levels around the
+    crossing, read from the top down (a pass below a failing level does not count), and the
+    crossing by linear interpolation."""
+    import pandas as pd
+
+    from inexflow.analysis.stability import smallest_stable
+
+    levels, counts = [0.2, 0.4, 0.6, 0.8, 1.0], [20, 40, 60, 80, 100]
+    rows = []
+    for m, taus in (("dips", [0.5, 0.85, 0.95, 0.88, 1.0]), ("crosses", [0.7, 0.8, 0.92, 0.95, 1.0]),
+                    ("always", [0.91, 0.93, 0.95, 0.97, 1.0])):
+        rows += [(m, f, t, c) for f, t, c in zip(levels, taus, counts)]
+    out = smallest_stable(pd.DataFrame(rows, columns=["measure", "fraction", "tau", "reldocs"]), "fraction",
+                          count="reldocs").set_index("measure")
+    assert out.loc["dips", "smallest_fraction_tau_ge_0.9"] == 0.6  # any level, as before
+    assert out.loc["dips", "paper"] == ">80 (>80%)" and out.loc["dips", "reldocs_failing"] == 80
+    # crosses between 0.4 (tau 0.8) and 0.6 (0.92): 0.4 + (0.9 - 0.8) * 0.2 / 0.12 = 0.5667
+    assert out.loc["crosses", "estimate_percent"] == 56.7
+    assert out.loc["crosses", "paper"] == ">40, <=60 (~57%)"
+    assert (out.loc["crosses", "reldocs_failing"], out.loc["crosses", "reldocs_passing"]) == (40, 60)
+    assert out.loc["always", "paper"] == "<=20 (<=20%)" and pd.isna(out.loc["always", "reldocs_failing"])
+
+
+def test_topic_sampling_records_the_topics_per_sample():
+    import numpy as np
+    import pandas as pd
+
+    from inexflow.analysis.stability import topic_sampling
+
+    m = pd.DataFrame(np.arange(28, dtype=float).reshape(4, 7), index=list("abcd"))
+    out = topic_sampling({"AiP": m}, [0.2, 0.5, 1.0], samples=2, seed=1)
+    assert out["topics"].tolist() == [2, 4, 7]  # ceil(0.2 x 7), ceil(0.5 x 7), 7

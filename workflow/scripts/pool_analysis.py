@@ -31,7 +31,7 @@ def main(smk, log):
     log.info("%d runs judged on %d topics", len(runs), len(judged.topics))
     samp = relabel(pool_sampling(judged, measures, cfg["pool_fractions"], cfg["samples"], cfg["seed"]))
     write_tsv(samp, smk.output.sampling)
-    write_tsv(smallest_stable(samp, "fraction"), smk.output.smallest)
+    write_tsv(smallest_stable(samp, "fraction", count="reldocs"), smk.output.smallest)
     write_tsv(paper_shape(samp, "fraction"), smk.output.sampling_table)
     pool = read_parquet(smk.input.pool)
     depths = pd.read_csv(smk.input.depths, sep="\t", dtype={"topic": str})

@@ -13,7 +13,7 @@ def main(smk, log):
     out = topic_sampling(mats, cfg["topic_fractions"], cfg["samples"], cfg["seed"])
     log.info("%d measures x %d fractions x %d samples", len(mats), len(cfg["topic_fractions"]), cfg["samples"])
     write_tsv(out, smk.output.table)
-    write_tsv(smallest_stable(out, "fraction"), smk.output.smallest)
+    write_tsv(smallest_stable(out, "fraction", count="topics"), smk.output.smallest)
     tau_curves(out, "fraction", "% of topics", f"Topic sampling ({cfg['task']})", smk.output.plot)
 
 

@@ -35,29 +35,67 @@ def _summary(rows, level_name: str) -> pd.DataFrame:
     return out
 
 
-def smallest_stable(summary: pd.DataFrame, level_name: str, threshold: float = 0.9) -> pd.DataFrame:
+def smallest_stable(summary: pd.DataFrame, level_name: str, threshold: float = 0.9, count: str | None = None
+                    ) -> pd.DataFrame:
+    """Per measure, the smallest level whose mean tau reaches ``threshold``, and, with a
+    ``count`` column (``reldocs``, ``topics``), Pal et al.'s Tables 3 and 6 as counts: the
+    passing region is the levels from the top down to the lowest one with tau >= threshold at
+    it and at every level above; ``COUNT_failing`` is the count at the highest level below it
+    (tau < threshold), ``COUNT_passing`` the count at its lowest level, ``estimate_percent``
+    the level where tau crosses the threshold by linear interpolation between the two, and
+    ``paper`` the cell as the paper prints it: ">3,871, <=5,164 (~75%)"; ">5,164 (>80%)"
+    when only the top level passes; "<=2,589 (<=40%)" when the lowest level passes."""
     rows = []
     for m, g in summary.groupby("measure", sort=False):
         ok = g[g["tau"] >= threshold]
-        rows.append((m, float(ok[level_name].min()) if len(ok) else float("nan")))
-    return pd.DataFrame(rows, columns=["measure", f"smallest_{level_name}_tau_ge_{threshold}"])
+        row = {"measure": m, f"smallest_{level_name}_tau_ge_{threshold}": float(ok[level_name].min()) if len(ok)
+               else float("nan")}
+        if count:
+            row.update(_table3_cell(g.sort_values(level_name, ascending=False), level_name, threshold, count))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _table3_cell(g: pd.DataFrame, level: str, threshold: float, count: str) -> dict:
+    scale = 100 if level == "fraction" else 1
+    lv, tau, cnt = g[level].to_numpy(float), g["tau"].to_numpy(float), g[count].to_numpy()
+    n_pass = int(np.argmin(np.r_[tau >= threshold, False]))  # levels passing from the top down
+    out = {f"{count}_failing": None, f"{count}_passing": None, "estimate_percent": None}
+    if n_pass:
+        out[f"{count}_passing"] = int(cnt[n_pass - 1])
+    if n_pass < len(lv):
+        out[f"{count}_failing"] = int(cnt[n_pass])
+    if 0 < n_pass < len(lv):
+        hi, lo = n_pass - 1, n_pass
+        x = lv[lo] + (threshold - tau[lo]) * (lv[hi] - lv[lo]) / (tau[hi] - tau[lo])
+        out["estimate_percent"] = round(float(x) * scale, 1)
+    if n_pass == len(lv):
+        out["paper"] = f"<={int(cnt[-1]):,} (<={lv[-1] * scale:g}%)"
+    elif n_pass <= 1:
+        out["paper"] = f">{int(cnt[n_pass]):,} (>{lv[n_pass] * scale:g}%)"
+    else:
+        out["paper"] = (f">{out[f'{count}_failing']:,}, <={out[f'{count}_passing']:,} "
+                        f"(~{out['estimate_percent']:.0f}%)")
+    return out
 
 
 def topic_sampling(matrices: dict[str, pd.DataFrame], fractions, samples: int, seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    rows = []
+    rows, sizes = [], {}
     for m, mat in matrices.items():
         full = mat.mean(axis=1).to_numpy()
         n = mat.shape[1]
         for f in fractions:
-            k = max(1, math.ceil(f * n))
+            k = sizes[(m, float(f))] = max(1, math.ceil(f * n))
             for s in range(samples):
                 # in topic order: the mean sums as the full mean does, so the 100% level gives tau 1
                 # exactly (a sum in another order can differ in the last bit and split tied runs)
                 cols = np.sort(rng.choice(n, size=k, replace=False))
                 est = mat.iloc[:, cols].mean(axis=1).to_numpy()
                 rows.append((m, float(f), s, tau_b(full, est), tau_ap(full, est)))
-    return _summary(rows, "fraction")
+    out = _summary(rows, "fraction")
+    # the topics each sample holds (Pal et al. Table 6 counts queries)
+    return out.assign(topics=[sizes[(m, f)] for m, f in zip(out["measure"], out["fraction"])])
 
 
 def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.DataFrame:
