@@ -38,11 +38,25 @@ def test_the_shipped_config_passes():
     ({"analysis__significance__measures": ["MAiP"]}, "config analysis.significance.measures: 'MAiP' is not a "
                                                       "measure of the families xcg"),
     ({"analysis__significance__quants": ["strict"]}, "config analysis.significance.quants: 'strict' is not among"),
+    # with rejudge false the analysed measures are the task's own, not re-computed passage measures
+    ({"analysis__rejudge": False, "analysis__measures": ["MAep"]},
+     "config analysis.measures: 'MAep' is not a measure of the families passage"),
+    ({"analysis__quant": "strict"}, "config analysis.quant: 'strict' is not among the quantisations of task focused"),
 ])
 def test_measure_keys_are_checked_before_anything_runs(changes, message):
     with pytest.raises(UsageError) as e:
         check_measure_keys(cfg(**changes))
     assert message in str(e.value)
+
+
+def test_the_rejudging_analyses_need_their_keys():
+    c = cfg()
+    del c["analysis"]["pool_fractions"]
+    with pytest.raises(UsageError, match="config analysis: 'pool_fractions' is required by the analyses that "
+                                         "re-judge passages"):
+        check_measure_keys(c)
+    c["analysis"]["rejudge"] = False
+    check_measure_keys(c)  # the score-only analyses need neither pool key
 
 
 def test_cutoffs_decide_which_nxcg_exist():

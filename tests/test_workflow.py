@@ -358,6 +358,18 @@ def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path
         assert cells and all(c.endswith(f"({n})") for c in cells), (name, cells)
     m = pd.read_csv(res / "analysis" / "correlation_measures_table.tsv", sep="\t", index_col=0)
     assert list(m.index) == cfg["correlation"]["measures"]["CO.Focussed"][1:]
+    # Ogilvie & Lalmas on 2005: the analyses over the scores, without the passage re-judging ones
+    an = res / "analysis"
+    summary = (an / "summary.txt").read_text()
+    assert "topic sampling" in summary and "swap error rates" in summary and "pool sampling" not in summary
+    assert not (an / "pool_sampling.tsv").exists() and not (an / "logo_runs.tsv").exists()
+    agree = pd.read_csv(an / "significance_agreement.tsv", sep="\t")
+    assert {("gen", "genLifted"), ("gen", "strict"), ("genLifted", "strict")} <= set(zip(agree.quant_a, agree.quant_b))
+    diffs = pd.read_csv(an / "quant_differences.tsv", sep="\t")
+    assert list(diffs.columns[:4]) == ["measure", "test", "quant_ref", "quant_other"]
+    assert set(diffs["quant_ref"]) <= {"gen"} and (an / "quant_differences.png").stat().st_size > 5000
+    sampled = pd.read_csv(an / "topic_sampling.tsv", sep="\t")
+    assert sampled.loc[sampled.fraction == 1.0, "tau"].eq(1.0).all()
     # every task is scored by both doors alike (topic subsets and CAS assessment sets included)
     from inexflow.config import fill_defaults
     assert_cli_equals_workflow(tmp_path, fill_defaults(cfg, yaml.safe_load(

@@ -254,12 +254,23 @@ def check_measure_keys(config: dict):
         check_measures(names, t["families"], measure_options(config, t), f"config {key}")
     an = config.get("analysis")
     if an:
-        task_of("analysis.task", an["task"])
-        known = analysis_measures()
-        for m in an["measures"]:
-            if m not in known:
-                raise ConfigError(f"config analysis.measures: {m!r} cannot be re-computed by the analyses "
-                                  f"(one of {', '.join(known)})")
+        t = task_of("analysis.task", an["task"])
+        if an.get("rejudge", True):
+            for k in ("pool_fractions", "pool_depth_percents"):
+                if k not in an:
+                    raise ConfigError(f"config analysis: {k!r} is required by the analyses that re-judge passages "
+                                      "(or set analysis.rejudge: false)")
+            known = analysis_measures()
+            for m in an["measures"]:
+                if m not in known:
+                    raise ConfigError(f"config analysis.measures: {m!r} cannot be re-computed by the analyses "
+                                      f"(one of {', '.join(known)}; with analysis.rejudge false any measure of "
+                                      "the analysed task)")
+        else:
+            check_measures(an["measures"], t["families"], measure_options(config, t), "config analysis.measures")
+        if an.get("quant") is not None and an["quant"] not in t["quantisations"]:
+            raise ConfigError(f"config analysis.quant: {an['quant']!r} is not among the quantisations of task "
+                              f"{an['task']} ({', '.join(t['quantisations'])})")
         sig = an["significance"]
         t = task_of("analysis.significance.task", sig["task"])
         check_measures(sig["measures"], t["families"], measure_options(config, t),

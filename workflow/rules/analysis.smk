@@ -179,10 +179,7 @@ rule significance:
 
 rule analysis_summary:
     input:
-        sampling=f"{RES}/analysis/pool_sampling.tsv",
-        topics=f"{RES}/analysis/topic_sampling.tsv",
-        depth=f"{RES}/analysis/pool_depth.tsv",
-        swap=f"{RES}/analysis/swap_rates.tsv",
+        **SUMMARY_INPUTS,
     output:
         text=f"{RES}/analysis/summary.txt",
     log:

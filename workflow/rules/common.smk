@@ -87,10 +87,10 @@ def final_outputs():
     if config.get("analysis"):
         extra += [
             f"{RES}/analysis/summary.txt",
-            f"{RES}/analysis/logo_runs.tsv",
             f"{RES}/analysis/significance.tsv",
             f"{RES}/analysis/swap_fit.tsv",
         ]
+        extra += [f"{RES}/analysis/logo_runs.tsv"] if REJUDGE else []
     return (
         [
             f"{RES}/evaluation_tasks.tsv",
@@ -183,6 +183,19 @@ def report_tables():
                 "topic sampling",
                 ["topic_sampling", "topic_sampling_smallest"],
             ),
+            "swap_tables.rst": ("swap rates", ["swap_rates", "swap_fit"]),
+            "significance.rst": (
+                "significance",
+                [
+                    "significance",
+                    "test_error_rates",
+                    "significance_agreement",
+                    "quant_differences",
+                ],
+            ),
+        }
+    if config.get("analysis") and REJUDGE:
+        groups |= {
             "pool_tables.rst": (
                 "pool size and depth",
                 [
@@ -195,19 +208,9 @@ def report_tables():
                     "reduced_pools",
                 ],
             ),
-            "swap_tables.rst": ("swap rates", ["swap_rates", "swap_fit"]),
             "logo_tables.rst": (
                 "leave one group out",
                 ["logo_runs", "logo_overall", "logo_per_query", "logo_significance"],
-            ),
-            "significance.rst": (
-                "significance",
-                [
-                    "significance",
-                    "test_error_rates",
-                    "significance_agreement",
-                    "quant_differences",
-                ],
             ),
         }
     for caption, (subcategory, names) in groups.items():
@@ -243,7 +246,22 @@ ANALYSIS_RUNS = runs_of(RUNS, ANALYSIS["task"]) if ANALYSIS else []
 # the assessments the analyses re-judge: those of the analysed evaluation task
 ANALYSIS_TABLES = aset_tables(ETASKS[ANALYSIS["task"]]["aset"]) if ANALYSIS else {}
 POOL_RUNS = sorted({r for t in config["pool"]["tasks"] for r in runs_of(RUNS, t)})
-ANALYSIS_KEYS = ("task", "measures", "seed", "samples")
+# the analyses that re-judge passages (pool sampling and depth, leave one group out) need
+# FOL qrels; with analysis.rejudge false only those over the scores run (topic sampling,
+# swap rates, significance), on the analysed task's measures under analysis.quant
+REJUDGE = bool(ANALYSIS.get("rejudge", True))
+ANALYSIS_KEYS = ("task", "measures", "seed", "samples", "quant")
+SUMMARY_INPUTS = {
+    "topics": f"{RES}/analysis/topic_sampling.tsv",
+    "swap": f"{RES}/analysis/swap_rates.tsv",
+} | (
+    {
+        "sampling": f"{RES}/analysis/pool_sampling.tsv",
+        "depth": f"{RES}/analysis/pool_depth.tsv",
+    }
+    if REJUDGE
+    else {}
+)
 
 
 def analysis_cfg(*keys):

@@ -14,7 +14,7 @@ def main(smk, log):
     scores = read_parquet(smk.input.scores)
     parts, fits = [], []
     for m in cfg["measures"]:
-        mat = score_matrix(scores, cfg["task"], m)
+        mat = score_matrix(scores, cfg["task"], m, cfg["quant"])
         sizes = list(range(sw["min_size"], mat.shape[1] // 2 + 1))
         r = swap_rates(mat.to_numpy(), sizes, sw["tolerances"], sw["iterations"], cfg["seed"])
         r.insert(0, "measure", m)

@@ -9,7 +9,7 @@ from inexflow.tables import read_parquet, write_tsv
 def main(smk, log):
     cfg = smk.params.cfg
     scores = read_parquet(smk.input.scores)
-    mats = {m: score_matrix(scores, cfg["task"], m) for m in cfg["measures"]}
+    mats = {m: score_matrix(scores, cfg["task"], m, cfg["quant"]) for m in cfg["measures"]}
     out = topic_sampling(mats, cfg["topic_fractions"], cfg["samples"], cfg["seed"])
     log.info("%d measures x %d fractions x %d samples", len(mats), len(cfg["topic_fractions"]), cfg["samples"])
     write_tsv(out, smk.output.table)

@@ -18,6 +18,10 @@ def score_matrix(scores: pd.DataFrame, task: str, measure: str, quant: str | Non
     if s.empty:
         raise UsageError(f"no per-topic values of {m!r} for task {task!r}"
                          + (f" under {quant!r}" if quant else "") + " in the scores")
+    quants = list(dict.fromkeys(s["quant"]))
+    if len(quants) > 1:  # one value per run and topic, never the first of several
+        raise UsageError(f"{m!r} of task {task!r} has values under several quantisations ({', '.join(quants)}): "
+                         "name one (config analysis.quant)")
     mat = s.pivot_table(index="run", columns="topic", values="value", aggfunc="first").fillna(0.0)
     cols = sorted(mat.columns, key=topic_sort_key)
     return mat[cols].sort_index()

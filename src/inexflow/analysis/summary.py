@@ -25,10 +25,15 @@ def trend(values, shrinking: str) -> str:
 
 
 def summarise(inp) -> str:
+    """The summary of the analysis tables in ``inp`` (``topics``, ``swap``, and ``sampling``
+    and ``depth`` when the campaign re-judges passages)."""
     lines = ["inexflow analysis summary", ""]
-    for name, path, level, noun in (("pool sampling", inp.sampling, "fraction", "judgements"),
-                                    ("topic sampling", inp.topics, "fraction", "topic sets"),
-                                    ("X% pools (pool depth)", inp.depth, "percent", "pools")):
+    for name, key, level, noun in (("pool sampling", "sampling", "fraction", "judgements"),
+                                   ("topic sampling", "topics", "fraction", "topic sets"),
+                                   ("X% pools (pool depth)", "depth", "percent", "pools")):
+        path = inp.get(key)
+        if path is None:
+            continue
         df = _read(path)
         lines.append(f"{name}: mean Kendall tau per level")
         for m, g in df.groupby("measure", sort=False):
