@@ -13,3 +13,25 @@ def test_counts_print_as_integers_and_ratios_with_decimals(tmp_path):
     assert "<td>0.2500</td>" in html                          # a ratio: 4 decimals
     assert "<td>10</td>" in html and "<td>1500</td>" in html  # counts (catalogue) as integers
     assert "<td>nan</td>" in html                             # a missing count stays visible
+
+
+def test_a_table_too_large_for_the_report_shows_its_first_rows_and_says_so(tmp_path):
+    """Snakemake embeds report pages as data URLs, which Chromium refuses over 2 MiB: a large
+    table's page holds as many first rows as fit and names the full TSV; a small one is whole."""
+    import pandas as pd
+
+    from inexflow.report import write_table_page
+
+    tsv = tmp_path / "means.tsv"
+    pd.DataFrame({"run": [f"r{i:05d}" for i in range(3000)], "value": [i / 7 for i in range(3000)]}).to_csv(
+        tsv, sep="\t", index=False)
+    write_table_page(tsv, tmp_path / "small.html", "all", max_bytes=10**7)
+    whole = (tmp_path / "small.html").read_text()
+    assert "3000 rows" in whole and whole.count("<tr>") == 3001 and "first" not in whole
+    write_table_page(tsv, tmp_path / "big.html", "capped", max_bytes=50_000)
+    page = (tmp_path / "big.html").read_bytes()
+    assert len(page) <= 50_000
+    shown = page.decode().count("<tr>") - 1
+    assert 0 < shown < 3000 and f"the first {shown:,} of 3,000 rows" in page.decode()
+    # the rows shown are the first ones
+    assert str(tsv) in page.decode() and f"r{shown - 1:05d}" in page.decode() and f"r{shown:05d}" not in page.decode()

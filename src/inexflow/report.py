@@ -47,12 +47,35 @@ def read_tsv(path) -> pd.DataFrame:
                        keep_default_na=False, na_values=["", "nan", "NaN"])
 
 
-def write_table_page(tsv, path, title: str, digits: int = 4):
+# Snakemake embeds every report page as a base64 data URL, and Chromium rejects URLs over
+# 2 MiB: a page must stay under this many bytes (base64 grows it by 4/3) or it shows nothing
+MAX_PAGE_BYTES = 1_400_000
+
+
+def write_table_page(tsv, path, title: str, digits: int = 4, max_bytes: int = MAX_PAGE_BYTES):
     """One TSV as a standalone HTML page (what the Snakemake report shows for a table: it
-    renders HTML, not TSV)."""
+    renders HTML, not TSV). A table whose page would exceed ``max_bytes`` shows its first
+    rows, as many as fit, and says so with the path of the full TSV."""
     df = read_tsv(tsv)
-    write_text(_head(title) + f"<h2>{html.escape(title)}</h2><p>{len(df)} rows, from <code>"
-               f"{html.escape(str(tsv))}</code></p>" + _table(df, digits) + "</body></html>\n", path)
+
+    def page(rows: int) -> str:
+        shown = (f"{len(df)} rows" if rows == len(df) else
+                 f"<strong>the first {rows:,} of {len(df):,} rows</strong> (a larger page would not show in the "
+                 "report: browsers refuse pages over 2 MB; every row is in the TSV)")
+        return (_head(title) + f"<h2>{html.escape(title)}</h2><p>{shown}, from <code>{html.escape(str(tsv))}</code>"
+                "</p>" + _table(df.iloc[:rows], digits) + "</body></html>\n")
+
+    text = page(len(df))
+    if len(text.encode()) > max_bytes:
+        lo, hi = 0, len(df)  # the most rows whose page fits
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if len(page(mid).encode()) <= max_bytes:
+                lo = mid
+            else:
+                hi = mid - 1
+        text = page(lo)
+    write_text(text, path)
 
 
 def write_report(path, summaries: list[str], correlation: str, depths: str, campaign: str):
