@@ -271,6 +271,18 @@ def test_schema_assessment_formats_are_the_readers():
     assert tuple(schema["properties"]["assessments"]["properties"]["format"]["enum"]) == ASSESSMENT_FORMATS
 
 
+def test_schema_scoring_types_and_structures_are_the_library_s():
+    """One truth: the schema's scoring types (tasks, evaluation_tasks.NAME.type) and simulated
+    structures are the library's lists."""
+    from inexflow.formats.runs import TASKS
+    from inexflow.simulate import STRUCTURES
+
+    props = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())["properties"]
+    assert tuple(props["tasks"]["propertyNames"]["enum"]) == TASKS
+    assert tuple(props["evaluation_tasks"]["additionalProperties"]["properties"]["type"]["enum"]) == TASKS
+    assert tuple(props["simulate"]["properties"]["structure"]["enum"]) == STRUCTURES
+
+
 def test_a_key_that_changed_meaning_names_its_replacement(tmp_path):
     from inexflow.config import prepare_config
 

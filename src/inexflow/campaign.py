@@ -85,8 +85,6 @@ def evaluation_tasks(config: dict) -> dict[str, dict]:
         if kind not in TASKS:
             raise _error(f"config {where}{'' if key == 'tasks' else '.type'}: unknown scoring type {kind!r} "
                          f"(one of {', '.join(TASKS)})")
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]*", name):
-            raise _error(f"config {where}: the name {name!r} names result files: use letters, digits and . _ + -")
         a = dict(t.get("assessments") or campaign_assessments)
         a.setdefault("format", "auto")
         et = {"key": where, "type": kind, "labels": labels, "paths": paths, "assessments": a,

@@ -53,6 +53,7 @@ def _joined(values) -> str:
 def build_parser() -> argparse.ArgumentParser:
     from inexflow import __version__
     from inexflow.options import Options
+    from inexflow.simulate import STRUCTURES, SimulationConfig
 
     d = Options()  # every default below comes from here
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
@@ -162,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--results", type=int, default=100, help="results per topic")
     m.add_argument("--pool-target", type=int, default=40, help="pooled documents per topic")
     m.add_argument("--max-runs", type=int, help="keep a seeded selection of this many runs")
-    m.add_argument("--structure", choices=["demo", "inex2005"], default="demo",
+    m.add_argument("--structure", choices=STRUCTURES, default=SimulationConfig.structure,
                    help="demo: every task on one topic set and FOL, 2005, 2006 and 2002 assessments; inex2005: INEX "
                         "2005's ten tasks, CO+S and four CAS assessment sets, COS topics")
     return p

@@ -184,9 +184,8 @@ def validate_config(config: dict):
     pool = config["pool"]
     if ("target" in pool) == ("depth" in pool):
         raise ConfigError("config pool: give exactly one of 'target' (documents per topic) or 'depth'")
-    for key in ("tasks",):
-        for t in pool[key]:
-            check_task_name(config, tasks, f"pool.{key}", t)
+    for t in pool["tasks"]:
+        check_task_name(config, tasks, "pool.tasks", t)
     config["_planned"] = demo_plan(config)
     planned = (config["_planned"] or {}).get("assessments")
     sets = assessment_sets(tasks, config["assessments"])
