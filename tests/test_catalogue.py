@@ -78,3 +78,50 @@ def test_means_counts_and_curves():
     assert is_count("num_rel") and is_count("ret_size") and not is_count("MAiP")
     assert curve_point("ep[0.25]") == ("ep[", 0.25) and curve_point("nxCG@[15]") == ("nxCG@[", 15.0)
     assert curve_point("ircl_prn.0.10") == ("ircl_prn.", 0.1) and curve_point("nxCG[10]") is None
+
+
+@pytest.mark.parametrize("family", sorted(CASES))
+def test_means_are_the_declared_aggregates_of_the_per_topic_values(campaign, family):
+    """Every ``all`` value is its measure's per-topic values (topic order) under the aggregator
+    the family declares, exactly; and, computed independently, their exact mean (math.fsum /
+    n, to 1e-12), sum or number of topics."""
+    import math
+
+    from inexflow.measures.catalogue import aggregate, aggregator, per_topic_name
+
+    where, task = CASES[family]
+    a = read_assessments([str(campaign / "assessments" / where)])
+    index = index_assessed(campaign / "collection", a)
+    ctx = ScoringContext(a, build_recallbases(a, index, ["gen"] if a.scale != "inex2002" else ["strict"]),
+                         dict(OPTIONS, index=index))
+    p = sorted(p for p in (campaign / "runs").iterdir() if read_run(p).task == task)[0]
+    df = score_run(resolve_extents(read_run(p), campaign / "collection", index), family, ctx)
+    per, means = df[df["topic"] != "all"], df[df["topic"] == "all"]
+    n_topics = per["topic"].nunique()
+    checked = 0
+    for r in means.itertuples():
+        how = aggregator(family, r.measure)
+        if how == "topics":
+            assert r.value == n_topics
+            continue
+        v = per[(per["measure"] == per_topic_name(r.measure)) & (per["quant"] == r.quant)]["value"].tolist()
+        if not v or how == "qrels_sum":  # a curve averaged but not printed per topic; a qrels-wide count
+            continue
+        assert len(v) == n_topics
+        assert aggregate(family, r.measure, v) == r.value, r
+        expect = math.fsum(v) if how == "sum" else math.fsum(v) / len(v)
+        assert math.isclose(r.value, expect, rel_tol=1e-12, abs_tol=1e-15), r
+        checked += 1
+    assert checked >= 1
+
+
+def test_aggregators_by_hand():
+    from inexflow.measures.catalogue import AGGREGATORS, aggregator
+
+    v = [0.1] * 10  # summed left to right: 0.9999999999999999; numpy's pairwise sum gives 1.0
+    assert AGGREGATORS["tool_mean"](v) == 0.9999999999999999 / 10
+    assert AGGREGATORS["mean"](v) == 1.0 / 10
+    assert AGGREGATORS["sum"]([3, 4]) == 7.0 and AGGREGATORS["topics"]([{}, {}, {}]) == 3.0
+    assert aggregator("passage", "MAiP") == "tool_mean" and aggregator("xcg", "MAep") == "mean"
+    assert aggregator("ric", "num_rel") == "qrels_sum" and aggregator("passage", "num_rel") == "sum"
+    assert aggregator("xcg", "num_q") == "topics"

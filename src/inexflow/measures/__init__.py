@@ -98,19 +98,27 @@ ORDER: dict[str, str] = {}
 
 
 def register_family(name: str, measures: Callable[[dict], list[str]], needs=(), means: dict | None = None,
-                    order: str = "rank"):
+                    order: str = "rank", aggregate: str = "mean", aggregates: dict | None = None):
     """Register a family: ``measures(options)`` lists every measure name it emits (per-topic
     and mean names, curve points), so that configs are checked before anything runs;
     ``needs`` says what the session must build for it (``recallbases``, ``index``);
     ``means`` maps its mean names to their per-topic names where they differ
     (:mod:`inexflow.measures.catalogue`); ``order`` is the result order it scores
-    (:func:`in_evaluation_order`)."""
+    (:func:`in_evaluation_order`); ``aggregate`` how its means are taken over topics and
+    ``aggregates`` the measures aggregated otherwise (:data:`catalogue.AGGREGATORS`; counts are
+    summed, ``num_q`` counts topics)."""
+    for how in [aggregate, *(aggregates or {}).values()]:
+        if how not in catalogue.AGGREGATORS:
+            raise ValueError(f"family {name}: unknown aggregator {how!r}")
+
     def deco(fn: FamilyFn) -> FamilyFn:
         FAMILIES[name] = fn
         MEASURE_NAMES[name] = measures
         NEEDS[name] = frozenset(needs)
         ORDER[name] = order
         catalogue.MEANS.update(means or {})
+        catalogue.FAMILY_AGGREGATE[name] = aggregate
+        catalogue.FAMILY_AGGREGATES[name] = dict(aggregates or {})
         return fn
     return deco
 

@@ -30,6 +30,7 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.options import Options
 
@@ -108,5 +109,5 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
                 per[m].append(v)
     if topics:
         rows.append(("all", "bep", "num_q", float(len(topics))))
-        rows.extend(("all", "bep", m, float(np.mean(v))) for m, v in per.items())
+        rows.extend(("all", "bep", m, aggregate("bepd", m, v)) for m, v in per.items())
     return tidy(rows)

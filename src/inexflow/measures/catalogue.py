@@ -11,11 +11,20 @@ formatting, plots, analyses, config checks).
   ``ircl_prn.x`` (interpolated precision, x = recall): :func:`curve_point`.
 - Quantisation labels of measures that use none (the passage measures count characters,
   BEPD distances): :data:`NO_QUANT`.
+- How a mean is aggregated from the per-topic values: :data:`AGGREGATORS` (``mean``,
+  ``tool_mean``, ``sum``, ``topics``, ``qrels_sum``); a family declares its default
+  (``register_family(..., aggregate="tool_mean")``) and exceptions (``aggregates=``),
+  counts are summed and ``num_q`` counts the topics; :func:`aggregator`,
+  :func:`mean_rows`. The families' ``all`` rows, ``inexflow.irmeasures`` (ir_measures) and
+  the catalogue test all aggregate through these.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
+
+import numpy as np
 
 COUNTS = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size"})
 NO_QUANT = frozenset({"-", "chars", "bep"})
@@ -23,6 +32,69 @@ NO_QUANT = frozenset({"-", "chars", "bep"})
 CURVES = {"ep[": ("ep/gr curve", "gain recall"), "nxCG@[": ("nxCG curve", "rank"),
           "ircl_prn.": ("interpolated precision", "recall")}
 MEANS: dict[str, str] = {}  # mean name -> per-topic name; filled by register_family(..., means=...)
+
+
+def tool_mean(values) -> float:
+    """inex_eval's mean: the values summed left to right in topic order, then divided by their
+    number (numpy's pairwise sum can differ in the last bit)."""
+    v = np.asarray(values, dtype=np.float64)
+    return float(np.cumsum(v)[-1] / len(v)) if len(v) else 0.0
+
+
+# aggregator -> function(per-topic values in topic order) -> the ``all`` value.
+# ``qrels_sum`` sums over every topic of the qrels, not only the scored ones (the official
+# tool's num_rel and rel_size in Relevant/Best in Context): its values are the qrels topics'.
+AGGREGATORS: dict[str, Callable[[list], float]] = {
+    "mean": lambda v: float(np.mean(v)),  # arithmetic mean, numpy's pairwise summation
+    "tool_mean": tool_mean,  # inex_eval's summation order (left to right)
+    "sum": lambda v: float(sum(v)),  # counts, left to right
+    "topics": lambda v: float(len(v)),  # num_q: the number of scored topics
+    "qrels_sum": lambda v: float(sum(v)),  # counts over every qrels topic
+}
+# family -> its default aggregator / its per-measure exceptions; filled by register_family
+FAMILY_AGGREGATE: dict[str, str] = {}
+FAMILY_AGGREGATES: dict[str, dict[str, str]] = {}
+
+
+def aggregator(family: str, measure: str) -> str:
+    """How ``family`` aggregates ``measure`` (a mean or per-topic name) over topics: a key of
+    :data:`AGGREGATORS`. ``num_q`` counts topics, the other counts are summed, the rest take the
+    family's declared aggregator (``mean`` unless it declares another)."""
+    over = FAMILY_AGGREGATES.get(family, {})
+    if measure in over:
+        return over[measure]
+    if measure == "num_q":
+        return "topics"
+    if is_count(measure):
+        return "sum"
+    return FAMILY_AGGREGATE.get(family, "mean")
+
+
+def aggregate(family: str, measure: str, values) -> float:
+    """The ``all`` value of ``measure`` from its per-topic ``values`` in topic order."""
+    return AGGREGATORS[aggregator(family, measure)](list(values))
+
+
+def mean_rows(family: str, quant: str, per: list[dict[str, float]], names: Iterable[str],
+              qrels_values: dict[str, list] | None = None) -> list[tuple]:
+    """The ``all`` rows ``(all, quant, name, value)`` of ``names`` (mean names, in output order)
+    from ``per``, one dict of per-topic values per scored topic in topic order (a mean name
+    reads its per-topic name, :func:`per_topic_name`). ``qrels_values`` holds the values over
+    every qrels topic of the measures aggregated by ``qrels_sum``. No topic, no rows."""
+    if not per:
+        return []
+    rows = []
+    for name in names:
+        how = aggregator(family, name)
+        if how == "topics":
+            values = per
+        elif how == "qrels_sum":
+            values = (qrels_values or {})[name]
+        else:
+            key = per_topic_name(name)
+            values = [v[key] for v in per]
+        rows.append(("all", quant, name, AGGREGATORS[how](values)))
+    return rows
 
 _CURVE = re.compile("^(" + "|".join(re.escape(p) for p in CURVES) + r")([0-9.]+)\]?$")
 

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
 from inexflow.options import Options
@@ -86,7 +87,7 @@ def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
             per.setdefault(("-", f"overlap[{k}]"), []).append(v)
     if topics:
         rows.append(("all", "-", "num_q", float(len(topics))))
-        rows.extend(("all", q, m, float(np.mean(v))) for (q, m), v in per.items())
+        rows.extend(("all", q, m, aggregate("cutoff", m, v)) for (q, m), v in per.items())
     return tidy(rows)
 
 

@@ -79,5 +79,5 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
                 vals[f"el_iMAep[{ov}]"] = float(np.mean(ima)) if ima else 0.0
             per[t] = vals
             rows.extend((t, quant, m, v) for m, v in vals.items())
-        rows.extend(mean_rows(per, quant))
+        rows.extend(mean_rows("fetchbrowse", per, quant))
     return tidy(rows)

@@ -28,9 +28,9 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.cutoff import overlapping_flags
 from inexflow.measures.incontext import check_grouping, gp_measures
-from inexflow.measures.passage import tool_mean
 from inexflow.measures.topicset import scored_topics, tidy
 
 RANKS_2006 = (5, 10, 25, 50)
@@ -57,7 +57,7 @@ def hixeval_measure_names(opts: dict) -> list[str]:
             + [m for k in RANKS_2006 for m in (f"gP[{k}]", f"gR[{k}]")])
 
 
-@register_family("hixeval", hixeval_measure_names, means={"MAgP": "AgP"})
+@register_family("hixeval", hixeval_measure_names, means={"MAgP": "AgP"}, aggregate="tool_mean")
 def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     els = ctx.assessments.elements
     if len(els) and (els["rsize"] < 0).any():
@@ -106,12 +106,6 @@ def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
         vals["AgP"] = agp
         rows.extend((t, q, name, float(v)) for name, v in vals.items())
         per.append(vals)
-    if per:
-        rows.append(("all", q, "num_q", float(len(per))))
-        for name in ("num_ret", "num_rel", "num_rel_ret"):
-            rows.append(("all", q, name, float(sum(v[name] for v in per))))
-        rows.append(("all", q, "MAgP", tool_mean([v["AgP"] for v in per])))
-        for k in RANKS_2006:
-            for name in (f"gP[{k}]", f"gR[{k}]"):
-                rows.append(("all", q, name, tool_mean([v[name] for v in per])))
+    rows.extend(mean_rows("hixeval", q, per, ["num_q", "num_ret", "num_rel", "num_rel_ret", "MAgP"]
+                          + [m for k in RANKS_2006 for m in (f"gP[{k}]", f"gR[{k}]")]))
     return tidy(rows)

@@ -37,7 +37,8 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results, tool_mean
+from inexflow.measures.catalogue import mean_rows
+from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results
 from inexflow.measures.toolorder import (
     ToolView,
     describe_split,
@@ -162,7 +163,7 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
         arts["ret"] = 0
         arts["rel"] = 0
     by_topic = arts.groupby("topic", sort=False).indices
-    rows, per_topic, ips = [], [], []
+    rows, per_topic = [], []
     q = "chars"
     for t in topics:
         g = arts.iloc[by_topic.get(t, np.zeros(0, dtype=np.int64))]
@@ -172,24 +173,17 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
         vals.update(gvals)
         vals["AgP"] = agp
         rows.extend((t, q, m, float(v)) for m, v in vals.items())
-        per_topic.append(vals)
-        ips.append(ip)
-    if per_topic:
-        rows.append(("all", q, "num_q", float(len(per_topic))))
-        rows.append(("all", q, "num_ret", float(sum(v["num_ret"] for v in per_topic))))
-        rows.append(("all", q, "num_rel", float(sum(nrel.values()))))  # the tool: every qrels topic
-        rows.append(("all", q, "num_rel_ret", float(sum(v["num_rel_ret"] for v in per_topic))))
-        rows.append(("all", q, "ret_size", float(sum(v["ret_size"] for v in per_topic))))
-        rows.append(("all", q, "rel_size", float(sum(trel.values()))))  # idem
-        rows.append(("all", q, "rel_ret_size", float(sum(v["rel_ret_size"] for v in per_topic))))
-        rows.append(("all", q, "MAgP", tool_mean([v["AgP"] for v in per_topic])))
-        for r in RANKS:
-            for m in (f"gP[{r}]", f"gR[{r}]"):
-                rows.append(("all", q, m, tool_mean([v[m] for v in per_topic])))
-        mean_ip = np.cumsum(ips, axis=0)[-1] / len(ips)
-        for k in LEVELS11:
-            rows.append(("all", q, f"ircl_prn.{k / 10:.2f}", float(mean_ip[k])))
+        # the interpolated precision at the 11 levels is averaged, not printed per topic
+        per_topic.append(dict(vals, **{f"ircl_prn.{k / 10:.2f}": float(ip[k]) for k in LEVELS11}))
+    # the tool's num_rel and rel_size count every qrels topic (aggregator qrels_sum)
+    rows.extend(mean_rows(kind, q, per_topic, MEAN_LINES,
+                          qrels_values={"num_rel": list(nrel.values()), "rel_size": list(trel.values())}))
     return tidy(rows)
+
+
+MEAN_LINES = (["num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size", "MAgP"]
+              + [m for r in RANKS for m in (f"gP[{r}]", f"gR[{r}]")] + [f"ircl_prn.{k / 10:.2f}" for k in LEVELS11])
+QRELS_WIDE = {"num_rel": "qrels_sum", "rel_size": "qrels_sum"}
 
 
 def incontext_measure_names(opts: dict) -> list[str]:
@@ -197,12 +191,14 @@ def incontext_measure_names(opts: dict) -> list[str]:
             + [m for r in RANKS for m in (f"gP[{r}]", f"gR[{r}]")] + [f"ircl_prn.{k / 10:.2f}" for k in LEVELS11])
 
 
-@register_family("ric", incontext_measure_names, means={"MAgP": "AgP"}, order="file")
+@register_family("ric", incontext_measure_names, means={"MAgP": "AgP"}, order="file", aggregate="tool_mean",
+                 aggregates=QRELS_WIDE)
 def score_relevant_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     return _score_in_context(run, ctx, "ric")
 
 
-@register_family("bic", incontext_measure_names, means={"MAgP": "AgP"}, order="file")
+@register_family("bic", incontext_measure_names, means={"MAgP": "AgP"}, order="file", aggregate="tool_mean",
+                 aggregates=QRELS_WIDE)
 def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     """Best in Context: one result per article; a second result for an article is an error."""
     res = run.results

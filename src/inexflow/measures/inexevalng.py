@@ -25,6 +25,7 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.options import Options
 
@@ -110,5 +111,5 @@ def score_inex_eval_ng(run, ctx: ScoringContext) -> pd.DataFrame:
                 rows += [(t, quant, f"recall_o[{k}]", r), (t, quant, f"precision_o[{k}]", p)]
                 per.setdefault((quant, f"recall_o[{k}]"), []).append(r)
                 per.setdefault((quant, f"precision_o[{k}]"), []).append(p)
-    rows.extend(("all", q, m, float(np.mean(v))) for (q, m), v in per.items())
+    rows.extend(("all", q, m, aggregate("inex_eval_ng", m, v)) for (q, m), v in per.items())
     return tidy(rows)

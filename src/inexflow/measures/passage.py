@@ -46,6 +46,7 @@ import pandas as pd
 
 from inexflow.errors import InputError, warn_input
 from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.catalogue import mean_rows, tool_mean
 from inexflow.measures.toolorder import (
     ToolView,
     describe_split,
@@ -67,12 +68,6 @@ RATIO_LINES = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f
 def _f1(p, r):
     """The tool's F1: 0 unless precision is positive."""
     return 2 * p * r / (p + r) if p > 0 else 0.0
-
-
-def tool_mean(values) -> float:
-    """Mean summed left to right, as the tool sums (bit-identical to its output)."""
-    v = np.asarray(values, dtype=np.float64)
-    return float(np.cumsum(v)[-1] / len(v)) if len(v) else 0.0
 
 
 def _level(k: int) -> str:
@@ -218,18 +213,23 @@ def _overlap_error(run, res, i, j, count):
                      "in-context tasks (score overlapping runs with --task thorough)")
 
 
+MEAN_LINES = (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{_level(k)}]" for k in PER_TOPIC_IP] + ["MAiP"]
+              + [f"ircl_prn.{_level(k)}" for k in LEVELS])  # the tool's ``all`` lines, in its order
+
+
 def passage_measure_names(opts: dict) -> list[str]:
     return (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{_level(k)}]" for k in PER_TOPIC_IP] + ["AiP", "MAiP"]
             + [f"ircl_prn.{_level(k)}" for k in LEVELS])
 
 
-@register_family("passage", passage_measure_names, means={"MAiP": "AiP"}, order="file")
+@register_family("passage", passage_measure_names, means={"MAiP": "AiP"}, order="file", aggregate="tool_mean")
 def score_passage(run, ctx: ScoringContext) -> pd.DataFrame:
     """Focused: overlapping results are an error."""
     return _score_passage(run, ctx, check_overlap=True)
 
 
-@register_family("passage_thorough", passage_measure_names, means={"MAiP": "AiP"}, order="file")
+@register_family("passage_thorough", passage_measure_names, means={"MAiP": "AiP"}, order="file",
+                 aggregate="tool_mean")
 def score_passage_thorough(run, ctx: ScoringContext) -> pd.DataFrame:
     """Thorough (the tool's ``-t``): overlapping results are allowed; in an article with
     relevant text only the characters not retrieved before in that article count (module
@@ -317,8 +317,7 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
     ret_size = np.bincount(tcode, weights=size, minlength=len(run_topics))
     rel_ret_size = np.bincount(tcode, weights=rsize, minlength=len(run_topics))
     code_of = {t: i for i, t in enumerate(run_topics)}
-    rows = []
-    ips, per = [], []
+    rows, per = [], []
     q = "chars"
     for t in topics:
         i = code_of.get(t)
@@ -336,18 +335,7 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
             vals[f"iP[{_level(k)}]"] = float(ip[k])
         vals["AiP"] = tool_mean(ip)
         rows.extend((t, q, m, float(v)) for m, v in vals.items())
-        ips.append(ip)
-        per.append(vals)
-    if per:
-        rows.append(("all", q, "num_q", float(len(per))))
-        for m in COUNT_LINES:
-            rows.append(("all", q, m, float(sum(v[m] for v in per))))
-        for m in RATIO_LINES:
-            rows.append(("all", q, m, tool_mean([v[m] for v in per])))
-        mean_ip = np.cumsum(ips, axis=0)[-1] / len(ips)
-        for k in PER_TOPIC_IP:
-            rows.append(("all", q, f"iP[{_level(k)}]", float(mean_ip[k])))
-        rows.append(("all", q, "MAiP", tool_mean([v["AiP"] for v in per])))
-        for k in LEVELS:
-            rows.append(("all", q, f"ircl_prn.{_level(k)}", float(mean_ip[k])))
+        # the interpolated precision at all 101 levels is averaged, not printed per topic
+        per.append(dict(vals, **{f"ircl_prn.{_level(k)}": float(ip[k]) for k in LEVELS}))
+    rows.extend(mean_rows("passage" if check_overlap else "passage_thorough", q, per, MEAN_LINES))
     return tidy(rows)

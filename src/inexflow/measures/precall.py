@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
 
@@ -70,6 +71,6 @@ def score_precall(run, ctx: ScoringContext) -> pd.DataFrame:
             rows.append((t, quant, "precall_AP", ap))
             aps.append(ap)
         if aps:
-            rows.append(("all", quant, "precall_MAP", float(np.mean(aps))))
+            rows.append(("all", quant, "precall_MAP", aggregate("precall", "precall_MAP", aps)))
             rows.append(("all", quant, "num_q", float(len(aps))))
     return tidy(rows)

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import ScoringContext, register_family
-from inexflow.measures.catalogue import is_count
+from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.topicset import scored_topics, tidy
 
 P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -81,9 +81,5 @@ def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:
             vals[f"P_{k}"] = float(hits[min(k, len(g)) - 1] / k) if len(g) else 0.0
         rows.extend((t, "-", m, v) for m, v in vals.items())
         per.append(vals)
-    if per:
-        rows.append(("all", "-", "num_q", float(len(per))))
-        for m in per[0]:
-            agg = np.sum if is_count(m) else np.mean
-            rows.append(("all", "-", m, float(agg([v[m] for v in per]))))
+    rows.extend(mean_rows("trec", "-", per, ["num_q", *(per[0] if per else [])]))
     return tidy(rows)

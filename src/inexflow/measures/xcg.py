@@ -122,15 +122,13 @@ def ideal_vectors(rb: pd.DataFrame, overlap: bool) -> dict[str, np.ndarray]:
     return {t: np.sort(g["gain"].to_numpy())[::-1] for t, g in sel.groupby("topic", sort=False)}
 
 
-def mean_rows(per: dict[str, dict[str, float]], quant: str, skip_prefixes=()) -> list[tuple]:
-    """Means over topics of every measure (topic ``all``) and num_q."""
-    rows = []
-    if per:
-        names = list(next(iter(per.values())))
-        for m in names:
-            rows.append(("all", quant, m, float(np.mean([per[t][m] for t in per]))))
-        rows.append(("all", quant, "num_q", float(len(per))))
-    return rows
+def mean_rows(family: str, per: dict[str, dict[str, float]], quant: str) -> list[tuple]:
+    """Means over topics of every measure (topic ``all``), then num_q, aggregated as the
+    catalogue declares for ``family`` (:func:`inexflow.measures.catalogue.mean_rows`)."""
+    from inexflow.measures import catalogue
+
+    names = list(next(iter(per.values()))) if per else []
+    return catalogue.mean_rows(family, quant, list(per.values()), [*names, "num_q"])
 
 
 def xcg_measure_names(opts: dict) -> list[str]:
@@ -166,5 +164,5 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
             per[t] = xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs, ranks)
             rows.extend((t, quant, m, v) for m, v in per[t].items()
                         if keep_curves or not (m.startswith("ep[") or m.startswith("nxCG@[")))
-        rows.extend(mean_rows(per, quant))
+        rows.extend(mean_rows("xcg", per, quant))
     return tidy(rows)
