@@ -192,3 +192,22 @@ def test_java_number_formatting():
     assert [java_double(v) for v in (7.119099690176781e-4, 1e-5, 0.001, 9.99e-4, 0.5, 1.0, 1e7, -2.5e-8,
                                      float("nan"))] == \
         ["7.119099690176781E-4", "1.0E-5", "0.001", "9.99E-4", "0.5", "1.0", "1.0E7", "-2.5E-8", "NaN"]
+
+
+def test_json_lines_carry_the_official_tools_numbers(shared_data):
+    # --format json: one object per score (run: the run id, as --format tsv); every value equals the
+    # tool's line exactly (counts as integers), and pandas reads the output as a table
+    import io
+    import json
+
+    import pandas as pd
+
+    p = run_cli("score", "--task", "relevant-in-context", "--assessments", shared_data / "qrels-2009-2010.fol", "-q",
+                shared_data / "runs" / "bert-ric.run", "--format", "json", check=0)
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    want = parse_out((shared_data / "reference" / "bert-ric.r.q.out").read_text())
+    assert {(r["measure"], r["topic"]): r["value"] for r in rows} == want
+    assert all(r["run"] == "TREC2INEX" and r["quant"] is None for r in rows)
+    assert {type(r["value"]) for r in rows if r["measure"] == "num_rel"} == {int}
+    df = pd.read_json(io.StringIO(p.stdout), lines=True, dtype={"topic": str})
+    assert list(df.columns) == ["run", "measure", "topic", "quant", "value"] and len(df) == len(want)

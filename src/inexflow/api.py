@@ -73,19 +73,27 @@ def _via_text(write_lines, read, what: str, where_of):
 def assessments_from_frame(df: pd.DataFrame) -> Assessments:
     """FOL assessments from a DataFrame (module docstring for the columns)."""
     _require(df, "assessments", ["query_id", "doc_id", "offset", "length"])
-    d = df.assign(query_id=df["query_id"].astype(str), doc_id=df["doc_id"].astype(str))
-    groups = list(d.groupby(["query_id", "doc_id"], sort=False))
+    n = len(df)
+    cols = {c: (df[c].tolist() if c in df.columns else [None] * n) for c in ("offset", "length", "doc_length", "bep")}
+    groups: dict[tuple[str, str], list] = {}  # (query, doc) -> [passages, doc_length, bep], in row order
+    for q, doc, o, ln, dl, bep in zip(df["query_id"].astype(str), df["doc_id"].astype(str), cols["offset"],
+                                      cols["length"], cols["doc_length"], cols["bep"]):
+        g = groups.get((q, doc))
+        if g is None:
+            g = groups[(q, doc)] = [[], dl, bep]
+        if pd.notna(o) and ln:
+            g[0].append((int(o), int(ln)))
+    keys = list(groups)
 
     def lines():
-        for (q, doc), g in groups:
-            parts = [f"{int(o)}:{int(n)}" for o, n in zip(g["offset"], g["length"]) if pd.notna(o) and n]
-            rel = int(sum(int(n) for o, n in zip(g["offset"], g["length"]) if pd.notna(o) and n))
-            dlen = int(g["doc_length"].iloc[0]) if "doc_length" in g and pd.notna(g["doc_length"].iloc[0]) else 0
-            bep = int(g["bep"].iloc[0]) if "bep" in g and pd.notna(g["bep"].iloc[0]) else -1
-            yield f"{q} Q0 {doc} {rel} {dlen} {bep}{' ' + ' '.join(parts) if parts else ''}\n"
+        for (q, doc), (parts, dl, bep) in groups.items():
+            dlen = int(dl) if dl is not None and pd.notna(dl) else 0
+            b = int(bep) if bep is not None and pd.notna(bep) else -1
+            tail = "".join(f" {o}:{n}" for o, n in parts)
+            yield f"{q} Q0 {doc} {sum(n for _, n in parts)} {dlen} {b}{tail}\n"
 
     def where_of(line):
-        q, doc = groups[line - 1][0]
+        q, doc = keys[line - 1]
         return f"query {q} doc {doc}"
 
     a = _via_text(lines, lambda p: read_assessments(p, "fol"), "assessments", where_of)

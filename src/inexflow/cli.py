@@ -84,10 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
                    help=f"measure families to use instead of the task's default ({', '.join(sorted(FAMILIES))}), "
                         "e.g. --family xcg for XCG on FOL qrels")
-    s.add_argument("--format", choices=["inex", "trec", "tsv"], default="inex",
+    s.add_argument("--format", choices=["inex", "trec", "tsv", "json"], default="inex",
                    help="inex: measure<TAB>topic<TAB>value in one <eval> block per run, as the official tool "
                         "(default); trec: the same lines without the blocks, as trec_eval; tsv: one table with a "
-                        "header run, measure, topic, value (pandas.read_csv(..., sep='\\t'))")
+                        "header run, measure, topic, value (pandas.read_csv(..., sep='\\t')); json: JSON Lines, one "
+                        "object per score with run, measure, topic, quant and value (pandas.read_json(..., "
+                        "lines=True))")
     s.add_argument("--quant", type=lambda t: [x for x in t.split(",") if x], default=list(d.quantisations),
                    help=f"quantisation(s) for element measures, comma-separated (default {_joined(d.quantisations)}), "
                         "e.g. strict,liberal")
@@ -236,7 +238,7 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
     """One run's output block, the warnings it raised and its input error, if any (run in a
     worker process when scoring in parallel, so that warnings keep the order of the runs)."""
     from inexflow.formats.runs import read_run
-    from inexflow.scoring import format_scores
+    from inexflow.scoring import format_scores, json_lines
 
     args, session = _SCORE_JOB
     log = logging.getLogger("inexflow")
@@ -252,6 +254,8 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
             if args.cutoff_table and fam == "cutoff":
                 from inexflow.measures.cutoff import cutoff_table
                 out.append(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
+            elif args.format == "json":
+                out.append(json_lines(scores, args.per_topic, run.name))
             else:
                 text = format_scores(scores, args.per_topic, align=args.format == "inex")
                 if args.format == "tsv":

@@ -137,6 +137,29 @@ def java_double(v: float) -> str:
     return f"{'-' if sign else ''}{d[0]}.{d[1:] or '0'}E{exp + len(digits) - 1}"
 
 
+def _in_output_order(df: pd.DataFrame, per_topic: bool) -> pd.DataFrame:
+    """The rows printed: per-topic ones (if ``per_topic``) in topic order, then the means."""
+    rows = df if per_topic else df[df["topic"] == "all"]
+    rows = rows.assign(_k=rows["topic"].map(lambda t: (1, 0, "") if t == "all" else (0,) + topic_sort_key(t)[1:]))
+    return rows.sort_values("_k", kind="stable")
+
+
+def json_lines(df: pd.DataFrame, per_topic: bool, run: str) -> str:
+    """One JSON object per score (``--format json``): run, measure, topic, quant (null for a
+    quantisation-free measure) and value (an integer for a count, NaN as null), in the order
+    of :func:`format_scores`."""
+    import json
+    import math
+
+    out = []
+    for r in _in_output_order(df, per_topic).itertuples():
+        v = float(r.value)
+        value = None if math.isnan(v) else (int(v) if is_count(r.measure) and v.is_integer() else v)
+        out.append(json.dumps({"run": run, "measure": r.measure, "topic": r.topic,
+                               "quant": None if r.quant in NO_QUANT else r.quant, "value": value}) + "\n")
+    return "".join(out)
+
+
 def format_scores(df: pd.DataFrame, per_topic: bool, align: bool = False) -> str:
     """``measure<TAB>topic<TAB>value`` lines, topics in order, then the ``all`` lines.
 
@@ -144,9 +167,7 @@ def format_scores(df: pd.DataFrame, per_topic: bool, align: bool = False) -> str
     ``align``: a name shorter than 8 characters is followed by two tabs, as inex_eval prints it
     (its output is then byte-identical to the tool's, the ``<eval>`` line aside).
     """
-    rows = df if per_topic else df[df["topic"] == "all"]
-    rows = rows.assign(_k=rows["topic"].map(lambda t: (1, 0, "") if t == "all" else (0,) + topic_sort_key(t)[1:]))
-    rows = rows.sort_values("_k", kind="stable")
+    rows = _in_output_order(df, per_topic)
     quants = [q for q in rows["quant"].unique() if q not in NO_QUANT]
     out = []
     for r in rows.itertuples():
