@@ -101,3 +101,73 @@ def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
         if sniffed:
             run = read_run(path)
             assert (run.task_label, run.participant) == (sniffed["task"], sniffed["participant"])
+
+
+def _selection_by_definition(task, neg, k, doc, start, xpath):
+    """The simulator's selections written out plainly: a full stable ranking, then Python loops
+    (the simulator's first version, before it was vectorised)."""
+    order = list(np.argsort(neg, kind="stable"))
+    if task == "thorough":
+        return order[:k]
+    if task == "fetch-browse":
+        sel = order[:k]
+        first = {}
+        for pos, i in enumerate(sel):
+            first.setdefault(doc[i], pos)
+        return sorted(sel, key=lambda i: first[doc[i]])
+    if task == "best-in-context":
+        seen, sel = set(), []
+        for i in order:
+            if doc[i] not in seen:
+                seen.add(doc[i])
+                sel.append(i)
+        return sel[:k]
+    taken, sel = {}, []
+    for i in order:
+        if any(xpath[i] == y or xpath[i].startswith(y + "/") or y.startswith(xpath[i] + "/")
+               for y in taken.get(doc[i], ())):
+            continue
+        taken.setdefault(doc[i], []).append(xpath[i])
+        sel.append(i)
+        if len(sel) >= k:
+            break
+    if task == "relevant-in-context":
+        first = {}
+        for pos, i in enumerate(sel):
+            first.setdefault(doc[i], pos)
+        sel.sort(key=lambda i: (first[doc[i]], start[i]))
+    return sel
+
+
+@pytest.mark.parametrize("task", ["thorough", "fetch-browse", "best-in-context", "focused", "relevant-in-context"])
+def test_vectorised_selection_equals_its_definition(tmp_path, task):
+    from inexflow.formats.collection import index_document
+    from inexflow.simulate import _related, _selection, make_document
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for d in range(30):
+        p = tmp_path / f"{d}.xml"
+        p.write_text(make_document(rng, str(d)))
+        rows.extend(index_document(p, str(d)))
+    idx = pd.DataFrame.from_records(rows, columns=["doc", "xpath", "tag", "start", "end", "depth", "parent"])
+    idx = idx[idx["tag"].isin(["article", "bdy", "sec", "ss1", "p"])].reset_index(drop=True)
+    doc = idx["doc"].astype(int).to_numpy()
+    start, end, xpath = idx["start"].to_numpy(), idx["end"].to_numpy(), idx["xpath"].tolist()
+    related = _related(doc, start, end)
+    for k, scale in [(5, 1e6), (40, 3.0), (10_000, 2.0)]:  # coarse scores: many ties
+        neg = -np.round(rng.random(len(idx)) * scale) / scale
+        got = _selection(task, neg, k, doc, start, related).tolist()
+        assert got == [int(i) for i in _selection_by_definition(task, neg, k, doc, start, xpath)], (k, scale)
+
+
+def test_simulator_reports_progress(tmp_path):
+    cfg = SimulationConfig(seed=7, n_docs=12, n_topics=2, n_groups=2, results_per_topic=10, pool_target=5)
+    calls = []
+    s = simulate(tmp_path, cfg, progress=lambda what, done, total: calls.append((what, done, total)))
+    last = {}
+    for what, done, total in calls:
+        assert done == last.get(what, 0) + 1 and done <= total  # one step at a time
+        last[what] = done
+    assert last == {"documents written": 12, "runs simulated": s["runs"], "runs written": s["runs"],
+                    "assessment sets written": 1}

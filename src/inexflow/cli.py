@@ -341,7 +341,13 @@ def cmd_workflow(args) -> int:
 def cmd_simulate(args) -> int:
     from inexflow.simulate import SETTINGS, simulate, simulation_config
 
-    summary = simulate(args.out, simulation_config({k: getattr(args, k) for k in SETTINGS}))
+    bars: dict[str, Progress] = {}
+
+    def progress(what, done, total):  # one progress line per phase, on a terminal
+        bar = bars.get(what) or bars.setdefault(what, Progress(total, what, enabled=not args.quiet))
+        bar.step()
+
+    summary = simulate(args.out, simulation_config({k: getattr(args, k) for k in SETTINGS}), progress)
     print(f"wrote {summary['runs']} runs, {summary['topics']} topics, {summary['documents']} documents "
           f"to {args.out}")
     return 0

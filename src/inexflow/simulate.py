@@ -37,6 +37,7 @@ noise, so better runs rank relevant text higher. Everything is drawn from one
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -158,18 +159,82 @@ def _cas_sections(truth: pd.DataFrame, index: pd.DataFrame, cas: set) -> pd.Data
     return pd.DataFrame.from_records(rows, columns=list(truth.columns))
 
 
-def _select_non_overlapping(order: np.ndarray, xpaths: np.ndarray, docs: np.ndarray, k: int) -> list[int]:
-    taken: dict[str, list[str]] = {}
+def _related(doc_idx: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[list[int]]:
+    """For each element (rows of one topic's candidates, grouped per document), the rows it
+    overlaps in its document, itself included: its ancestors and descendants, since elements
+    are non-empty and nest (two elements overlap exactly when one's xpath is a prefix of the
+    other's)."""
+    related: list[list[int]] = [[] for _ in range(len(doc_idx))]
+    bounds = np.flatnonzero(np.diff(doc_idx)) + 1
+    for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(doc_idx)]):
+        s, e = start[lo:hi], end[lo:hi]
+        hit = (s[:, None] < e[None, :]) & (s[None, :] < e[:, None])
+        for a, b in zip(*np.nonzero(hit)):
+            related[lo + a].append(int(lo + b))
+    return related
+
+
+def _select_non_overlapping(order, related: list[list[int]], k: int) -> list[int]:
+    """Greedily the first ``k`` elements of ``order`` (local rows) overlapping none taken before."""
+    blocked = bytearray(len(related))
     out = []
     for i in order:
-        d, x = docs[i], xpaths[i]
-        if any(x == y or x.startswith(y + "/") or y.startswith(x + "/") for y in taken.get(d, ())):
+        if blocked[i]:
             continue
-        taken.setdefault(d, []).append(x)
-        out.append(int(i))
+        out.append(i)
         if len(out) >= k:
             break
+        for j in related[i]:
+            blocked[j] = 1
     return out
+
+
+def _best_per_group(neg: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Rows of the smallest ``neg`` of each group (the first row among ties); ``group`` is
+    non-decreasing (each group's rows together)."""
+    bounds = np.r_[0, np.flatnonzero(np.diff(group)) + 1]
+    low = np.minimum.reduceat(neg, bounds)
+    hit = np.flatnonzero(neg == np.repeat(low, np.diff(np.r_[bounds, len(neg)])))
+    return hit[np.r_[True, np.diff(group[hit]) != 0]]
+
+
+def _grouped_by_first(keys: np.ndarray, *then: np.ndarray) -> np.ndarray:
+    """The stable order putting together the items of one key, keys in order of first occurrence
+    (then by ``then``, the last array the primary among them)."""
+    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    return np.lexsort((*then, first[inv]))
+
+
+def _top(neg: np.ndarray, k: int) -> np.ndarray:
+    """The first ``k`` of ``np.argsort(neg, kind="stable")``, without sorting everything."""
+    if k >= len(neg):
+        return np.argsort(neg, kind="stable")
+    thr = neg[np.argpartition(neg, k - 1)[:k]].max()
+    cand = np.flatnonzero(neg <= thr)  # every tie at the threshold, in index order
+    return cand[np.argsort(neg[cand], kind="stable")][:k]
+
+
+def _selection(task: str, neg: np.ndarray, k: int, doc: np.ndarray, start: np.ndarray, related) -> np.ndarray:
+    """One topic's results of a simulated run (local rows, in rank order) from its elements'
+    negated scores: the best ``k`` (thorough); grouped per article, best article first
+    (fetch-browse); the best element of each article (best-in-context); the best
+    non-overlapping ones (focused), grouped per article in document order (relevant-in-context).
+    Only as deep a prefix of the ranking is sorted as the selection reads."""
+    if task in ("thorough", "fetch-browse"):
+        sel = _top(neg, k)
+        return sel[_grouped_by_first(doc[sel])] if task == "fetch-browse" else sel
+    if task == "best-in-context":  # each article's first element in the ranking, articles in ranking order
+        best = _best_per_group(neg, doc)
+        return best[_top(neg[best], k)]
+    depth = min(len(neg), 2 * k)
+    while True:
+        sel = np.asarray(_select_non_overlapping(_top(neg, depth).tolist(), related, k), dtype=np.int64)
+        if len(sel) >= k or depth >= len(neg):
+            break
+        depth = min(len(neg), 2 * depth)
+    if task == "relevant-in-context":
+        sel = sel[_grouped_by_first(doc[sel], start[sel])]
+    return sel
 
 
 # the keys of the workflow config's ``simulate:`` block and of ``inexflow simulate``'s options
@@ -252,18 +317,29 @@ def planned_files(outdir, cfg: SimulationConfig) -> dict:
             "assessments": assessment_files(out, cfg), "runs": runs}
 
 
-def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
-    """Write a complete campaign to ``outdir``; returns a summary dict (also ``campaign.json``)."""
+def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict:
+    """Write a complete campaign to ``outdir``; returns a summary dict (also ``campaign.json``).
+
+    ``progress(what, done, total)``, if given, is called as the work advances (``inexflow
+    simulate`` shows it on a terminal); each phase is also logged at info level."""
     cfg = cfg or SimulationConfig()
+    log = logging.getLogger("inexflow")
+
+    def advance(what, done, total):
+        if progress is not None:
+            progress(what, done, total)
+        if done == total:
+            log.info("simulate: %d %s", total, what)
     out = Path(outdir)
     rng = np.random.default_rng(cfg.seed)
     docs = [f"{1000 + i}" for i in range(cfg.n_docs)]
     indexes = []
-    for d in docs:
+    for i, d in enumerate(docs, 1):
         text = make_document(rng, d)
         p = out / "collection" / f"{d}.xml"
         write_text(text, p)
         indexes.extend(index_document(p, d))
+        advance("documents written", i, len(docs))
     index = pd.DataFrame.from_records(indexes, columns=["doc", "xpath", "tag", "start", "end", "depth", "parent"])
     by_doc = {d: g for d, g in index.groupby("doc", sort=False)}
 
@@ -299,11 +375,17 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
     size = (cand["end"] - cand["start"]).to_numpy()
     spec = cand["rsize"].to_numpy() / np.maximum(size, 1)
     docrel = cand.groupby(["topic", "doc"])["rsize"].transform("max").to_numpy() > 0
-    cand_topic = cand["topic"].to_numpy()
     cand_doc = cand["doc"].to_numpy()
     cand_xpath = cand["xpath"].to_numpy()
+    cand_start = cand["start"].to_numpy(np.int64)
     cand_doc_idx = pd.Index(docs).get_indexer(cand_doc)
-    topic_rows = {t: np.flatnonzero(cand_topic == t) for t in topics}
+    m = len(cand) // len(topics)  # every topic has the same candidates, in the same order
+    topic_rows = {t: np.arange(i * m, (i + 1) * m) for i, t in enumerate(topics)}
+    first = topic_rows[topics[0]]
+    related = _related(cand_doc_idx[first], cand_start[first], cand_start[first] + size[first])
+    xpath_code, xpaths = pd.factorize(cand_xpath[first])
+    xpaths = list(xpaths)
+    rsv_of_rank = np.array([round(1.0 / r, 6) for r in range(1, cfg.results_per_topic + 1)])
 
     runs: dict[str, tuple[Run, str]] = {}  # file name -> (run, submission label)
     wanted = [(g, key, r) for g in range(cfg.n_groups) for key, *_ in kinds for r in range(cfg.runs_per_group)]
@@ -322,50 +404,27 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
                     continue
                 q = float(np.clip(base_q + rng.normal(0, 0.08), 0.02, 0.98))
                 file_name, run_id, group = _run_file(g, key, r)
-                rows = []
+                tops, sels = [], []
                 for t in topic_group(cfg, which):
                     ix = topic_rows[t]
                     score = q * (spec[ix] + 0.5 * docrel[ix]) + (1 - q) * 2.5 * rng.random(len(ix)) \
                         + 0.8 * favoured[ix]
-                    order = ix[np.argsort(-score, kind="stable")]
-                    k = cfg.results_per_topic
-                    if task == "thorough":
-                        sel = list(order[:k])
-                    elif task == "fetch-browse":  # thorough elements grouped per article, best article first
-                        sel = list(order[:k])
-                        first = {}
-                        for pos, i in enumerate(sel):
-                            first.setdefault(cand_doc[i], pos)
-                        sel.sort(key=lambda i: first[cand_doc[i]])
-                    elif task == "best-in-context":
-                        seen, sel = set(), []
-                        for i in order:
-                            if cand_doc[i] not in seen:
-                                seen.add(cand_doc[i])
-                                sel.append(int(i))
-                            if len(sel) >= k:
-                                break
-                    else:
-                        sel = _select_non_overlapping(order, cand_xpath, cand_doc, k)
-                        if task == "relevant-in-context":
-                            first = {}
-                            for pos, i in enumerate(sel):
-                                first.setdefault(cand_doc[i], pos)
-                            sel.sort(key=lambda i: (first[cand_doc[i]], int(cand["start"].iat[i])))
-                    for rank, i in enumerate(sel, 1):
-                        fol = key == "fol"
-                        rows.append((t, cand_doc[i], "" if fol else cand_xpath[i],
-                                     int(cand["start"].iat[i]) if fol else -1,
-                                     int(size[i]) if fol else -1, rank, float(round(1.0 / rank, 6)), 0))
-                res = pd.DataFrame.from_records(rows, columns=list(RESULT_COLUMNS))
+                    sel = ix[_selection(task, -score, cfg.results_per_topic, cand_doc_idx[ix], cand_start[ix],
+                                        related)]
+                    tops.append(t)
+                    sels.append(sel)
+                res = _results(tops, sels, key == "fol", m, cand_doc_idx, docs, xpath_code, xpaths, cand_start, size,
+                               rsv_of_rank)
                 runs[file_name] = (Run(run_id, group, task, "sim", "", res), label)
+                advance("runs simulated", len(runs), len(wanted))
 
-    for name, (run, label) in runs.items():
+    for i, (name, (run, label)) in enumerate(runs.items(), 1):
         p = out / "runs" / name
         if name.endswith(".txt"):
             write_text(fol_run_text(run), p)
         else:
             write_xml_run(run, p, label)
+        advance("runs written", i, len(runs))
 
     pool, depths = build_pool({n: r.results for n, (r, _) in runs.items()}, target=cfg.pool_target)
     pooled = set(zip(pool["topic"], pool["doc"]))
@@ -378,8 +437,29 @@ def simulate(outdir, cfg: SimulationConfig | None = None) -> dict:
                "relevant_documents": int(truth_df[["topic", "doc"]].drop_duplicates().shape[0]),
                "pooled_relevant_documents": int(assessed[["topic", "doc"]].drop_duplicates().shape[0]),
                "pool_size": int(len(pool))}
+    advance("assessment sets written", 1, 1)
     write_json(summary, out / "campaign.json")
     return summary
+
+
+def _results(topics, sels, fol: bool, m: int, doc_code, docs, xpath_code, xpaths, start, size,
+             rsv_of_rank) -> pd.DataFrame:
+    """A simulated run's result table: each topic's selected candidates (rows of ``m`` per
+    topic) in rank order, as character ranges (an FOL run) or xpaths. Topic, document and xpath
+    are categorical (codes of the candidates), which the writers and the pool factorise at
+    no cost."""
+    sel = np.concatenate(sels) if sels else np.zeros(0, dtype=np.int64)
+    n = len(sel)
+    rank = np.concatenate([np.arange(1, len(x) + 1) for x in sels]) if sels else np.zeros(0, dtype=np.int64)
+    none = np.full(n, -1, dtype=np.int64)
+    cat = pd.Categorical.from_codes
+    return pd.DataFrame({
+        "topic": cat(np.repeat(np.arange(len(topics)), [len(x) for x in sels]), topics),
+        "doc": cat(doc_code[sel], docs),
+        "xpath": cat(np.zeros(n, dtype=np.int64), [""]) if fol else cat(xpath_code[sel % m], xpaths),
+        "offset": start[sel] if fol else none, "length": size[sel].astype(np.int64) if fol else none,
+        "rank": rank.astype(np.int64), "rsv": rsv_of_rank[rank - 1], "line": np.zeros(n, dtype=np.int64)},
+        columns=list(RESULT_COLUMNS))
 
 
 def _pooled_elements(truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFrame) -> pd.DataFrame:
@@ -390,21 +470,53 @@ def _pooled_elements(truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFram
     return els[els["rsize"] > 0]
 
 
-def _inex2005_xml(topic: str, docs, els: pd.DataFrame, exhaustivity=True) -> str:
+def _by_topic_doc(els: pd.DataFrame) -> dict:
+    """(topic, doc) -> its elements as (xpath, start, size, rsize) tuples, in table order."""
+    out: dict = {}
+    for t, d, x, st, sz, rs in zip(els["topic"].tolist(), els["doc"].tolist(), els["xpath"].tolist(),
+                                   els["start"].tolist(), els["size"].tolist(), els["rsize"].tolist()):
+        out.setdefault((t, d), []).append((x, st, sz, rs))
+    return out
+
+
+def _pool_docs(pool: pd.DataFrame) -> dict:
+    """topic -> its pooled documents, in pool order."""
+    out: dict = {}
+    for t, d in zip(pool["topic"].tolist(), pool["doc"].tolist()):
+        out.setdefault(t, []).append(d)
+    return out
+
+
+def _inex2005_xml(topic: str, docs, els: dict, exhaustivity=True) -> str:
     """One topic's 2005 assessment file (2006 without ``exhaustivity``): every pooled document,
-    its best entry point and its relevant elements."""
+    its best entry point and its relevant elements (``els``: :func:`_by_topic_doc`)."""
     x = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{topic}" version="sim-1">\n']
     for d in docs:
-        g = els[els["doc"] == d]
+        g = els.get((topic, d), ())
         x.append(f'  <file name="{d}" collection="sim">\n')
-        if len(g):
+        if g:
             # the deepest element starting first among those holding highlighted text
-            bep = g.assign(_d=-g["xpath"].str.len()).sort_values(["start", "_d"]).iloc[0]
-            x.append(f'    <best-entry-point path="{bep.xpath}"/>\n')
-        for r in g.itertuples():
-            e05 = "?" if r.size < 40 else ("2" if r.rsize >= 300 else "1")
+            bep = min(g, key=lambda e: (e[1], -len(e[0])))
+            x.append(f'    <best-entry-point path="{bep[0]}"/>\n')
+        for xpath, _, size, rsize in g:
+            e05 = "?" if size < 40 else ("2" if rsize >= 300 else "1")
             ex = f' exhaustivity="{e05}"' if exhaustivity else ""
-            x.append(f'    <element path="{r.xpath}"{ex} size="{r.size}" rsize="{r.rsize}"/>\n')
+            x.append(f'    <element path="{xpath}"{ex} size="{size}" rsize="{rsize}"/>\n')
+        x.append("  </file>\n")
+    x.append("</assessments>\n")
+    return "".join(x)
+
+
+def _inex2002_xml(topic: str, docs, els: dict) -> str:
+    """One topic's 2002-2004 assessment file: e and s on 0..3 from rsize and the highlighted share."""
+    x = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{topic}">\n']
+    for d in docs:
+        x.append(f'  <file file="{d}">\n')
+        for xpath, _, size, rsize in els.get((topic, d), ()):
+            sp = rsize / size
+            s02 = 3 if sp >= 0.95 else (2 if sp >= 0.5 else 1)
+            e02 = 3 if rsize >= 600 else (2 if rsize >= 200 else 1)
+            x.append(f"    <path path='{xpath}' exhaustiveness='{e02}' specificity='{s02}'/>\n")
         x.append("  </file>\n")
     x.append("</assessments>\n")
     return "".join(x)
@@ -413,32 +525,22 @@ def _inex2005_xml(topic: str, docs, els: pd.DataFrame, exhaustivity=True) -> str
 def _write_assessments(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFrame, topics):
     doclen = index[index["depth"] == 1].set_index("doc")["end"]
     passages = [(t, d, s, e - s, "", "") for t, d, s, e in truth.itertuples(index=False)]
-    docs = []
-    for (t, d), g in truth.groupby(["topic", "doc"], sort=False):
-        docs.append((t, d, int((g["end"] - g["start"]).sum()), int(doclen[d]), int(g["start"].min()), ""))
+    per_doc = truth.assign(_n=truth["end"] - truth["start"]).groupby(["topic", "doc"], sort=False).agg(
+        rel=("_n", "sum"), first=("start", "min"))
+    docs = [(t, d, int(n), int(doclen[d]), int(f), "") for (t, d), n, f in
+            zip(per_doc.index, per_doc["rel"].tolist(), per_doc["first"].tolist())]
     fol = Assessments("fol", "simulated", passages=make_table(passages, PASSAGE_COLUMNS),
                       documents=make_table(docs, DOCUMENT_COLUMNS))
     write_fol_qrels(fol, out / "assessments" / "qrels.fol")
 
     # element assessments of every pooled document (2005 and 2002-2004 scales)
-    els = _pooled_elements(truth, pool, index)
+    els = _by_topic_doc(_pooled_elements(truth, pool, index))
+    pooled = _pool_docs(pool)
     for t in topics:
-        tdocs = list(pool.loc[pool["topic"] == t, "doc"])
-        tels = els[els["topic"] == t]
-        x02 = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{t}">\n']
-        for d in tdocs:
-            g = tels[tels["doc"] == d]
-            x02.append(f'  <file file="{d}">\n')
-            for r in g.itertuples():
-                sp = r.rsize / r.size
-                s02 = 3 if sp >= 0.95 else (2 if sp >= 0.5 else 1)
-                e02 = 3 if r.rsize >= 600 else (2 if r.rsize >= 200 else 1)
-                x02.append(f"    <path path='{r.xpath}' exhaustiveness='{e02}' specificity='{s02}'/>\n")
-            x02.append("  </file>\n")
-        x02.append("</assessments>\n")
-        write_text(_inex2005_xml(t, tdocs, tels), out / "assessments" / "inex2005" / f"{t}.xml")
-        write_text("".join(x02), out / "assessments" / "inex2002" / f"{t}.xml")
-        write_text(_inex2005_xml(t, tdocs, tels, exhaustivity=False), out / "assessments" / "inex2006" / f"{t}.xml")
+        tdocs = pooled.get(t, [])
+        write_text(_inex2005_xml(t, tdocs, els), out / "assessments" / "inex2005" / f"{t}.xml")
+        write_text(_inex2002_xml(t, tdocs, els), out / "assessments" / "inex2002" / f"{t}.xml")
+        write_text(_inex2005_xml(t, tdocs, els, exhaustivity=False), out / "assessments" / "inex2006" / f"{t}.xml")
 
 
 def _write_inex2005_sets(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFrame,
@@ -446,10 +548,10 @@ def _write_inex2005_sets(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, ind
     """INEX 2005's assessment sets: CO+S (every relevant element) and the four CAS sets
     (:data:`CAS_SETS`: the element tags each counts as relevant)."""
     els = _pooled_elements(truth, pool, index)
+    pooled = _pool_docs(pool)
     sets = {"CO+S": (topic_group(cfg, "CO+S"), None)} | {s: (topic_group(cfg, "CAS"), tags)
                                                          for s, tags in CAS_SETS.items()}
     for name, (topics, tags) in sets.items():
+        kept = _by_topic_doc(els[els["tag"].isin(tags)] if tags else els)
         for t in topics:
-            tels = els[(els["topic"] == t) & (els["tag"].isin(tags) if tags else True)]
-            write_text(_inex2005_xml(t, list(pool.loc[pool["topic"] == t, "doc"]), tels),
-                       out / "assessments" / name / f"{t}.xml")
+            write_text(_inex2005_xml(t, pooled.get(t, []), kept), out / "assessments" / name / f"{t}.xml")

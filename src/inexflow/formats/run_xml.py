@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
@@ -113,6 +114,17 @@ def read_xml_run(path) -> Run:
     return Run(run_id, participant, task, "inex-xml", str(path), df, task_attr)
 
 
+def _format_distinct(df: pd.DataFrame, columns, fmt) -> np.ndarray:
+    """``fmt(*row)`` for every row of ``df[columns]`` (an object array), each distinct row formatted once."""
+    key = np.zeros(len(df), dtype=np.int64)
+    for c in columns:
+        code, uniq = pd.factorize(df[c], use_na_sentinel=False)
+        key, _ = pd.factorize(key * len(uniq) + code)
+    _, first = np.unique(key, return_index=True)  # the first row of each key, keys in order 0, 1, ...
+    values = [df[c].iloc[first].tolist() for c in columns]
+    return np.array([fmt(*row) for row in zip(*values)] or [""], dtype=object)[key]
+
+
 def write_xml_run(run: Run, path, task_label: str):
     """Write ``run`` as an INEX XML submission (used by the simulator)."""
     from xml.sax.saxutils import quoteattr
@@ -121,11 +133,18 @@ def write_xml_run(run: Run, path, task_label: str):
 
     out = [f'<?xml version="1.0" encoding="UTF-8"?>\n<inex-submission participant-id={quoteattr(run.participant)} '
            f'run-id={quoteattr(run.run_id)} task={quoteattr(task_label)} query="automatic">\n']
-    for topic, g in run.results.groupby("topic", sort=False):
-        out.append(f'  <topic topic-id="{topic}">\n')
-        for r in g.itertuples():
-            loc = (f"<path>{r.xpath}</path>" if r.xpath else f'<fol offset="{r.offset}" length="{r.length}"/>')
-            out.append(f"    <result><file>{r.doc}</file>{loc}<rank>{r.rank}</rank><rsv>{r.rsv!r}</rsv></result>\n")
+    res = run.results
+    topics = res["topic"].tolist()
+    # a run repeats its locations (across topics) and its (rank, rsv) pairs: each distinct one
+    # is formatted once, and the lines are joined from them in numpy
+    heads = _format_distinct(res, ("doc", "xpath", "offset", "length"), lambda d, x, o, n: (
+        f"    <result><file>{d}</file>" + (f"<path>{x}</path>" if x else f'<fol offset="{o}" length="{n}"/>')))
+    tails = _format_distinct(res, ("rank", "rsv"), lambda k, v: f"<rank>{k}</rank><rsv>{v!r}</rsv></result>\n")
+    lines = (heads + tails).tolist()
+    starts = [i for i in range(len(topics)) if i == 0 or topics[i] != topics[i - 1]]
+    for a, b in zip(starts, starts[1:] + [len(topics)]):
+        out.append(f'  <topic topic-id="{topics[a]}">\n')
+        out.append("".join(lines[a:b]))
         out.append("  </topic>\n")
     out.append("</inex-submission>\n")
     write_text("".join(out), path)
