@@ -9,11 +9,12 @@ without ranks the results are ordered by descending rsv, then file order.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, read_bytes
 from inexflow.formats.runs import RESULT_COLUMNS, Run, check_duplicates, normalise_task, order_results
 from inexflow.formats.xmlutil import attr, local, parse_xml, where
 from inexflow.formats.xpath import canonical_xpath
@@ -35,8 +36,151 @@ def _twice(path, ch):
                      "one <file>, one <path> or <fol>, at most one <rank> and one <rsv> per <result>")
 
 
+# The common shape of an element submission is read by a vectorised scan of its bytes
+# (:func:`_scan`, several times faster than building the tree on a 160,000-result run). The scan
+# takes only what it reads exactly as the tree reader does: UTF-8 with no DTD, comment, CDATA,
+# processing instruction or reference after the header; after the header, every "<" opens one of
+# <topic topic-id="..">, </topic>, <result>, <file>, <path>, <rank>, <rsv> or their end tags, in the
+# order topic (result (file path [rank] [rsv]))* with rank and rsv given for every result or for
+# none; ASCII values on one line each that the tree reader accepts without a warning. The header
+# (the root start tag and what precedes the first topic) is parsed by the safe parser. Anything
+# else (a <fol>, a namespace, an odd value) goes to the tree reader, which says what is wrong; a
+# test checks that both readers give the same table on runs of varied shapes.
+_FIRST_TOPIC = re.compile(rb"<topic[\s>/]")
+_ROOT = re.compile(rb"\s*(?:<\?xml[^<>]*\?>)?\s*<([A-Za-z_][\w.-]*)[\s>]")
+_ENCODING = re.compile(rb"\s*<\?xml[^<>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
+_TOPIC_TAG = re.compile(rb'<topic\s+topic-id="([^"<&\s]+)"\s*>')
+_CONTROL = bytes(range(9)) + b"\x0b\x0c" + bytes(range(14, 32))  # not allowed in XML 1.0
+# one letter per tag, and the order they must come in (a lower-case letter ends its element)
+_TAGS = {b"<result>": "R", b"</result>": "r", b"<file>": "F", b"</file>": "f", b"<path>": "P",
+         b"</path>": "p", b"<rank>": "K", b"</rank>": "k", b"<rsv>": "V", b"</rsv>": "v", b"</topic>": "t"}
+_INT = "-?[0-9]{1,18}"
+_RSV = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+
+
+def _scan(data: bytes):
+    """(root, results in file order, all ranked) of a submission in the common shape (comment
+    above), or None."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    head, first, enc = _ROOT.match(data), _FIRST_TOPIC.search(data), _ENCODING.match(data)
+    if head is None or first is None or (enc and enc.group(1).lower() not in (b"utf-8", b"utf8", b"us-ascii")):
+        return None
+    body, end = first.start(), data.rfind(b"</topic>") + len(b"</topic>")
+    if end <= body or data[end:].strip() != b"</" + head.group(1) + b">" or b"<!" in data \
+            or b"<?" in data[body:] or b"&" in data[body:] or b"]]>" in data \
+            or len(data.translate(None, _CONTROL)) != len(data) or not data[body:end].isascii():
+        return None
+    from lxml import etree
+
+    from inexflow.formats.xmlutil import safe_parser
+    try:
+        root = etree.fromstring(data[:body] + b"</" + head.group(1) + b">", safe_parser())
+    except etree.XMLSyntaxError:
+        return None
+    codes = np.frombuffer(data + bytes(16), dtype=np.uint8)
+    lt = np.flatnonzero(codes[body:end] == 60) + body  # every "<" of the body
+    nxt = np.r_[lt[1:], end]  # where the text after each tag ends
+    # the 8 bytes from each "<" as one little-endian integer (an unaligned view, one byte apart)
+    head8 = np.ndarray((len(codes) - 7,), dtype="<u8", buffer=codes, strides=(1,))[lt]
+    letter = np.full(len(lt), ord("?"), dtype=np.uint8)
+    for tag, ch in _TAGS.items():
+        hit = (head8 & np.uint64(2 ** (8 * min(len(tag), 8)) - 1)) == _u8(tag[:8])
+        if len(tag) > 8:
+            hit &= codes[lt + 8] == tag[8]
+        letter[hit] = ord(ch)
+    is_topic = ((head8 & np.uint64(2 ** 48 - 1)) == _u8(b"<topic")) & np.isin(codes[lt + 6], list(b" \t\n\r"))
+    letter[is_topic] = ord("T")
+    at = {ch: np.flatnonzero(letter == ord(ch)) for ch in "TtRFPKV"}
+    n = len(at["R"])
+    if len(at["K"]) not in (0, n) or len(at["V"]) not in (0, n) or not _in_order(letter, at, n):
+        return None
+    topics = []
+    for i in at["T"].tolist():
+        m = _TOPIC_TAG.match(data, int(lt[i]), int(nxt[i]))
+        if m is None:
+            return None
+        topics.append(m.group(1).decode())
+    try:
+        docs = _field(codes, lt, nxt, at["F"], len(b"<file>"))
+        xpaths = _field(codes, lt, nxt, at["P"], len(b"<path>"))
+        ranks = _field(codes, lt, nxt, at["K"], len(b"<rank>"), _INT, "int64") if len(at["K"]) else None
+        rsvs = _field(codes, lt, nxt, at["V"], len(b"<rsv>"), _RSV, "float64") if len(at["V"]) else None
+    except _Unusual:
+        return None
+    doc_u, doc_i = docs
+    xp_u, xp_i = xpaths
+    try:
+        xp_u = np.array([canonical_xpath(x) for x in xp_u.tolist()] or [""], dtype=object)
+    except ValueError:
+        return None
+    if (doc_u == "").any():
+        return None
+    doc_u = np.array([d[:-4] if d.endswith(".xml") else d for d in doc_u.tolist()] or [""], dtype=object)
+    line = np.searchsorted(np.flatnonzero(codes[:len(data)] == 10), lt[at["R"]]) + 1
+    obj = lambda a: pd.Series(a, dtype=object, copy=False)  # noqa: E731  (as the canonical table holds them)
+    df = pd.DataFrame({
+        "topic": obj(np.array(topics, dtype=object)[np.searchsorted(at["T"], at["R"]) - 1]),
+        "doc": obj(doc_u[doc_i]), "xpath": obj(xp_u[xp_i]),
+        "offset": np.full(n, -1, dtype=np.int64), "length": np.full(n, -1, dtype=np.int64),
+        "rank": ranks if ranks is not None else np.zeros(n, dtype=np.int64),
+        "rsv": rsvs if rsvs is not None else np.full(n, np.nan),
+        "line": line.astype(np.int64)})
+    return root, df, ranks is not None
+
+
+def _in_order(letter: np.ndarray, at: dict, n: int) -> bool:
+    """The tags come as topic (result (file path [rank] [rsv]))*, rank and rsv in every result
+    or in none (letters: :data:`_TAGS`)."""
+    block = np.frombuffer(("RFfPp" + "Kk" * bool(len(at["K"])) + "Vv" * bool(len(at["V"])) + "r").encode(),
+                          dtype=np.uint8)
+    tt = np.sort(np.r_[at["T"], at["t"]])
+    if n == 0 or len(at["T"]) != len(at["t"]) or len(tt) + n * len(block) != len(letter):
+        return False
+    if not (letter[tt[0::2]] == ord("T")).all() or not (letter[tt[1::2]] == ord("t")).all():
+        return False
+    inner = np.ones(len(letter), dtype=bool)
+    inner[tt] = False
+    # the results' tags in the blocks' order, and every topic tag between two blocks
+    return bool(np.array_equal(letter[inner], np.tile(block, n))
+                and not ((tt - np.arange(len(tt))) % len(block)).any())
+
+
+def _u8(b: bytes):
+    return np.frombuffer(b.ljust(8, b"\0"), dtype="<u8")[0]
+
+
+class _Unusual(Exception):
+    """A value the scan leaves to the tree reader."""
+
+
+def _field(codes, lt, nxt, which, tag_len: int, pattern: str | None = None, dtype: str | None = None):
+    """The stripped text of the elements whose start tags are ``lt[which]``: (distinct values,
+    codes) for text, or the converted array for ``dtype`` (every value must match ``pattern``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    s, e = lt[which] + tag_len, nxt[which]
+    ln = e - s
+    offsets = np.r_[0, np.cumsum(ln)].astype(np.int64)
+    gather = np.repeat(s - offsets[:-1], ln) + np.arange(offsets[-1])
+    raw = codes[gather]
+    arr = pc.ascii_trim_whitespace(pa.LargeStringArray.from_buffers(len(s), pa.py_buffer(offsets), pa.py_buffer(raw)))
+    if ((raw == 10) | (raw == 13)).any() and pc.any(pc.match_substring_regex(arr, "[\r\n]")).as_py():
+        raise _Unusual  # a value over several lines (lxml reads CR LF as LF): the tree reader's
+    if dtype is None:
+        enc = arr.dictionary_encode()
+        return np.asarray(enc.dictionary.to_pylist(), dtype=object), enc.indices.to_numpy()
+    if not pc.all(pc.match_substring_regex(arr, f"^{pattern}$")).as_py():
+        raise _Unusual
+    out = pc.cast(arr, getattr(pa, dtype)()).to_numpy()
+    if dtype == "float64" and np.isinf(out).any():
+        raise _Unusual
+    return out
+
+
 def read_xml_run(path) -> Run:
-    root = parse_xml(path)
+    scanned = _scan(read_bytes(path, "run file"))
+    root = parse_xml(path) if scanned is None else scanned[0]
     if local(root.tag) != "inex-submission":
         raise InputError(path, where(root), f"root element <{local(root.tag)}>", "<inex-submission>")
     run_id = attr(path, root, "run-id", "run_id", "runid")
@@ -47,6 +191,17 @@ def read_xml_run(path) -> Run:
         raise InputError(path, where(root), f"unknown task {task_attr!r}",
                          "a submission task label: Thorough, Focused, RelevantInContext, BestInContext, "
                          "AllInContext, FetchBrowse, CO.Focussed, COS.Thorough, SSCAS, ...")
+    if scanned is not None:
+        df, all_ranked = scanned[1], scanned[2]
+    else:
+        df, all_ranked = _tree_rows(path, root)
+    check_duplicates(df, path)
+    df = order_results(df, has_rank=all_ranked)
+    return Run(run_id, participant, task, "inex-xml", str(path), df, task_attr)
+
+
+def _tree_rows(path, root) -> tuple[pd.DataFrame, bool]:
+    """The results of a parsed submission in file order, and whether all are ranked."""
     rows = []
     all_ranked = True
     canon: dict[str, str] = {}
@@ -108,10 +263,7 @@ def read_xml_run(path) -> Run:
             rows.append((topic, doc, xpath, off, ln, rank, rsv, r.sourceline))
     if not rows:
         raise InputError(path, where(root), "run has no results")
-    df = pd.DataFrame.from_records(rows, columns=list(RESULT_COLUMNS))
-    check_duplicates(df, path)
-    df = order_results(df, has_rank=all_ranked)
-    return Run(run_id, participant, task, "inex-xml", str(path), df, task_attr)
+    return pd.DataFrame.from_records(rows, columns=list(RESULT_COLUMNS)), all_ranked
 
 
 def _format_distinct(df: pd.DataFrame, columns, fmt) -> np.ndarray:

@@ -1,0 +1,129 @@
+"""The XML run reader's fast scan (inexflow.formats.run_xml._scan) against its tree reader: the
+same table, warnings and errors on runs of varied shapes, and every shape the scan does not
+read exactly left to the tree reader."""
+import logging
+
+import numpy as np
+import pandas.testing as pdt
+import pytest
+
+from inexflow.errors import InputError
+from inexflow.formats import run_xml
+
+
+def both(path, caplog):
+    """(scan result or None, run read with the scan, run read by the tree reader, warnings of each)."""
+    scanned = run_xml._scan(path.read_bytes())
+    out = []
+    for use_scan in (True, False):
+        caplog.clear()
+        saved = run_xml._scan
+        if not use_scan:
+            run_xml._scan = lambda data: None
+        try:
+            with caplog.at_level(logging.WARNING, logger="inexflow"):
+                try:
+                    out.append(run_xml.read_xml_run(path))
+                except InputError as e:
+                    out.append(str(e))
+        finally:
+            run_xml._scan = saved
+        out.append([r.getMessage() for r in caplog.records])
+    return scanned, out[0], out[2], out[1], out[3]
+
+
+def result(doc, xpath, rank=None, rsv=None, sep="", ind=""):
+    parts = [f"<file>{doc}</file>", f"<path>{xpath}</path>"]
+    if rank is not None:
+        parts.append(f"<rank>{rank}</rank>")
+    if rsv is not None:
+        parts.append(f"<rsv>{rsv}</rsv>")
+    return f"{ind}<result>{sep}" + sep.join(parts) + f"{sep}</result>"
+
+
+def submission(topics, header="", decl='<?xml version="1.0" encoding="UTF-8"?>\n', nl="\n"):
+    body = nl.join(f'<topic topic-id="{t}">{nl}' + nl.join(rs) + f"{nl}</topic>" for t, rs in topics)
+    return (f'{decl}<inex-submission participant-id="7" run-id="r1" task="CO.Thorough" query="automatic">{nl}'
+            f"{header}{body}{nl}</inex-submission>{nl}")
+
+
+def random_run(rng) -> str:
+    """A run in a random one of the shapes the scan reads: layout, line ends, ranks and rsvs,
+    document names with .xml, xpaths that need canonical form, a header, repeated results."""
+    sep = rng.choice(["", "\n", "\n    ", " "])
+    nl = rng.choice(["\n", "\r\n", ""])
+    has_rank, has_rsv = rng.random() < 0.7, rng.random() < 0.7
+    xps = ["/article[1]/bdy[1]/sec[2]", "/article/bdy/sec[3]/p[2]/", " /article[1] ", "/article[1]/fm[1]"]
+    topics = []
+    for t in range(int(rng.integers(1, 5))):
+        rs = []
+        for k in range(int(rng.integers(0, 12))):
+            doc = f"{rng.integers(1, 6)}{'.xml' if rng.random() < 0.2 else ''}"
+            rsv = rng.choice(["1.0", "0.5", "-2.5e-3", ".25", "7", "1E5", " 3.0 "])
+            rs.append(result(doc, rng.choice(xps), (rng.choice([k + 1, 1, 0, -3]) if has_rank else None),
+                             rsv if has_rsv else None, sep, "  "))
+        topics.append((str(rng.choice([2009001 + t, 5, "a1"])), rs))
+    header = rng.choice(["", '<topic-fields title="yes" castitle="no"/>\n<description>vsm, &amp; more</description>\n'
+                             "<collections><collection>ieee</collection></collections>\n"])
+    return submission(topics, header, rng.choice(['<?xml version="1.0" encoding="UTF-8"?>\n', "",
+                                                  "\ufeff<?xml version='1.0'?>"]), nl)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_scan_equals_the_tree_reader_on_random_shapes(tmp_path, caplog, seed):
+    p = tmp_path / "r.xml"
+    p.write_bytes(random_run(np.random.default_rng(seed)).encode())
+    scanned, fast, slow, fast_warn, slow_warn = both(p, caplog)
+    assert fast_warn == slow_warn
+    if isinstance(slow, str):  # no results at all: both say so
+        assert fast == slow and scanned is None
+        return
+    assert scanned is not None  # every generated shape is one the scan reads
+    pdt.assert_frame_equal(fast.results, slow.results)
+    assert (fast.run_id, fast.participant, fast.task, fast.task_label) == \
+        (slow.run_id, slow.participant, slow.task, slow.task_label)
+
+
+R = result("d1", "/article[1]", 1, "0.5")
+LEFT_TO_THE_TREE = {
+    "fol": submission([("1", ['<result><file>d1</file><fol offset="0" length="5"/></result>'])]),
+    "comment": submission([("1", [R, "<!-- x -->"])]),
+    "entity in a value": submission([("1", [result("d&amp;1", "/article[1]", 1, "0.5")])]),
+    "namespace prefix": submission([("1", [R])]).replace("<result>", "<x:result xmlns:x='u'>").replace(
+        "</result>", "</x:result>"),
+    "rank in some results only": submission([("1", [R, result("d2", "/article[1]", None, "0.4")])]),
+    "empty rank": submission([("1", [result("d1", "/article[1]", "", "0.5")])]),
+    "plus sign in rank": submission([("1", [result("d1", "/article[1]", "+1", "0.5")])]),
+    "NaN rsv": submission([("1", [result("d1", "/article[1]", 1, "nan")])]),
+    "value over two lines": submission([("1", [result("d\n1", "/article[1]", 1, "0.5")])]),
+    "result outside a topic": submission([("1", [R])]).replace("</inex-submission>", R + "</inex-submission>"),
+    "unknown child": submission([("1", [R.replace("</result>", "<note>x</note></result>")])]),
+    "non-ASCII document": submission([("1", [result("d\u00e91", "/article[1]", 1, "0.5")])]),
+    "bad xpath": submission([("1", [result("d1", "article[x]", 1, "0.5")])]),
+    "topic with another attribute": submission([("1", [R])]).replace('topic-id="1"', 'topic-id="1" n="2"'),
+    "latin-1 declared": submission([("1", [R])], decl='<?xml version="1.0" encoding="ISO-8859-1"?>'),
+    "unclosed root": submission([("1", [R])]).replace("</inex-submission>", ""),
+    "nested topics": submission([("1", [R])]).replace("</topic>", '<topic topic-id="2"></topic></topic>'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEFT_TO_THE_TREE))
+def test_shapes_the_scan_leaves_to_the_tree_reader(tmp_path, caplog, name):
+    p = tmp_path / "r.xml"
+    p.write_bytes(LEFT_TO_THE_TREE[name].encode("latin-1" if "latin" in name else "utf-8"))
+    scanned, fast, slow, fast_warn, slow_warn = both(p, caplog)
+    assert scanned is None
+    assert fast_warn == slow_warn
+    if isinstance(slow, str):
+        assert fast == slow
+    else:
+        pdt.assert_frame_equal(fast.results, slow.results)
+
+
+def test_text_between_results_is_ignored_by_both(tmp_path, caplog):
+    p = tmp_path / "r.xml"
+    p.write_text(submission([("1", [R, "stray text", result("d2", "/article[1]", 2, "0.4")])]))
+    scanned, fast, slow, fast_warn, slow_warn = both(p, caplog)
+    assert scanned is not None and fast_warn == slow_warn
+    pdt.assert_frame_equal(fast.results, slow.results)
+    assert list(fast.results["doc"]) == ["d1", "d2"] and list(fast.results["line"]) == [4, 6]  # line 5: the text
