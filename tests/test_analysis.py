@@ -352,3 +352,21 @@ def test_topic_sampling_records_the_topics_per_sample():
     m = pd.DataFrame(np.arange(28, dtype=float).reshape(4, 7), index=list("abcd"))
     out = topic_sampling({"AiP": m}, [0.2, 0.5, 1.0], samples=2, seed=1)
     assert out["topics"].tolist() == [2, 4, 7]  # ceil(0.2 x 7), ceil(0.5 x 7), 7
+
+
+def test_swap_fit_chi_square_and_table7_by_hand():
+    from inexflow.analysis.swap import goodness_of_fit, table7
+
+    # an exact exponential fits with chi2 = 0
+    a1, a2, _ = fit_exponential([5, 10, 15], [0.2, 0.1, 0.05])
+    assert goodness_of_fit([5, 10, 15], [0.2, 0.1, 0.05], a1, a2, 50)[0] == pytest.approx(0, abs=1e-12)
+    # by hand, in percent: expected 100 * 0.4 e^{-0.1 z} at z = 10, 20: 14.7152, 5.4134
+    stat, df, critical = goodness_of_fit([10, 20], [0.16, 0.05], 0.4, 0.1, 50)
+    e10, e20 = 40 * np.exp(-1.0), 40 * np.exp(-2.0)
+    assert stat == pytest.approx((16 - e10) ** 2 / e10 + (5 - e20) ** 2 / e20)
+    assert df == 50 and round(critical, 3) == 27.991  # the paper's chi2_{0.995,50}
+    fits = pd.DataFrame({"measure": ["MAiP", "iP[0.01]", "MAiP", "iP[0.01]"], "tolerance": [0.0, 0.0, 0.05, 0.05],
+                         "smallest_size_error_lt_5pct": [70, 130, 45, float("nan")]})
+    t = table7(fits, ["iP[0.01]", "MAiP"], 107)
+    assert t.to_dict("records") == [{"% tolerance": "0", "iP[0.01]": ">107", "MAiP": "70"},
+                                    {"% tolerance": "5", "iP[0.01]": "", "MAiP": "45"}]

@@ -100,6 +100,7 @@ rule swap_rates:
     output:
         table=f"{RES}/analysis/swap_rates.tsv",
         fit=f"{RES}/analysis/swap_fit.tsv",
+        paper_table=f"{RES}/analysis/swap_table.tsv",
         plot=report(
             f"{RES}/analysis/error_rates.png",
             caption="../report/error_rates.rst",

@@ -183,7 +183,7 @@ def report_tables():
                 "topic sampling",
                 ["topic_sampling", "topic_sampling_smallest"],
             ),
-            "swap_tables.rst": ("swap rates", ["swap_rates", "swap_fit"]),
+            "swap_tables.rst": ("swap rates", ["swap_rates", "swap_fit", "swap_table"]),
             "significance.rst": (
                 "significance",
                 [

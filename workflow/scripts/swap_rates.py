@@ -3,7 +3,7 @@ import pandas as pd
 
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.plots import error_rates
-from inexflow.analysis.swap import fit_exponential, swap_rates
+from inexflow.analysis.swap import fit_exponential, goodness_of_fit, swap_rates, table7
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_tsv
 
@@ -21,13 +21,17 @@ def main(smk, log):
         parts.append(r)
         for p, g in r.groupby("tolerance"):
             a1, a2, z = fit_exponential(g["size"], g["error_rate"])
-            fits.append((m, p, a1, a2, z))
+            chi2, df, critical = goodness_of_fit(g["size"], g["error_rate"], a1, a2, sw["iterations"])
+            fits.append((m, p, a1, a2, z, chi2, df, critical, bool(chi2 <= critical)))
         log.info("measure %s: %d sizes", m, len(sizes))
+    n_topics = mat.shape[1]
     table = pd.concat(parts, ignore_index=True)
     write_tsv(table, smk.output.table)
-    write_tsv(pd.DataFrame(fits, columns=["measure", "tolerance", "A1", "A2", "smallest_size_error_lt_5pct"]),
-              smk.output.fit)
-    error_rates(table, 0.0, smk.output.plot)
+    fit = pd.DataFrame(fits, columns=["measure", "tolerance", "A1", "A2", "smallest_size_error_lt_5pct", "chi2",
+                                      "chi2_df", "chi2_critical", "fits"])
+    write_tsv(fit, smk.output.fit)
+    write_tsv(table7(fit, cfg["measures"], n_topics), smk.output.paper_table)
+    error_rates(table, fit, n_topics, smk.output.plot)
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -6,6 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from inexflow.measures.catalogue import CURVES, curve_point  # noqa: E402
@@ -97,15 +98,31 @@ def quant_differences(df: pd.DataFrame, path):
     _save(fig, path)
 
 
-def error_rates(df: pd.DataFrame, tolerance: float, path):
-    fig, ax = plt.subplots(figsize=(6, 4))
-    sel = df[df["tolerance"] == tolerance]
-    for m, g in sel.groupby("measure", sort=False):
-        ax.plot(g["size"], g["error_rate"], marker="o", label=m)
-    ax.set_xlabel("topic-set size")
-    ax.set_ylabel(f"swap error rate (tolerance {tolerance:g})")
-    ax.set_title("Swap error rate versus topic-set size")
-    ax.legend(fontsize=8)
+def error_rates(df: pd.DataFrame, fits: pd.DataFrame, n_topics: int, path):
+    """Pal et al., Figure 5: per measure, the swap error rate against the topic-set size for
+    each tolerance, observed (solid, with markers) and extrapolated by the fitted curve
+    Y = A1 exp(-A2 X) (dashed, same colour) up to the campaign's number of topics."""
+    from matplotlib.ticker import MaxNLocator
+
+    measures = list(dict.fromkeys(df["measure"]))
+    fig, axes = plt.subplots(1, max(len(measures), 1), figsize=(4.5 * max(len(measures), 1), 4), squeeze=False)
+    for ax, m in zip(axes[0], measures):
+        for k, (p, g) in enumerate(df[df["measure"] == m].groupby("tolerance", sort=True)):
+            colour = f"C{k}"
+            ax.plot(g["size"], 100 * g["error_rate"], marker="o", markersize=3, color=colour,
+                    label=f"{100 * p:g}% tolerance")
+            f = fits[(fits["measure"] == m) & (fits["tolerance"] == p)]
+            if len(f) and np.isfinite(f["A1"].iloc[0]) and np.isfinite(f["A2"].iloc[0]):
+                x = np.arange(int(g["size"].min()), max(n_topics, int(g["size"].max())) + 1)
+                ax.plot(x, 100 * f["A1"].iloc[0] * np.exp(-f["A2"].iloc[0] * x), linestyle="--", color=colour)
+        ax.axhline(5, color="grey", linewidth=0.8, linestyle=":")
+        ax.set_xlabel("topic-set size")
+        ax.set_ylabel("swap error rate (%)")
+        ax.set_title(m)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.legend(fontsize=7)
+    fig.suptitle("Error rate versus topic-set size (dashed: fitted and extrapolated)")
+    fig.tight_layout()
     _save(fig, path)
 
 

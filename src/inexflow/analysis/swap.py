@@ -4,8 +4,10 @@ For a topic-set size z, draw two disjoint random topic sets of size z (``iterati
 times); a pair of runs (A, B) swaps when A beats B by at least the relative margin p
 (MA - MB > 0 and |MA - MB| >= p max(MA, MB)) on one set and B beats A by at least the
 margin on the other. The error rate at (z, p) is swaps / iterations averaged over all
-pairs. ln Y = ln A1 - A2 z is fitted by least squares over the sizes with Y > 0 and
-extrapolated to the smallest z with an error below ``target`` (5%).
+pairs. ln Y = ln A1 - A2 z (Pal et al., Eq. 3-4) is fitted by least squares over the sizes
+with Y > 0 and extrapolated to the smallest z with an error below ``target`` (5%): their
+Table 7 (:func:`table7`) and the dashed part of Figure 5. The fit is checked as the paper
+checks it (:func:`goodness_of_fit`).
 """
 
 from __future__ import annotations
@@ -57,3 +59,39 @@ def fit_exponential(sizes, rates, target: float = 0.05) -> tuple[float, float, f
         return a1, a2, float("nan")
     zmin = np.log(a1 / target) / a2  # the fit equals the target here; the answer is the next size above
     return a1, a2, float(max(np.floor(zmin + 1e-9) + 1, 1.0))
+
+
+def goodness_of_fit(sizes, rates, a1: float, a2: float, iterations: int) -> tuple[float, int, float]:
+    """Pal et al.'s goodness-of-fit check of Eq. 3 ("Extrapolating to Larger Topic-Set Sizes"):
+    (chi2, degrees of freedom, the critical value it must not exceed).
+
+    chi2 is Pearson's sum over the observed sizes of (O - E)^2 / E, with O the observed and E the
+    fitted error rate, both in percent (the paper's chi2 values, 0 to 9.13, are on that scale).
+    The degrees of freedom are the number of iterations, and the critical value is the
+    0.005 quantile of chi2 with those degrees of freedom, as the paper states them
+    (chi2_{0.995,50} = 27.991 for 50 iterations); docs/measures.md records this reading. NaN
+    when the fit has no parameters."""
+    from scipy.stats import chi2 as chi2_dist
+
+    z, y = np.asarray(sizes, float), np.asarray(rates, float)
+    if not (np.isfinite(a1) and np.isfinite(a2)) or len(z) == 0:
+        return float("nan"), int(iterations), float(chi2_dist.ppf(0.005, iterations))
+    expected = 100.0 * a1 * np.exp(-a2 * z)
+    stat = float(np.sum((100.0 * y - expected) ** 2 / expected))
+    return stat, int(iterations), float(chi2_dist.ppf(0.005, iterations))
+
+
+def table7(fits: pd.DataFrame, measures, n_topics: int) -> pd.DataFrame:
+    """Pal et al.'s Table 7 from the fits (columns measure, tolerance, smallest_size_error_lt_5pct):
+    one row per tolerance in percent, one column per measure, each cell the minimum number of
+    topics for an error rate under 5 % by the fitted curve, ``>N`` beyond the N topics of the
+    campaign (the paper's ``>100``), empty where no curve could be fitted."""
+    rows = []
+    for p, g in fits.groupby("tolerance", sort=True):
+        cells = dict(zip(g["measure"], g["smallest_size_error_lt_5pct"]))
+        row = {"% tolerance": f"{100 * p:g}"}
+        for m in measures:
+            z = cells.get(m, float("nan"))
+            row[m] = "" if not np.isfinite(z) else (f">{n_topics}" if z > n_topics else str(int(z)))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["% tolerance", *measures])
