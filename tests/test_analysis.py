@@ -370,3 +370,18 @@ def test_swap_fit_chi_square_and_table7_by_hand():
     t = table7(fits, ["iP[0.01]", "MAiP"], 107)
     assert t.to_dict("records") == [{"% tolerance": "0", "iP[0.01]": ">107", "MAiP": "70"},
                                     {"% tolerance": "5", "iP[0.01]": "", "MAiP": "45"}]
+
+
+def test_agreement_table_in_ogilvie_lalmas_shape_by_hand():
+    from inexflow.analysis.significance import agreement_table
+
+    # 4 runs (6 system pairs); strict finds 2 ordered pairs significant, gen 3 of which 2 are strict's
+    sig = {("strict", "MAep", "t"): {("a", "b"), ("a", "c")},
+           ("gen", "MAep", "t"): {("a", "b"), ("a", "c"), ("b", "d")}}
+    t = agreement_table(sig, ["strict", "gen"], ["MAep"], ["t"], {("strict", "MAep"): 4, ("gen", "MAep"): 4})
+    cell = {(r.statistic, r.predictor): (r.strict, r.gen) for r in t.itertuples()}
+    assert cell[("recall", "gen")] == (1.0, 1.0)  # gen finds both of strict's pairs
+    assert cell[("precision", "gen")] == (2 / 3, 1.0)  # but 1 of its 3 is not strict's
+    assert cell[("recall", "strict")] == (1.0, 2 / 3) and cell[("precision", "strict")] == (1.0, 1.0)
+    assert cell[("F1", "gen")][0] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
+    assert cell[("% significant", "")] == (100 * 2 / 6, 100 * 3 / 6)

@@ -79,7 +79,8 @@ def test_outputs(campaign):
         assert (campaign / "logs" / "demo" / log).is_file()
     for f in ["summary.txt", "pool_sampling.tsv", "pool_depth.tsv", "relevant_vs_depth.tsv", "topic_sampling.tsv",
               "swap_rates.tsv", "swap_fit.tsv", "swap_table.tsv", "logo_runs.tsv", "logo_per_query.tsv", "significance.tsv",
-              "significance_pairs.parquet", "test_error_rates.tsv", "significance_agreement.tsv", "quant_differences.tsv",
+              "significance_pairs.parquet", "test_error_rates.tsv", "significance_agreement.tsv",
+              "significance_agreement_table.tsv", "quant_differences.tsv",
               "quant_differences.png",
               "tau_vs_pool.png", "tau_vs_topics.png", "error_rates.png", "logo_histogram.png"]:
         assert (res / "analysis" / f).is_file(), f
@@ -365,6 +366,12 @@ def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path
     assert not (an / "pool_sampling.tsv").exists() and not (an / "logo_runs.tsv").exists()
     agree = pd.read_csv(an / "significance_agreement.tsv", sep="\t")
     assert {("gen", "genLifted"), ("gen", "strict"), ("genLifted", "strict")} <= set(zip(agree.quant_a, agree.quant_b))
+    # Tables 3-4 in the paper's shape hold the same F1 as the long table (F1 is symmetric)
+    shaped = pd.read_csv(an / "significance_agreement_table.tsv", sep="\t", keep_default_na=False)
+    for r in agree[agree.measure_a == agree.measure_b].itertuples():
+        cell = shaped[(shaped.test == r.test) & (shaped.measure == r.measure_a) & (shaped.statistic == "F1")
+                      & (shaped.predictor == r.quant_b)][r.quant_a]
+        assert float(cell.iloc[0]) == pytest.approx(r.f1)
     diffs = pd.read_csv(an / "quant_differences.tsv", sep="\t")
     assert list(diffs.columns[:4]) == ["measure", "test", "quant_ref", "quant_other"]
     assert set(diffs["quant_ref"]) <= {"gen"} and (an / "quant_differences.png").stat().st_size > 5000

@@ -158,6 +158,7 @@ rule significance:
         summary=f"{RES}/analysis/significance.tsv",
         errors=f"{RES}/analysis/test_error_rates.tsv",
         agreement=f"{RES}/analysis/significance_agreement.tsv",
+        agreement_table=f"{RES}/analysis/significance_agreement_table.tsv",
         differences=f"{RES}/analysis/quant_differences.tsv",
         differences_plot=report(
             f"{RES}/analysis/quant_differences.png",

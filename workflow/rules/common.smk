@@ -190,6 +190,7 @@ def report_tables():
                     "significance",
                     "test_error_rates",
                     "significance_agreement",
+                    "significance_agreement_table",
                     "quant_differences",
                 ],
             ),

@@ -6,7 +6,7 @@ import pandas as pd
 
 from inexflow.analysis import plots
 from inexflow.analysis.matrix import score_matrix
-from inexflow.analysis.significance import agreement, all_pairs, quant_differences, test_error_rates
+from inexflow.analysis.significance import agreement, agreement_table, all_pairs, quant_differences, test_error_rates
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_parquet, write_tsv
 
@@ -44,6 +44,8 @@ def main(smk, log):
             rows.append((test, a[0], a[1], b[0], b[1], p, r, f))
     write_tsv(pd.DataFrame(rows, columns=["test", "quant_a", "measure_a", "quant_b", "measure_b", "precision",
                                           "recall", "f1"]), smk.output.agreement)
+    n_runs = {k: mat.shape[0] for k, mat in mats.items()}
+    write_tsv(agreement_table(sig_sets, sc["quants"], sc["measures"], sc["tests"], n_runs), smk.output.agreement_table)
     # Figure 1: the first quantisation is the reference the others are compared with, per
     # measure, on the first test's decisions
     ref, test = sc["quants"][0], sc["tests"][0]

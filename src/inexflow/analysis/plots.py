@@ -105,8 +105,12 @@ def error_rates(df: pd.DataFrame, fits: pd.DataFrame, n_topics: int, path):
     from matplotlib.ticker import MaxNLocator
 
     measures = list(dict.fromkeys(df["measure"]))
-    fig, axes = plt.subplots(1, max(len(measures), 1), figsize=(4.5 * max(len(measures), 1), 4), squeeze=False)
-    for ax, m in zip(axes[0], measures):
+    ncols = min(3, max(len(measures), 1))
+    nrows = -(-max(len(measures), 1) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.5 * ncols, 3.8 * nrows), squeeze=False)
+    for ax in axes.flat[len(measures):]:
+        ax.set_visible(False)
+    for ax, m in zip(axes.flat, measures):
         for k, (p, g) in enumerate(df[df["measure"] == m].groupby("tolerance", sort=True)):
             colour = f"C{k}"
             ax.plot(g["size"], 100 * g["error_rate"], marker="o", markersize=3, color=colour,

@@ -148,6 +148,32 @@ def test_error_rates(matrix: pd.DataFrame, tests=TESTS, splits: int = 50, n_boot
                                        "both_halves"])
 
 
+def agreement_table(sig_sets: dict, quants, measures, tests, n_runs: dict) -> pd.DataFrame:
+    """Ogilvie & Lalmas, Tables 3-4 in their shape: for each test and measure, how well the
+    decisions under one quantisation (the predictor Q1, a row) predict those under another
+    (the truth Q2, a column): recall |rej(Q1) & rej(Q2)| / |rej(Q2)|, precision
+    |rej(Q1) & rej(Q2)| / |rej(Q1)| and their F1 (section 3.4), then the percentage of all
+    system pairs found significant under each quantisation (their "identified 15% of all
+    possible system differences"). ``sig_sets[(quant, measure, test)]`` holds the ordered
+    pairs found significant; ``n_runs[(quant, measure)]`` the runs compared."""
+    rows = []
+    for test in tests:
+        for m in measures:
+            for stat in ("recall", "precision", "F1"):
+                for q1 in quants:
+                    row = {"test": test, "measure": m, "statistic": stat, "predictor": q1}
+                    for q2 in quants:
+                        p, r, f = agreement(sig_sets[(q2, m, test)], sig_sets[(q1, m, test)])
+                        row[q2] = {"recall": r, "precision": p, "F1": f}[stat]
+                    rows.append(row)
+            row = {"test": test, "measure": m, "statistic": "% significant", "predictor": ""}
+            for q in quants:
+                n = n_runs[(q, m)]
+                row[q] = 100.0 * len(sig_sets[(q, m, test)]) / (n * (n - 1) / 2) if n > 1 else float("nan")
+            rows.append(row)
+    return pd.DataFrame(rows, columns=["test", "measure", "statistic", "predictor", *quants])
+
+
 AGREEMENT = ("both", "reference only", "other only")
 
 
