@@ -385,3 +385,18 @@ def test_agreement_table_in_ogilvie_lalmas_shape_by_hand():
     assert cell[("recall", "strict")] == (1.0, 2 / 3) and cell[("precision", "strict")] == (1.0, 1.0)
     assert cell[("F1", "gen")][0] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
     assert cell[("% significant", "")] == (100 * 2 / 6, 100 * 3 / 6)
+
+
+def test_logo_tables_in_the_papers_shape_by_hand():
+    from inexflow.analysis.logo import paper_tables
+
+    per_run = pd.DataFrame({"measure": ["MAiP"] * 4, "change_bin": ["0", "(0,10]", "(0,10]", "(-10,0)"],
+                            "significant": [False, True, False, False]})
+    per_query = pd.DataFrame({"measure": ["MAiP"] * 3, "bin": ["0", "(0,10]", "(20,50]"], "count": [7890, 110, 1]})
+    t = paper_tables(per_run, per_query, ["MAiP"]).set_index(["table", "row"])["MAiP"]
+    overall = "overall (out of 4 systems)"
+    assert (t[(overall, "0")], t[(overall, "(0,10]")], t[(overall, "(-10,0)")], t[(overall, "(10,20]")]) == \
+        ("1 (25%)", "2 (50%)", "1 (25%)", "0")
+    # 7890 of 8001 = 98.6 %; 1 of 8001 rounds to 0.0 %: the count alone, as the paper prints it
+    assert (t[("per query", "0")], t[("per query", "(20,50]")]) == ("7,890 (98.6%)", "1")
+    assert (t[("significant (p < 0.05)", "YES")], t[("significant (p < 0.05)", "NO")]) == ("1 (25%)", "3 (75%)")

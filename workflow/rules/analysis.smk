@@ -130,6 +130,7 @@ rule leave_one_group_out:
         overall=f"{RES}/analysis/logo_overall.tsv",
         per_query=f"{RES}/analysis/logo_per_query.tsv",
         significance=f"{RES}/analysis/logo_significance.tsv",
+        paper_tables=f"{RES}/analysis/logo_table.tsv",
         plot=report(
             f"{RES}/analysis/logo_histogram.png",
             caption="../report/logo.rst",

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from inexflow.analysis.logo import BINS, leave_one_group_out
+from inexflow.analysis.logo import BINS, leave_one_group_out, paper_tables
 from inexflow.analysis.plots import logo_histogram
 from inexflow.analysis.rejudge import JudgedRuns, labelled
 from inexflow.formats.assessments import Assessments
@@ -36,6 +36,7 @@ def main(smk, log):
            .rename(columns={"sum": "significant", "count": "runs"}) if len(per_run) else
            pd.DataFrame(columns=["measure", "significant", "runs"]))
     write_tsv(sig, smk.output.significance)
+    write_tsv(paper_tables(per_run, per_query, cfg["measures"]), smk.output.paper_tables)
     logo_histogram(per_query, BINS, smk.output.plot)
 
 

@@ -82,3 +82,37 @@ def leave_one_group_out(judged, runs_results: dict[str, pd.DataFrame], groups: d
     counts = counts.sort_values(["measure", "bin"]).reset_index(drop=True)
     counts["bin"] = counts["bin"].astype(str)
     return runs, counts
+
+
+def _count_cell(count: int, total: int) -> str:
+    """A count as the paper prints it: ``0``, ``7,890 (95%)``, or the count alone when its share
+    rounds to 0.0 % (Table 9's ``2``)."""
+    if not count:
+        return "0"
+    pct = 100.0 * count / total if total else 0.0
+    return f"{count:,}" if round(pct, 1) == 0 else f"{count:,} ({pct:.1f}%)".replace(".0%)", "%)")
+
+
+def paper_tables(per_run: pd.DataFrame, per_query: pd.DataFrame, measures) -> pd.DataFrame:
+    """Pal et al., Tables 8-10 in their shape: one row per (table, row label), one column per
+    measure. Table 8 (``overall``): runs per bin of relative change of their mean score;
+    Table 9 (``per query``): (query, run) pairs per bin; Table 10 (``significant``): runs whose
+    change is significant (YES) or not (NO) by the two-sided paired t-test. Cells are counts
+    with their share of the column's total in percent. ``per_run`` and ``per_query`` are the
+    outputs of :func:`leave_one_group_out`."""
+    n_runs = {m: int((per_run["measure"] == m).sum()) for m in measures}
+    rows = []
+    for b in BINS:
+        rows.append({"table": f"overall (out of {max(n_runs.values(), default=0)} systems)", "row": b} | {
+            m: _count_cell(int(((per_run["measure"] == m) & (per_run["change_bin"] == b)).sum()), n_runs[m])
+            for m in measures})
+    q_total = per_query.groupby("measure")["count"].sum() if len(per_query) else pd.Series(dtype=int)
+    for b in BINS:
+        rows.append({"table": "per query", "row": b} | {
+            m: _count_cell(int(per_query.loc[(per_query["measure"] == m) & (per_query["bin"] == b), "count"].sum()),
+                           int(q_total.get(m, 0))) for m in measures})
+    for label, flag in (("YES", True), ("NO", False)):
+        rows.append({"table": "significant (p < 0.05)", "row": label} | {
+            m: _count_cell(int(((per_run["measure"] == m) & (per_run["significant"] == flag)).sum()), n_runs[m])
+            for m in measures})
+    return pd.DataFrame(rows, columns=["table", "row", *measures])
