@@ -400,3 +400,18 @@ def test_logo_tables_in_the_papers_shape_by_hand():
     # 7890 of 8001 = 98.6 %; 1 of 8001 rounds to 0.0 %: the count alone, as the paper prints it
     assert (t[("per query", "0")], t[("per query", "(20,50]")]) == ("7,890 (98.6%)", "1")
     assert (t[("significant (p < 0.05)", "YES")], t[("significant (p < 0.05)", "NO")]) == ("1 (25%)", "3 (75%)")
+
+
+def test_tau_at_60_is_tables_11_12(tmp_path):
+    from inexflow.analysis.summary import tau_at_60
+
+    def tsv(name, text):
+        (tmp_path / name).write_text(text)
+        return str(tmp_path / name)
+
+    inp = {"sampling": tsv("s.tsv", "measure\tfraction\ttau\nMAiP\t0.6\t0.91\niP[0.01]\t0.6\t0.75\nMAiP\t1.0\t1.0\n"),
+           "topics": tsv("t.tsv", "measure\tfraction\ttau\nMAiP\t0.5\t0.8\n"),  # no 60 % level: no row
+           "depth": tsv("d.tsv", "measure\tpercent\ttau\niP[0.01]\t60.0\t0.97\nMAiP\t60.0\t0.99\n")}
+    t = tau_at_60(inp, ["iP[0.01]", "MAiP"])
+    assert t.to_dict("records") == [{"sampling": "Random pool", "iP[0.01]": 0.75, "MAiP": 0.91},
+                                    {"sampling": "Pool depth", "iP[0.01]": 0.97, "MAiP": 0.99}]

@@ -185,6 +185,7 @@ rule analysis_summary:
         **SUMMARY_INPUTS,
     output:
         text=f"{RES}/analysis/summary.txt",
+        tau_at_60=f"{RES}/analysis/tau_at_60_table.tsv",
     log:
         f"{LOGS}/analysis_summary.log",
     benchmark:
@@ -193,5 +194,6 @@ rule analysis_summary:
         ENV
     params:
         code=CODE,
+        measures=ANALYSIS.get("measures"),
     script:
         "../scripts/analysis_summary.py"

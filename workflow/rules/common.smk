@@ -181,7 +181,7 @@ def report_tables():
         groups |= {
             "topic_tables.rst": (
                 "topic sampling",
-                ["topic_sampling", "topic_sampling_smallest"],
+                ["topic_sampling", "topic_sampling_smallest", "tau_at_60_table"],
             ),
             "swap_tables.rst": ("swap rates", ["swap_rates", "swap_fit", "swap_table"]),
             "significance.rst": (

@@ -51,3 +51,26 @@ def summarise(inp) -> str:
         lines.append(f"  {m}: size {g['size'].iloc[0]}: {g['error_rate'].iloc[0]:.3f} -> size {g['size'].iloc[-1]}: "
                      f"{g['error_rate'].iloc[-1]:.3f} ({trend(g['error_rate'], 'topic sets')})")
     return "\n".join(lines) + "\n"
+
+
+# Pal et al., Tables 11-12: tau at 60 % of each sampling analysis
+SAMPLING_ROWS = (("Random pool", "sampling", "fraction", 0.6), ("Random query", "topics", "fraction", 0.6),
+                 ("Pool depth", "depth", "percent", 60.0))
+
+
+def tau_at_60(inp, measures) -> pd.DataFrame:
+    """Pal et al., Tables 11-12: Kendall tau against the full judgements at 60 % sampling, one row
+    per sampling analysis that ran at that level (random pool, random query, pool depth: the
+    ``sampling``, ``topics`` and ``depth`` tables of ``inp``), one column per measure in
+    ``measures`` order. An analysis whose levels (config ``analysis.pool_fractions``,
+    ``topic_fractions``, ``pool_depth_percents``) leave out 60 % has no row."""
+    rows = []
+    for label, key, level, at in SAMPLING_ROWS:
+        if inp.get(key) is None:
+            continue
+        df = _read(inp[key])
+        hit = df[(df[level] - at).abs() < 1e-9]
+        if len(hit):
+            tau = dict(zip(hit["measure"], hit["tau"]))
+            rows.append({"sampling": label} | {m: tau.get(m, float("nan")) for m in measures})
+    return pd.DataFrame(rows, columns=["sampling", *measures])
