@@ -415,3 +415,30 @@ def test_tau_at_60_is_tables_11_12(tmp_path):
     t = tau_at_60(inp, ["iP[0.01]", "MAiP"])
     assert t.to_dict("records") == [{"sampling": "Random pool", "iP[0.01]": 0.75, "MAiP": 0.91},
                                     {"sampling": "Pool depth", "iP[0.01]": 0.97, "MAiP": 0.99}]
+
+
+def test_adaptive_pool_depth_by_hand():
+    from inexflow.analysis.adaptive import adaptive_depths
+
+    # topic 1: relevant documents at entry depths 1, 3, 6 and 12; nothing new relevant from 8 on
+    e1 = [("a", 1), ("b", 3), ("c", 4), ("d", 6), ("e", 7), ("f", 9), ("g", 10), ("h", 12), ("i", 14)]
+    # topic 2: nothing relevant; the budget of 3 documents is reached at depth 5
+    e2 = [("x", 1), ("y", 2), ("z", 5), ("w", 20)]
+    entry = pd.DataFrame([("1", d, x) for d, x in e1] + [("2", d, x) for d, x in e2], columns=["topic", "doc", "entry"])
+    relevant = {("1", "a"), ("1", "b"), ("1", "d"), ("1", "h")}
+    judged = {("1", d) for d, _ in e1[:7]} | {("2", d) for d, _ in e2}  # h and i were never judged
+    t = adaptive_depths(entry, relevant, judged, step=5, min_rate=0.3, max_judged=3).set_index("topic")
+    # topic 1: depth 5 holds a b c (2 relevant, 3 >= budget 3): stops at once on the budget
+    assert (t.loc["1", "depth"], t.loc["1", "judged"], t.loc["1", "relevant"], t.loc["1", "stopped"]) == \
+        (5, 3, 2, "budget")
+    t = adaptive_depths(entry, relevant, judged, step=5, min_rate=0.3, max_judged=None).set_index("topic")
+    # depth 5: a b c; step to 10 adds d e f g (1 relevant of 4 = 0.25 < 0.3): stops at 10, 7 judged
+    assert (t.loc["1", "depth"], t.loc["1", "judged"], t.loc["1", "relevant"], t.loc["1", "unjudged"],
+            t.loc["1", "stopped"]) == (10, 7, 3, 0, "rate")
+    # topic 2: depth 5 holds x y z; the step to 10 adds nothing and is passed over; 15 nothing;
+    # 20 adds w (0 of 1 relevant): stops there with every document
+    assert (t.loc["2", "depth"], t.loc["2", "judged"], t.loc["2", "stopped"]) == (20, 4, "rate")
+    t = adaptive_depths(entry, relevant, judged, step=5, min_rate=0.0, max_judged=None).set_index("topic")
+    # a zero rate never stops: every document, h and i unjudged
+    assert (t.loc["1", "judged"], t.loc["1", "relevant"], t.loc["1", "unjudged"], t.loc["1", "stopped"]) == \
+        (9, 4, 2, "exhausted")

@@ -77,7 +77,8 @@ def test_outputs(campaign):
     assert (res / "report.html").read_text().count("<table>") >= 6
     for log in ["parse_assessments/main.log", "aggregate.log"]:
         assert (campaign / "logs" / "demo" / log).is_file()
-    for f in ["summary.txt", "tau_at_60_table.tsv", "pool_sampling.tsv", "pool_depth.tsv", "relevant_vs_depth.tsv", "topic_sampling.tsv",
+    for f in ["summary.txt", "tau_at_60_table.tsv", "adaptive_pool.tsv", "adaptive_pool_summary.tsv",
+              "pool_sampling.tsv", "pool_depth.tsv", "relevant_vs_depth.tsv", "topic_sampling.tsv",
               "swap_rates.tsv", "swap_fit.tsv", "swap_table.tsv", "logo_runs.tsv", "logo_per_query.tsv",
               "logo_table.tsv", "significance.tsv",
               "significance_pairs.parquet", "test_error_rates.tsv", "significance_agreement.tsv",

@@ -63,6 +63,8 @@ rule pool_analysis:
         reduced=f"{RES}/analysis/reduced_pools.tsv",
         sampling_table=f"{RES}/analysis/pool_sampling_table.tsv",
         depth_table=f"{RES}/analysis/pool_depth_table.tsv",
+        adaptive=f"{RES}/analysis/adaptive_pool.tsv",
+        adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
         plot=report(
             f"{RES}/analysis/tau_vs_pool.png",
             caption="../report/tau_pool.rst",
@@ -89,7 +91,8 @@ rule pool_analysis:
         ENV
     params:
         code=CODE,
-        cfg=analysis_cfg("pool_fractions", "pool_depth_percents"),
+        cfg=analysis_cfg("pool_fractions", "pool_depth_percents", "adaptive_pool"),
+        pool_target=config["pool"].get("target"),
     script:
         "../scripts/pool_analysis.py"
 

@@ -207,6 +207,8 @@ def report_tables():
                     "pool_depth_table",
                     "relevant_vs_depth",
                     "reduced_pools",
+                    "adaptive_pool",
+                    "adaptive_pool_summary",
                 ],
             ),
             "logo_tables.rst": (

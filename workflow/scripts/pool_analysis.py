@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from inexflow.analysis.adaptive import adaptive_pool_analysis
 from inexflow.analysis.plots import relevant_vs_depth as plot_relevant_vs_depth
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns, labelled
@@ -49,6 +50,11 @@ def main(smk, log):
     write_tsv(reduced_pools(regenerated, levels, judged), smk.output.reduced)
     tau_curves(samp, "fraction", "% of relevant documents judged", f"Pool sampling ({cfg['task']})",
                smk.output.plot)
+    ad = cfg["adaptive_pool"]
+    per_topic, summary = adaptive_pool_analysis(judged, measures, regenerated, pool, ad["step"], ad["min_rate"],
+                                                ad["max_judged"] or smk.params.pool_target)
+    write_tsv(per_topic, smk.output.adaptive)
+    write_tsv(relabel(summary), smk.output.adaptive_summary)
 
 
 run_stage(main, snakemake)  # noqa: F821
