@@ -198,3 +198,22 @@ def test_unseen_sizes_merge_what_was_seen():
     # [0,10), [20,30), B's [0,50), [5,25) overlaps both A spans (15 seen of 20), then [0,30) is all seen
     got = unseen_sizes(docs, np.array([0, 20, 0, 5, 0]), np.array([10, 30, 50, 25, 30]))
     assert got.tolist() == [10, 10, 50, 20 - 5 - 5, 0]
+
+
+def test_eprum_precision_at_rank_and_graph_by_hand():
+    from inexflow.measures.bepd import eprum_at_ranks, eprum_curve
+
+    # 0/1 probabilities: classical precision at k (targets at ranks 1 and 3 of N = 2)
+    assert eprum_at_ranks(np.array([1.0, 0.0, 1.0]), 2, [1, 2, 3]) == [1.0, 1 / 2, 2 / 3]
+    # half-way results: F_1 = 0.5 needs the ideal run's first rank, F_2 = 1 too
+    assert eprum_at_ranks(np.array([0.5, 0.5]), 1, [1, 2]) == [1.0, 1 / 2]
+    # more expected targets than there are (two results in one article): at most N
+    assert eprum_at_ranks(np.array([1.0, 1.0, 1.0]), 2, [3]) == [2 / 3]
+    # a run shorter than k keeps what it found; a run that finds nothing scores 0
+    assert eprum_at_ranks(np.array([1.0]), 1, [5]) == [1 / 5] and eprum_at_ranks(np.zeros(3), 2, [2]) == [0.0]
+    # the graph: the only target reached at rank 2 -> precision 1/2 at every recall level
+    c = eprum_curve(np.array([0.0, 1.0]), 1)
+    assert len(c) == 100 and (c == 0.5).all()
+    # two targets, reached at ranks 1 and 4: levels up to 0.5 need 1 rank (1/1), above 2 ranks in 4 (2/4)
+    c = eprum_curve(np.array([1.0, 0.0, 0.0, 1.0]), 2)
+    assert (c[:50] == 1.0).all() and (c[50:] == 0.5).all()

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from inexflow.measures.catalogue import CURVES, curve_point  # noqa: E402
+from inexflow.measures.catalogue import CURVES, curve_point, curve_title  # noqa: E402
 from inexflow.tables import atomic_path  # noqa: E402
 
 
@@ -154,10 +154,11 @@ def task_curves(scores: pd.DataFrame, task: str, path):
     m = scores[(scores["task"] == task) & (scores["topic"] == "all")]
     points = m["measure"].map(curve_point)
     panels = []
-    for prefix, (title, xlab) in CURVES.items():
+    found = dict.fromkeys(p[0] for p in points if p is not None)
+    for prefix in [p for p in CURVES if p in found] + [p for p in found if p not in CURVES]:
+        title, xlab = curve_title(prefix)
         on = points.map(lambda p, prefix=prefix: p is not None and p[0] == prefix).to_numpy(bool)
-        if on.any():
-            panels.append((prefix, title, xlab, m[on].assign(x=[p[1] for p in points[on]])))
+        panels.append((prefix, title, xlab, m[on].assign(x=[p[1] for p in points[on]])))
     fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(5.5 * max(len(panels), 1), 4), squeeze=False)
     for ax, (_prefix, title, xlab, sel) in zip(axes[0], panels):
         quants = sorted(sel["quant"].unique())

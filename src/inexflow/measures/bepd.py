@@ -15,6 +15,11 @@ document length, A > 0; 0 for results in documents without a BEP.
   each reached with probability s(b, b) = 1) needs ceil(r * N) ranks. Precision at r =
   ceil(r N) / k_r (0 if r is never reached). ``EPRUM[A]`` is that precision averaged over
   r = 0.01, 0.02, ..., 1.00. A run that returns exactly the BEPs scores 1.
+- ``EPRUM[A]@r[x]``: the EPRUM precision-recall graph of section 7.3, precision at recall x
+  (the same 100 levels; per topic only with the ``per_topic_curves`` option, its means
+  always).
+- ``EPRUM[A]@[k]``: EPRUM precision at rank k for the ``cutoffs`` (section 7.2's second
+  definition, :func:`eprum_at_ranks`).
 
 Assumptions (the paper does not fix them): L defaults to the mean ``doc_chars`` of the
 assessed documents (``mean_doc_length`` option to give the collection's); d is the
@@ -59,23 +64,50 @@ def bep_offsets(ctx: ScoringContext) -> pd.Series:
     return s[s >= 0]
 
 
-def eprum_precision(probs: np.ndarray, n_targets: int) -> float:
-    """Mean EPRUM precision over the 100 recall levels for one topic."""
+def eprum_curve(probs: np.ndarray, n_targets: int) -> np.ndarray:
+    """EPRUM precision at the 100 recall levels r = 0.01 .. 1.00 for one topic (the precision-
+    recall graph of section 7.3): ceil(r N) / k_r, 0 where r is never reached."""
+    prec = np.zeros(len(RECALL_LEVELS))
     if n_targets == 0:
-        return 0.0
+        return prec
     found = np.cumsum(probs)
     need = RECALL_LEVELS / 100 * n_targets
     k = np.searchsorted(found, need - 1e-12, side="left")  # first rank (0-based) with F_k >= r N
     ideal = np.ceil(need - 1e-12)  # the ideal run's search length in whole ranks
     ok = k < len(found)
-    prec = np.zeros(len(need))
     prec[ok] = ideal[ok] / (k[ok] + 1)
-    return float(prec.mean())
+    return prec
+
+
+def eprum_precision(probs: np.ndarray, n_targets: int) -> float:
+    """Mean EPRUM precision over the 100 recall levels for one topic."""
+    return float(eprum_curve(probs, n_targets).mean())
+
+
+def eprum_at_ranks(probs: np.ndarray, n_targets: int, ks) -> list[float]:
+    """EPRUM precision at rank k (section 7.2): the ideal run's minimum search length to reach
+    the run's expected recall after k ranks, F_k / N, divided by k. F_k = the sum of the first
+    k probabilities (all of them for a shorter run), at most N; the ideal run (every BEP,
+    each reached with probability 1) needs ceil(F_k) whole ranks, as for precision at recall.
+    With 0/1 probabilities it is the classical precision at k."""
+    found = np.cumsum(probs)
+    out = []
+    for k in ks:
+        f = min(float(found[min(k, len(found)) - 1]) if len(found) else 0.0, float(n_targets))
+        out.append(float(np.ceil(f - 1e-12)) / k if f > 0 else 0.0)
+    return out
+
+
+def _recall_label(r: int) -> str:
+    return f"{r / 100:.2f}"
 
 
 def bepd_measure_names(opts: dict) -> list[str]:
     a_values = [float(a) for a in opts.get("bepd_a") or Options.bepd_a]
-    return ["num_q"] + [f"{m}[{a:g}]" for a in a_values for m in ("BEPD", "EPRUM")]
+    ks = [int(k) for k in opts.get("cutoffs") or Options.cutoffs]
+    return ["num_q"] + [n for a in a_values for n in (
+        [f"BEPD[{a:g}]", f"EPRUM[{a:g}]"] + [f"EPRUM[{a:g}]@[{k}]" for k in ks]
+        + [f"EPRUM[{a:g}]@r[{_recall_label(r)}]" for r in RECALL_LEVELS])]
 
 
 @register_family("bepd", bepd_measure_names, needs=("index",))
@@ -87,6 +119,8 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
         raise InputError(ctx.assessments.source, None, "cannot determine the mean document length L",
                          "doc_chars in the assessments or the mean_doc_length option")
     a_values = [float(a) for a in ctx.opt("bepd_a")]
+    ks = [int(k) for k in ctx.opt("cutoffs")]
+    keep_curves = bool(ctx.opt("per_topic_curves"))
     n_bep = beps.groupby(level=0).size().to_dict()
     topics = scored_topics(run, list(n_bep), ctx)
     res = run.results
@@ -98,16 +132,24 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     bep = beps.reindex(key).to_numpy(np.float64)
     dist = np.abs(res["offset"].to_numpy(np.float64) - bep)
     groups = res.groupby("topic", sort=False).indices
-    rows, per = [], {f"{m}[{a:g}]": [] for a in a_values for m in ("BEPD", "EPRUM")}
+    names = bepd_measure_names({"bepd_a": a_values, "cutoffs": ks})[1:]
+    rows, per = [], {m: [] for m in names}
     for t in topics:
         idx = groups.get(t, np.zeros(0, dtype=np.int64))
         for a in a_values:
             s = np.where(np.isnan(dist[idx]), 0.0, a * L / (a * L + np.nan_to_num(dist[idx])))
-            vals = {f"BEPD[{a:g}]": float(s.sum() / n_bep[t]), f"EPRUM[{a:g}]": eprum_precision(s, n_bep[t])}
+            curve = eprum_curve(s, n_bep[t])
+            vals = {f"BEPD[{a:g}]": float(s.sum() / n_bep[t]), f"EPRUM[{a:g}]": float(curve.mean())}
+            vals.update({f"EPRUM[{a:g}]@[{k}]": v for k, v in zip(ks, eprum_at_ranks(s, n_bep[t], ks))})
+            points = {f"EPRUM[{a:g}]@r[{_recall_label(r)}]": float(v) for r, v in zip(RECALL_LEVELS, curve)}
             for m, v in vals.items():
                 rows.append((t, "bep", m, v))
                 per[m].append(v)
+            for m, v in points.items():  # the graph: per topic only with per_topic_curves, its means always
+                if keep_curves:
+                    rows.append((t, "bep", m, v))
+                per[m].append(v)
     if topics:
         rows.append(("all", "bep", "num_q", float(len(topics))))
-        rows.extend(("all", "bep", m, aggregate("bepd", m, v)) for m, v in per.items())
+        rows.extend(("all", "bep", m, aggregate("bepd", m, per[m])) for m in names)
     return tidy(rows)

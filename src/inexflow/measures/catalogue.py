@@ -8,7 +8,8 @@ formatting, plots, analyses, config checks).
 - Counts: summed over topics, not averaged (``num_rel``, ``ret_size``, ...), printed as
   integers: :data:`COUNTS`, :func:`is_count`.
 - Curve points: ``ep[x]`` (ep/gr, x = gain recall), ``nxCG@[k]`` (x = rank),
-  ``ircl_prn.x`` (interpolated precision, x = recall): :func:`curve_point`.
+  ``ircl_prn.x`` (interpolated precision, x = recall), ``EPRUM[A]@r[x]`` (EPRUM precision at
+  recall x): :func:`curve_point`, :func:`curve_title`.
 - Quantisation labels of measures that use none (the passage measures count characters,
   BEPD distances): :data:`NO_QUANT`.
 - How a mean is aggregated from the per-topic values: :data:`AGGREGATORS` (``mean``,
@@ -97,6 +98,9 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]], names: Itera
     return rows
 
 _CURVE = re.compile("^(" + "|".join(re.escape(p) for p in CURVES) + r")([0-9.]+)\]?$")
+# curves with a parameter in their prefix: prefix pattern -> (title with {0} for the parameter, x axis)
+PARAM_CURVES = {r"EPRUM\[([0-9.e+-]+)\]@r\[": ("EPRUM precision-recall, A = {0}", "recall")}
+_PARAM_CURVE = re.compile("^(" + "|".join(f"(?:{p})" for p in PARAM_CURVES) + r")([0-9.]+)\]$")
 
 
 def per_topic_name(measure: str) -> str:
@@ -109,6 +113,18 @@ def is_count(measure: str) -> bool:
 
 
 def curve_point(measure: str) -> tuple[str, float] | None:
-    """(curve prefix, x) of a curve point such as ``ep[0.25]`` or ``nxCG@[15]``, else None."""
-    m = _CURVE.match(measure)
-    return (m.group(1), float(m.group(2))) if m else None
+    """(curve prefix, x) of a curve point such as ``ep[0.25]``, ``nxCG@[15]`` or
+    ``EPRUM[1]@r[0.5]`` (prefix ``EPRUM[1]@r[``), else None."""
+    m = _CURVE.match(measure) or _PARAM_CURVE.match(measure)
+    return (m.group(1), float(m.group(m.lastindex))) if m else None
+
+
+def curve_title(prefix: str) -> tuple[str, str]:
+    """(title, x axis) of the curve of a prefix :func:`curve_point` gives."""
+    if prefix in CURVES:
+        return CURVES[prefix]
+    for pattern, (title, axis) in PARAM_CURVES.items():
+        m = re.fullmatch(pattern, prefix)
+        if m:
+            return title.format(*m.groups()), axis
+    raise KeyError(prefix)
