@@ -442,3 +442,13 @@ def test_adaptive_pool_depth_by_hand():
     # a zero rate never stops: every document, h and i unjudged
     assert (t.loc["1", "judged"], t.loc["1", "relevant"], t.loc["1", "unjudged"], t.loc["1", "stopped"]) == \
         (9, 4, 2, "exhausted")
+
+
+def test_task_curves_show_the_top_runs_by_the_main_measure():
+    from inexflow.analysis.plots import top_runs
+
+    rows = [(f"r{i:02d}", "all", "focused", "-", "MAiP", v) for i, v in enumerate([0.3, 0.5, 0.1, 0.5, 0.2])]
+    scores = pd.DataFrame(rows, columns=["run", "topic", "task", "quant", "measure", "value"])
+    assert top_runs(scores, "focused", "MAiP", 3) == ["r01", "r03", "r00"]  # 0.5, 0.5 (by name), 0.3
+    assert top_runs(scores, "focused", "MAiP", 10) == ["r00", "r01", "r02", "r03", "r04"]  # every run
+    assert top_runs(scores, "focused", None, 3) == ["r00", "r01", "r02", "r03", "r04"]

@@ -72,6 +72,7 @@ rule plot_scores:
         ENV
     params:
         code=CODE,
+        main_measures={t: ETASKS[t]["main_measure"] for t in TASKS},
     script:
         "../scripts/plot_scores.py"
 

@@ -1,4 +1,5 @@
-"""Stage plot_scores: the score curves of every task (ep/gr, nxCG, iP) per run, one PNG per task."""
+"""Stage plot_scores: the score curves of every task (ep/gr, nxCG, iP, EPRUM) per run, one PNG per task;
+the top 10 runs by the task's main measure when it has more (Pal et al., Figure 4)."""
 from inexflow.analysis.plots import task_curves
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet
@@ -9,7 +10,8 @@ def main(smk, log):
 
     scores = read_parquet(smk.input.scores)
     for path in smk.output.plots:
-        task_curves(scores, Path(path).stem, path)
+        task = Path(path).stem
+        task_curves(scores, task, path, smk.params.main_measures[task])
         log.info("plotted %s", path)
 
 

@@ -147,11 +147,29 @@ def logo_histogram(bins: pd.DataFrame, order, path):
     _save(fig, path)
 
 
-def task_curves(scores: pd.DataFrame, task: str, path):
-    """The curves a reader wants for one task, means over topics per run: the ep/gr curve and
-    the nxCG curve (XCG), the interpolated precision curve (passage measures) or the
-    generalised precision curve (in-context)."""
+def top_runs(scores: pd.DataFrame, task: str, main_measure: str | None, top: int) -> list[str]:
+    """The ``top`` best runs of ``task`` by the mean of ``main_measure`` (under its first
+    quantisation; ties by run name), every run when there are no more or no main measure."""
     m = scores[(scores["task"] == task) & (scores["topic"] == "all")]
+    runs = sorted(m["run"].unique())
+    sel = m[m["measure"] == main_measure] if main_measure else m.iloc[:0]
+    if len(runs) <= top or sel.empty:
+        return runs
+    sel = sel[sel["quant"] == sorted(sel["quant"].unique())[0]]
+    ranked = sorted(zip(sel["value"], sel["run"]), key=lambda v: (-v[0], v[1]))
+    return [r for _, r in ranked[:top]]
+
+
+def task_curves(scores: pd.DataFrame, task: str, path, main_measure: str | None = None, top: int = 10):
+    """The curves a reader wants for one task, means over topics per run: the ep/gr curve and
+    the nxCG curve (XCG), the interpolated precision curve (passage measures; with more than
+    ``top`` runs, the ``top`` best by ``main_measure``: Pal et al.'s Figure 4, the top-10
+    systems), the EPRUM precision-recall graph (Best in Context 2006)."""
+    m = scores[(scores["task"] == task) & (scores["topic"] == "all")]
+    n_runs = m["run"].nunique()
+    keep = top_runs(scores, task, main_measure, top)
+    m = m[m["run"].isin(keep)]
+    shown = f" (top {len(keep)} of {n_runs} runs by {main_measure})" if len(keep) < n_runs else ""
     points = m["measure"].map(curve_point)
     panels = []
     found = dict.fromkeys(p[0] for p in points if p is not None)
@@ -166,7 +184,7 @@ def task_curves(scores: pd.DataFrame, task: str, path):
             x = g["x"]
             label = run if len(quants) == 1 else f"{run} ({quant})"
             ax.plot(x.to_numpy(), g["value"].to_numpy(), label=label, lw=1)
-        ax.set_title(f"{task}: {title}")
+        ax.set_title(f"{task}: {title}{shown}", fontsize=9)
         ax.set_xlabel(xlab)
         ax.set_ylim(0, 1.02)
         ax.legend(fontsize=6)
