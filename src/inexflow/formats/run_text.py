@@ -83,8 +83,10 @@ def _fast_read(path, ncols: int) -> dict | None:
             uniq = np.asarray(enc.dictionary.to_pylist(), dtype=object)
             if (uniq == "").any():
                 return None
-            cols[int(k)] = uniq[enc.indices.to_numpy(zero_copy_only=False)]
+            codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            cols[int(k)] = uniq[codes]
             cols[(int(k), "unique")] = uniq
+            cols[(int(k), "codes")] = codes
         else:
             cols[int(k)] = c.to_numpy()
     cols["line"] = _line_numbers(data, len(table)) if irregular else np.arange(1, len(table) + 1, dtype=np.int64)
@@ -114,7 +116,11 @@ def read_text_run(path) -> Run:
                            "offset": fast[6] if ncols == 8 else np.zeros(n, np.int64),
                            "length": fast[7] if ncols == 8 else np.full(n, -1, np.int64),
                            "rank": fast[3], "rsv": fast[4], "line": fast["line"]}, copy=False)
-        return _finish(path, df, sorted(fast[(5, "unique")]), ncols)
+        # the dictionary codes of the reader, so that the checks and the ordering do not factorise
+        # the strings again (no xpath in these formats: one code)
+        codes = {"topic": (fast[(0, "codes")], fast[(0, "unique")]), "doc": (fast[(2, "codes")], fast[(2, "unique")]),
+                 "xpath": (np.zeros(n, dtype=np.int64), [""])}
+        return _finish(path, df, sorted(fast[(5, "unique")]), ncols, codes)
     return _read_validating(path)
 
 
@@ -141,11 +147,11 @@ def warn_blank_lines(path, blank_lines):
                    "the official inex_eval rejects a run with blank lines: 'fields missing')")
 
 
-def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int) -> Run:
+def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict | None = None) -> Run:
     if len(run_ids) > 1:
         warn_input(path, None, f"several run ids {run_ids[:5]}; using {run_ids[0]!r}")
-    check_duplicates(df, path)
-    df = order_results(df, has_rank=True)
+    check_duplicates(df, path, codes)
+    df = order_results(df, has_rank=True, codes=codes)
     fmt = {8: "fol-text", 7: "xpath-text", 6: "trec-text"}[ncols]
     return Run(run_ids[0], "", "", fmt, str(path), df[list(RESULT_COLUMNS)])
 

@@ -112,11 +112,13 @@ class Run:
             raise CachedTableError(path, f"cached run table has no {e.args[0]!r} in its metadata") from None
 
 
-def order_results(df: pd.DataFrame, has_rank: bool) -> pd.DataFrame:
-    """Sort into evaluation order (see module docstring); ``df`` rows are in file order."""
+def order_results(df: pd.DataFrame, has_rank: bool, codes: dict | None = None) -> pd.DataFrame:
+    """Sort into evaluation order (see module docstring); ``df`` rows are in file order.
+    ``codes`` may give a column's integer codes and distinct values (``{"topic": (codes,
+    uniques)}``, as a reader's dictionary has them) so that they are not computed again."""
     from inexflow.formats.assessments import topic_sort_key
 
-    codes, topics = pd.factorize(df["topic"])
+    codes, topics = (codes or {}).get("topic") or pd.factorize(df["topic"])
     topic_pos = np.empty(len(topics), dtype=np.int64)
     topic_pos[sorted(range(len(topics)), key=lambda i: topic_sort_key(topics[i]))] = np.arange(len(topics))
     second = df["rank"].to_numpy() if has_rank else -np.nan_to_num(df["rsv"].to_numpy(np.float64), nan=-np.inf)
@@ -130,17 +132,17 @@ def order_results(df: pd.DataFrame, has_rank: bool) -> pd.DataFrame:
     return df
 
 
-def check_duplicates(df: pd.DataFrame, path):
+def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):
     """A result (same element or same passage) listed twice for one topic is legal but odd:
     the official tools score every line, so it is kept and reported as a warning naming
-    the first repeated line and how many there are."""
+    the first repeated line and how many there are. ``codes``: as for :func:`order_results`."""
     from inexflow.errors import warn_input
 
     key = ["topic", "doc", "xpath", "offset", "length"]
     composite = np.zeros(len(df), dtype=np.int64)
     for k in ("topic", "doc", "xpath"):
-        codes, uniq = pd.factorize(df[k])
-        composite = composite * max(len(uniq), 1) + codes
+        c, uniq = (codes or {}).get(k) or pd.factorize(df[k])
+        composite = composite * max(len(uniq), 1) + c
     dup = pd.DataFrame({"k": composite, "o": df["offset"].to_numpy(), "n": df["length"].to_numpy()}).duplicated()
     if dup.any():
         second = df[dup].iloc[0]
