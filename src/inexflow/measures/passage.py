@@ -74,6 +74,11 @@ def _level(k: int) -> str:
     return f"{k / 100:.2f}"
 
 
+# the names of the per-topic iP lines and of the 101 points of the interpolated precision curve
+_IP_NAMES = [(k, f"iP[{_level(k)}]") for k in PER_TOPIC_IP]
+_CURVE_NAMES = [f"ircl_prn.{_level(k)}" for k in LEVELS]
+
+
 def interpolated_precision(size: np.ndarray, rsize: np.ndarray, trel: int) -> np.ndarray:
     """iP at the 101 recall levels for one topic, from the results' sizes and highlighted
     sizes in reading order (the tool's per-result update and backward fill; module docstring).
@@ -331,11 +336,11 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
         cp = vals["rel_ret_size"] / vals["ret_size"] if vals["ret_size"] else 0.0
         cr = tool_div(vals["rel_ret_size"], vals["rel_size"])
         vals.update(art_prec=ap, art_rec=ar, art_f1=_f1(ap, ar), char_prec=cp, char_rec=cr, char_f1=_f1(cp, cr))
-        for k in PER_TOPIC_IP:
-            vals[f"iP[{_level(k)}]"] = float(ip[k])
+        for k, name in _IP_NAMES:
+            vals[name] = float(ip[k])
         vals["AiP"] = tool_mean(ip)
         rows.extend((t, q, m, float(v)) for m, v in vals.items())
         # the interpolated precision at all 101 levels is averaged, not printed per topic
-        per.append(dict(vals, **{f"ircl_prn.{_level(k)}": float(ip[k]) for k in LEVELS}))
+        per.append(dict(vals, **dict(zip(_CURVE_NAMES, ip.tolist()))))
     rows.extend(mean_rows("passage" if check_overlap else "passage_thorough", q, per, MEAN_LINES))
     return tidy(rows)
