@@ -110,22 +110,29 @@ def interpolated_precision_grouped(group: np.ndarray, size: np.ndarray, rsize: n
     ip = np.zeros((len(trel), len(LEVELS)))
     if len(group) == 0:
         return ip
-    order = np.argsort(group, kind="stable")
-    g = group[order]
-    cs = np.cumsum(size[order])
-    cr = np.cumsum(rsize[order])
+    if (group[1:] >= group[:-1]).all():  # already topic by topic (the usual case): no sort
+        g, size, rsize = group, size, rsize
+    else:
+        order = np.argsort(group, kind="stable")
+        g, size, rsize = group[order], size[order], rsize[order]
+    cs = np.cumsum(size)
+    cr = np.cumsum(rsize)
     first = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
-    seg = np.repeat(np.arange(len(first)), np.diff(np.r_[first, len(g)]))
-    base = first[seg] - 1
-    cs = cs - np.where(base >= 0, cs[np.maximum(base, 0)], 0)
-    cr = cr - np.where(base >= 0, cr[np.maximum(base, 0)], 0)
+    counts = np.diff(np.r_[first, len(g)])
+    # the sums within each topic: the running sums less those at the end of the previous topic
+    cs = cs - np.repeat(np.r_[0, cs[first[1:] - 1]], counts)
+    cr = cr - np.repeat(np.r_[0, cr[first[1:] - 1]], counts)
     tr = trel[g]
     with np.errstate(divide="ignore", invalid="ignore"):
         level = np.floor(100.0 * (cr / tr))
         prec = cr / cs
     ok = (tr > 0) & (cs > 0) & (level <= 100)
-    flat = ip.reshape(-1)
-    np.maximum.at(flat, g[ok] * len(LEVELS) + level[ok].astype(np.int64), prec[ok])
+    # levels never fall within a topic, so (topic, level) keys come in runs: the best precision
+    # of each run, then the backward fill over the levels
+    key = g[ok] * len(LEVELS) + level[ok].astype(np.int64)
+    if len(key):
+        starts = np.r_[0, np.flatnonzero(key[1:] != key[:-1]) + 1]
+        ip.reshape(-1)[key[starts]] = np.maximum.reduceat(prec[ok], starts)
     return np.maximum.accumulate(ip[:, ::-1], axis=1)[:, ::-1]
 
 
