@@ -171,3 +171,14 @@ def test_simulator_reports_progress(tmp_path):
         last[what] = done
     assert last == {"documents written": 12, "runs simulated": s["runs"], "runs written": s["runs"],
                     "assessment sets written": 1}
+
+
+def test_simulate_command_defaults_are_the_simulation_configs():
+    from inexflow.cli import build_parser
+    from inexflow.simulate import SETTINGS, simulation_config
+
+    args = build_parser().parse_args(["simulate", "--out", "x"])
+    assert simulation_config({k: getattr(args, k) for k in SETTINGS}) == SimulationConfig()
+    args = build_parser().parse_args(["simulate", "--out", "x", "--docs", "7", "--max-runs", "3"])
+    cfg = simulation_config({k: getattr(args, k) for k in SETTINGS})
+    assert (cfg.n_docs, cfg.max_runs, cfg.n_topics) == (7, 3, SimulationConfig().n_topics)

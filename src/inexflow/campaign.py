@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from inexflow.errors import ConfigError
 from inexflow.formats.runs import TASKS, task_key
 
 # the keys an evaluation task may set that override the campaign's top-level scoring options
@@ -44,8 +45,6 @@ MAIN_SET = "main"
 
 
 def _error(message: str):
-    from inexflow.config import ConfigError
-
     return ConfigError(message)
 
 

@@ -53,7 +53,7 @@ def _joined(values) -> str:
 def build_parser() -> argparse.ArgumentParser:
     from inexflow import __version__
     from inexflow.options import Options
-    from inexflow.simulate import STRUCTURES, SimulationConfig
+    from inexflow.simulate import SETTINGS, STRUCTURES, SimulationConfig
 
     d = Options()  # every default below comes from here
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
@@ -157,15 +157,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("simulate", help="write a seeded synthetic campaign (collection, topics, runs, assessments)")
     m.add_argument("--out", required=True, metavar="DIR")
-    m.add_argument("--seed", type=int, default=42)
-    m.add_argument("--docs", type=int, default=150)
-    m.add_argument("--topics", type=int, default=10)
-    m.add_argument("--groups", type=int, default=4)
-    m.add_argument("--runs-per-group", type=int, default=1, help="runs per group and task")
-    m.add_argument("--results", type=int, default=100, help="results per topic")
-    m.add_argument("--pool-target", type=int, default=40, help="pooled documents per topic")
-    m.add_argument("--max-runs", type=int, help="keep a seeded selection of this many runs")
-    m.add_argument("--structure", choices=STRUCTURES, default=SimulationConfig.structure,
+    sim = SimulationConfig()  # the defaults, defined once there (SETTINGS: option -> field)
+    for opt, help_text in (("seed", None), ("docs", None), ("topics", None), ("groups", None),
+                           ("runs_per_group", "runs per group and task"), ("results", "results per topic"),
+                           ("pool_target", "pooled documents per topic"),
+                           ("max_runs", "keep a seeded selection of this many runs")):
+        m.add_argument(f"--{opt.replace('_', '-')}", type=int, default=getattr(sim, SETTINGS[opt]), help=help_text)
+    m.add_argument("--structure", choices=STRUCTURES, default=sim.structure,
                    help="demo: every task on one topic set and FOL, 2005, 2006 and 2002 assessments; inex2005: INEX "
                         "2005's ten tasks, CO+S and four CAS assessment sets, COS topics")
     return p

@@ -15,12 +15,8 @@ import re
 from pathlib import Path
 
 from inexflow.campaign import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
-from inexflow.errors import UsageError
+from inexflow.errors import ConfigError, UsageError  # noqa: F401  (ConfigError: also imported from here)
 from inexflow.formats.runs import TASKS, normalise_task
-
-
-class ConfigError(UsageError):
-    pass
 
 
 def sniff_run(path: str) -> dict:

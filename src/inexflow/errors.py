@@ -68,6 +68,11 @@ class UsageError(ValueError):
     programming error and is reported as such (with ``--debug``, its traceback)."""
 
 
+class ConfigError(UsageError):
+    """A wrong workflow config (a missing or misspelt key, a measure, task or quantisation the
+    campaign does not have), found before any job runs."""
+
+
 def warn_input(path, where, problem):
     """Log a warning about input that is legal but odd."""
     loc = str(path) if where in (None, "") else f"{path}:{where}"
