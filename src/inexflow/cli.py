@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-list-length", type=int, default=d.max_list_length,
                    help=f"list length whose 1..100%% give the nxCG curve ranks (default {d.max_list_length})")
     s.add_argument("--cutoffs", type=_cutoffs, default=list(d.cutoffs),
-                   help=f"nxCG cut-offs (default {_joined(d.cutoffs)})")
+                   help=f"nxCG and EPRUM[A]@[k] cut-offs (default {_joined(d.cutoffs)})")
     s.add_argument("--beta", type=float, default=d.beta,
                    help=f"Relevant in Context F-beta (default {d.beta:g} as the official tool; 1 for HiXEval 2006)")
     s.add_argument("-n", "--bep-distance", dest="bep_distance", type=float, default=d.bep_distance,

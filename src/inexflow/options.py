@@ -23,7 +23,7 @@ def default_overlap(task: str) -> str:
 class Options:
     quantisations: tuple[str, ...] = ("gen",)  # element measures: quantisation functions
     ideal_tie: str = "ancestor"                # ideal recall-base: equal gains go to the ancestor / descendant
-    cutoffs: tuple[int, ...] = (5, 10, 25, 50)  # nxCG / MAnxCG cut-offs
+    cutoffs: tuple[int, ...] = (5, 10, 25, 50)  # nxCG / MAnxCG and EPRUM precision-at-k cut-offs
     max_list_length: int = 1500                # the nxCG curve is taken at 1..100 % of these ranks
     per_topic_curves: bool = False             # keep ep/gr and nxCG curves per topic (means always kept)
     overlap: str | None = None                 # XCG overlap on/off; None = default_overlap(task)

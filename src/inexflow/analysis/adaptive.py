@@ -6,7 +6,8 @@ by the full judgements.
 Per topic, from the entry depths of the analysed runs' documents: start at depth ``step``;
 judge the pool; deepen by ``step`` while the documents the last step added are relevant at
 a rate of at least ``min_rate`` (relevant among them / added), up to ``max_judged`` documents
-(the budget; by default the campaign's pool target) or until no run adds anything. The
+(the budget) or until no run adds anything. The settings and their defaults are config
+``analysis.adaptive_pool`` (workflow/schemas/config.schema.yaml). The
 paper leaves "the rate drops off" open; this reading (the precision of the newly judged
 documents) is recorded in docs/measures.md.
 
@@ -24,8 +25,8 @@ import pandas as pd
 from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
-def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int = 5, min_rate: float = 0.05,
-                    max_judged: int | None = None) -> pd.DataFrame:
+def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int, min_rate: float,
+                    max_judged: int | None) -> pd.DataFrame:
     """Per topic (``entry``: topic, doc, entry depth over the analysed runs; ``relevant`` and
     ``judged``: (topic, doc) pairs): the depth the strategy stops at, the documents it judges,
     the relevant ones it finds, those it takes from outside the judged pool, and why it
@@ -60,8 +61,8 @@ def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int =
     return pd.DataFrame(rows, columns=["topic", "depth", "judged", "relevant", "unjudged", "stopped"])
 
 
-def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, pool: pd.DataFrame, step: int = 5,
-                           min_rate: float = 0.05, max_judged: int | None = None):
+def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, pool: pd.DataFrame, step: int,
+                           min_rate: float, max_judged: int | None):
     """(per topic, per measure) tables of the adaptive strategy against the campaign's pool
     ``pool`` (topic, doc, entry). ``judged_runs`` is a :class:`~inexflow.analysis.rejudge.JudgedRuns`;
     the per-measure table holds the judgements of the fixed and the adaptive pools, the
