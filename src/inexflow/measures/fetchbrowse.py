@@ -52,11 +52,16 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
         gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source) for ov in ("off", "on")}
         per = {}
         by_topic = results.groupby("topic", sort=False).indices
-        rel_by_doc = {k: g for k, g in rel.groupby(["topic", "doc"], sort=False)}
+        doc_col = results["doc"].to_numpy(dtype=object)
+        # each (topic, article) cluster's recall-base gains: relevant elements (off), ideal ones (on)
+        rel_gain, rel_ideal = rel["gain"].to_numpy(np.float64), rel["ideal"].to_numpy(bool)
+        bases = {k: {"off": rel_gain[ix], "on": rel_gain[ix[rel_ideal[ix]]]}
+                 for k, ix in rel.groupby(["topic", "doc"], sort=False).indices.items()}
         for t in topics:
             idx = by_topic.get(t, np.zeros(0, dtype=np.int64))
-            docs = results["doc"].to_numpy()[idx]
-            arts = list(dict.fromkeys(docs))
+            codes, arts = pd.factorize(doc_col[idx])  # the run's articles in first-occurrence order
+            order = np.argsort(codes, kind="stable")
+            bounds = np.searchsorted(codes[order], np.arange(len(arts) + 1))
             xi = [art_gain.get((t, d), 0.0) for d in rel_docs.get(t, [])]
             xi = [g for g in xi if g > 0]
             vals = {}
@@ -66,13 +71,11 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
                 vals["art_MAep"] = vals["art_iMAep"] = 0.0
             for ov in ("off", "on"):
                 cluster_scores = []
-                for d in arts:
-                    base = rel_by_doc.get((t, d))
-                    if base is not None and ov == "on":
-                        base = base[base["ideal"]]
-                    if base is None or base.empty:
+                for j, d in enumerate(arts):
+                    base = bases.get((t, d))
+                    if base is None or not len(base[ov]):
                         continue
-                    cluster_scores.append(_ep(gains[ov][idx[docs == d]], base["gain"].to_numpy()))
+                    cluster_scores.append(_ep(gains[ov][idx[order[bounds[j]:bounds[j + 1]]]], base[ov]))
                 ma = [c[0] for c in cluster_scores]
                 ima = [c[1] for c in cluster_scores]
                 vals[f"el_MAep[{ov}]"] = float(np.mean(ma)) if ma else 0.0

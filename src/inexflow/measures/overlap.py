@@ -103,17 +103,21 @@ def focused_gains(results: pd.DataFrame, recallbase: pd.DataFrame, alpha: float,
     """xG = rv_norm for every result (topic, doc, xpath in rank order) against ``recallbase``
     (all assessed elements with gain, size and the ideal flag)."""
     states: dict[tuple[str, str], DocumentState] = {}
-    groups = {k: g for k, g in recallbase.groupby(["topic", "doc"], sort=False)}
+    # the recall-base's rows per (topic, doc), as plain lists: a document's state is built
+    # only when the run first reaches it
+    groups = recallbase.groupby(["topic", "doc"], sort=False).indices
+    cols = {c: recallbase[c].to_numpy(dtype=object if c == "xpath" else None) for c in ("xpath", "gain", "size",
+                                                                                         "ideal")}
     out = np.zeros(len(results))
     lines = results["line"].to_numpy() if "line" in results.columns else np.zeros(len(results), dtype=int)
-    for i, (t, d, x) in enumerate(zip(results["topic"], results["doc"], results["xpath"])):
+    topics, docs, xpaths = (results[c].to_numpy(dtype=object) for c in ("topic", "doc", "xpath"))
+    for i, (t, d, x) in enumerate(zip(topics.tolist(), docs.tolist(), xpaths.tolist())):
         st = states.get((t, d))
         if st is None:
-            g = groups.get((t, d))
-            if g is None:
+            rows = groups.get((t, d))
+            if rows is None:
                 continue  # an unassessed document: no gain
-            st = states[(t, d)] = DocumentState(g["xpath"].tolist(), g["gain"].tolist(), g["size"].tolist(),
-                                                g["ideal"].tolist())
+            st = states[(t, d)] = DocumentState(*(cols[c][rows].tolist() for c in ("xpath", "gain", "size", "ideal")))
         try:
             out[i] = st.take(x, alpha)
         except ValueError as e:
