@@ -11,6 +11,7 @@ rule build_pool:
         f"{LOGS}/build_pool.log",
     benchmark:
         f"{LOGS}/benchmarks/build_pool.tsv"
+    priority: EARLY
     conda:
         ENV
     params:
@@ -87,6 +88,7 @@ rule pool_analysis:
         f"{LOGS}/pool_analysis.log",
     benchmark:
         f"{LOGS}/benchmarks/pool_analysis.tsv"
+    priority: EARLY
     conda:
         ENV
     params:
@@ -144,6 +146,7 @@ rule leave_one_group_out:
         f"{LOGS}/leave_one_group_out.log",
     benchmark:
         f"{LOGS}/benchmarks/leave_one_group_out.tsv"
+    priority: EARLY
     conda:
         ENV
     params:

@@ -86,6 +86,7 @@ rule parse_run:
         f"{LOGS}/parse_run/{{run}}.log",
     benchmark:
         f"{LOGS}/benchmarks/parse_run/{{run}}.tsv"
+    priority: EARLY
     conda:
         ENV
     params:
