@@ -2,6 +2,7 @@
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from conftest import write
@@ -174,3 +175,22 @@ def test_a_2005_topic_without_relevant_elements_joins_the_campaign_scale(tmp_pat
     check_quantisations(aset, ["strict", "genLifted"])  # 2005 quantisations: no error
     with pytest.raises(ConfigError, match="spec"):  # the 2006-only quantisation, judged by file 2
         check_quantisations(aset, ["spec"])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_duplicate_mask_equals_pandas_duplicated(seed):
+    """The packed-key duplicate search marks exactly the rows pandas' duplicated() marks on the
+    five result columns: repeated passages, same start with another length, repeated
+    elements (offset -1), with and without the reader's codes."""
+    from inexflow.formats.runs import duplicate_mask
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    df = pd.DataFrame({"topic": rng.choice(["1", "2", "10"], n), "doc": rng.choice([f"d{i}" for i in range(8)], n),
+                       "xpath": rng.choice(["", "/article[1]", "/article[1]/sec[2]"], n),
+                       "offset": rng.choice([-1, 0, 5, 100, 2**31 - 1], n), "length": rng.choice([-1, 1, 7], n)})
+    want = df.duplicated(subset=["topic", "doc", "xpath", "offset", "length"]).to_numpy()
+    assert want.any() and not want.all()
+    assert (duplicate_mask(df) == want).all()
+    codes = {k: pd.factorize(df[k]) for k in ("topic", "doc", "xpath")}
+    assert (duplicate_mask(df, codes) == want).all()

@@ -213,3 +213,30 @@ def test_json_lines_carry_the_official_tools_numbers(shared_data):
     assert {type(r["value"]) for r in rows if r["measure"] == "num_rel"} == {int}
     df = pd.read_json(io.StringIO(p.stdout), lines=True, dtype={"topic": str})
     assert list(df.columns) == ["run", "measure", "topic", "quant", "value"] and len(df) == len(want)
+
+
+def test_reader_codes_equal_factorising_and_give_the_same_scores(shared_data, tmp_path):
+    """A text run in evaluation order keeps the reader's dictionary codes of topic and doc;
+    they equal pd.factorize of the result table, scoring with them equals scoring the same
+    table without them, and a replaced table never carries them."""
+    import pandas as pd
+
+    from inexflow.formats.assessments import read_assessments
+    from inexflow.formats.runs import read_run
+    from inexflow.measures import ScoringContext, score_run
+
+    lines = (shared_data / "runs" / "bert-focused.run").read_text().splitlines(keepends=True)
+    # bert-focused.run lists topic 2009079 a second time from line 32582: without that block
+    # the file is in evaluation order
+    kept = [line for i, line in enumerate(lines, 1) if not (32582 <= i <= 32830)]
+    run = read_run(write(tmp_path / "r.run", "".join(kept)), task="focused")
+    for col in ("topic", "doc"):
+        codes, uniques = run.codes(col)
+        want_codes, want_uniques = pd.factorize(run.results[col])
+        assert (codes == want_codes).all() and list(uniques) == list(want_uniques)
+    ctx = ScoringContext(read_assessments(shared_data / "qrels-2009-2010.fol"), {}, {})
+    stripped = run.with_results(run.results.copy(), run.order)
+    assert stripped.codes("topic") is None and run.with_results(run.results, "file").codes("doc") is not None
+    pd.testing.assert_frame_equal(score_run(run, "passage", ctx), score_run(stripped, "passage", ctx))
+    # a file out of evaluation order (the real run) keeps none
+    assert read_run(shared_data / "runs" / "bert-focused.run", task="focused").codes("topic") is None

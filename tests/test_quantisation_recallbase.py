@@ -92,3 +92,37 @@ def test_merge_ranges_grouped_equals_character_sets(items):
         starts = list(got_ranges["start"])
         ends = list(got_ranges["end"])
         assert all(ends[i] < starts[i + 1] for i in range(len(starts) - 1)), "touching ranges are merged"
+
+
+@pytest.mark.parametrize("seed,dense", [(s, s % 2 == 0) for s in range(6)])
+def test_passage_overlap_equals_character_counting(seed, dense, monkeypatch):
+    """overlap_with_passages (one binary search per item, the cumulative cover for items over
+    several passages) equals counting highlighted characters one by one: items inside,
+    across, between and over several passages, empty items, elements without a range, and
+    keys with no passages."""
+    from inexflow import recallbase
+    from inexflow.recallbase import overlap_with_passages
+
+    monkeypatch.setattr(recallbase, "DENSE_KEYS", 1 << 23 if dense else 0)  # the lookup table or the search
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in ("1", "2"):
+        for d in ("a", "b", "c"):
+            pos = 0
+            for _ in range(rng.integers(0, 5)):
+                s = pos + int(rng.integers(0, 20))
+                e = s + int(rng.integers(1, 15))
+                rows.append((t, d, s, e))
+                pos = e + int(rng.integers(0, 3))  # touching passages too
+    passages = pd.DataFrame(rows, columns=["topic", "doc", "start", "end"])
+    n = 300
+    start = rng.integers(-1, 90, n)
+    items = pd.DataFrame({"topic": rng.choice(["1", "2", "3"], n), "doc": rng.choice(["a", "b", "c", "z"], n),
+                          "start": start, "end": np.maximum(start, 0) + rng.integers(0, 40, n)})
+    lit = {}
+    for r in passages.itertuples():
+        lit.setdefault((r.topic, r.doc), set()).update(range(r.start, r.end))
+    want = [0 if r.start < 0 else len(lit.get((r.topic, r.doc), set()) & set(range(r.start, r.end)))
+            for r in items.itertuples()]
+    assert (overlap_with_passages(items, passages) == want).all()
+    assert sum(want) > 0

@@ -23,6 +23,8 @@ from inexflow.formats.xpath import ancestors
 from inexflow.quantisation import quantise
 
 RECALLBASE_COLUMNS = ["topic", "doc", "xpath", "size", "gain", "ideal"]
+# PassageIndex maps keys through a dense table up to this many (topic, doc) combinations
+DENSE_KEYS = 1 << 23
 
 
 def overlap_with_passages(items: pd.DataFrame, passages: pd.DataFrame, keys=("topic", "doc")) -> np.ndarray:
@@ -65,6 +67,18 @@ class PassageIndex:
         inside = np.minimum(j, len(self.ks) - 1)
         return self.cum[j] + np.where((j < len(self.ks)) & (self.ks[inside] < q), q - self.ks[inside], 0)
 
+    def _key_ids(self, combined: np.ndarray) -> np.ndarray:
+        """Position in ``key_ids`` of each combined key, -1 where it has no passages: a dense
+        lookup table when the key space is small (built once), else a binary search."""
+        space = int(np.prod([max(len(u), 1) for u in self.uniques]))
+        if space <= DENSE_KEYS:
+            if getattr(self, "_lut", None) is None:
+                self._lut = np.full(space, -1, dtype=np.int64)
+                self._lut[self.key_ids] = np.arange(len(self.key_ids))
+            return self._lut[combined]
+        pos = np.minimum(np.searchsorted(self.key_ids, combined), len(self.key_ids) - 1)
+        return np.where(self.key_ids[pos] == combined, pos, -1)
+
     def overlap(self, uniques: list, codes: list, start: np.ndarray, end: np.ndarray) -> np.ndarray:
         """Overlap of items given, per key, their codes into ``uniques`` (as pd.factorize
         returns them), and their [start, end)."""
@@ -77,12 +91,20 @@ class PassageIndex:
             known &= m >= 0
             combined = combined * max(len(mine), 1) + m
         rows = np.flatnonzero(known)  # only items whose keys have passages need a search
-        pos = np.minimum(np.searchsorted(self.key_ids, combined[rows]), len(self.key_ids) - 1)
-        hit = self.key_ids[pos] == combined[rows]
+        pos = self._key_ids(combined[rows])
+        hit = pos >= 0
         rows, pos = rows[hit], pos[hit]
         iid = pos.astype(np.int64) << 32
+        qs = iid + start[rows]
+        qe = iid + np.maximum(end[rows], start[rows])
+        # the first passage ending after the start; most items meet at most that one passage
+        j = np.minimum(np.searchsorted(self.ke, qs, side="right"), len(self.ks) - 1)
+        ov = np.maximum(np.minimum(qe, self.ke[j]) - np.maximum(qs, self.ks[j]), 0)
+        nxt = np.minimum(j + 1, len(self.ks) - 1)
+        more = np.flatnonzero((j + 1 < len(self.ks)) & (self.ks[nxt] < qe))
+        ov[more] = self._cover(qe[more]) - self._cover(qs[more])  # items over several passages
         out = np.zeros(len(start), dtype=np.int64)
-        out[rows] = self._cover(iid + np.maximum(end[rows], start[rows])) - self._cover(iid + start[rows])
+        out[rows] = ov
         return out
 
 

@@ -52,10 +52,12 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> 
     Documents found in ``index`` are taken from it; the others are indexed from
     ``collection`` (a document missing there is an error naming it).
     """
+    if collection is None:
+        return run
     res = run.results
     el = (res["xpath"] != "").to_numpy()
     whole = ((res["xpath"] == "") & (res["length"] < 0)).to_numpy()
-    if not (el.any() or whole.any()) or collection is None:
+    if not (el.any() or whole.any()):
         return run
     need = list(dict.fromkeys(res.loc[el | whole, "doc"]))
     have = set(index["doc"].unique()) if index is not None and len(index) else set()

@@ -120,7 +120,10 @@ def read_text_run(path) -> Run:
         # the strings again (no xpath in these formats: one code)
         codes = {"topic": (fast[(0, "codes")], fast[(0, "unique")]), "doc": (fast[(2, "codes")], fast[(2, "unique")]),
                  "xpath": (np.zeros(n, dtype=np.int64), [""])}
-        return _finish(path, df, sorted(fast[(5, "unique")]), ncols, codes)
+        run = _finish(path, df, sorted(fast[(5, "unique")]), ncols, codes)
+        if run.results["line"].is_monotonic_increasing:  # the usual case: the file is in evaluation order
+            run.attach_codes({k: codes[k] for k in ("topic", "doc")})  # every line kept, none moved
+        return run
     return _read_validating(path)
 
 

@@ -84,6 +84,29 @@ class Run:
 
     def __post_init__(self):
         self.name = self.name or self.run_id
+        self._codes = None
+
+    def attach_codes(self, codes: dict):
+        """Keep a reader's integer codes of string columns (``{"topic": (codes, uniques)}``,
+        codes aligned with the rows of ``results`` as it is now and numbered in order of first
+        appearance), so that scoring need not factorise the strings again."""
+        self._codes = (self.results, codes)
+
+    def codes(self, column: str):
+        """``(codes, uniques)`` of ``column`` as :meth:`attach_codes` kept them, or None: they
+        are given only while ``results`` is the very table they were made for."""
+        if self._codes is None or self._codes[0] is not self.results:
+            return None
+        return self._codes[1].get(column)
+
+    def with_results(self, results: pd.DataFrame, order: str) -> Run:
+        """A copy holding ``results`` in ``order``; the codes stay when the table is the same."""
+        import dataclasses
+
+        out = dataclasses.replace(self, results=results, order=order)
+        if results is self.results and self._codes is not None:
+            out.attach_codes(self._codes[1])
+        return out
 
     @property
     def is_passage(self) -> bool:
@@ -132,6 +155,27 @@ def order_results(df: pd.DataFrame, has_rank: bool, codes: dict | None = None) -
     return df
 
 
+def duplicate_mask(df: pd.DataFrame, codes: dict | None = None) -> np.ndarray:
+    """True for every result whose (topic, doc, xpath, offset, length) came on an earlier row
+    (``DataFrame.duplicated`` on those columns). ``codes``: as for :func:`order_results`."""
+    composite = np.zeros(len(df), dtype=np.int64)
+    for k in ("topic", "doc", "xpath"):
+        c, uniq = (codes or {}).get(k) or pd.factorize(df[k])
+        composite = composite * max(len(uniq), 1) + c
+    off, length = df["offset"].to_numpy(np.int64), df["length"].to_numpy(np.int64)
+    dup = np.zeros(len(df), dtype=bool)
+    # one hash pass over (result, offset) packed into an int64 finds the candidates; only those
+    # are compared on all three keys
+    span = int(off.max(initial=0)) - int(off.min(initial=0)) + 1
+    if len(df) and int(composite.max()) < (1 << 62) // span:
+        cand = np.flatnonzero(pd.Series(composite * span + (off - off.min())).duplicated(keep=False).to_numpy())
+    else:
+        cand = np.arange(len(df))
+    if len(cand):
+        dup[cand] = pd.DataFrame({"k": composite[cand], "o": off[cand], "n": length[cand]}).duplicated().to_numpy()
+    return dup
+
+
 def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):
     """A result (same element or same passage) listed twice for one topic is legal but odd:
     the official tools score every line, so it is kept and reported as a warning naming
@@ -139,11 +183,7 @@ def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):
     from inexflow.errors import warn_input
 
     key = ["topic", "doc", "xpath", "offset", "length"]
-    composite = np.zeros(len(df), dtype=np.int64)
-    for k in ("topic", "doc", "xpath"):
-        c, uniq = (codes or {}).get(k) or pd.factorize(df[k])
-        composite = composite * max(len(uniq), 1) + c
-    dup = pd.DataFrame({"k": composite, "o": df["offset"].to_numpy(), "n": df["length"].to_numpy()}).duplicated()
+    dup = duplicate_mask(df, codes)
     if dup.any():
         second = df[dup].iloc[0]
         same = df[(df[key] == second[key]).all(axis=1)].iloc[0]

@@ -299,11 +299,9 @@ def thorough_sizes(view: ToolView, relevant_row: np.ndarray, index: PassageIndex
 
 
 def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFrame:
-    a = ctx.assessments
-    docs = a.documents
-    trel, nrel = qrels_totals(docs)
+    trel, nrel = ctx.memo("qrels_totals", lambda: qrels_totals(ctx.assessments.documents))
     res = passage_results(run)
-    view = ToolView.of(res, trel)
+    view = ToolView.of(res, trel, run)
     view.warn_past_document_end(run, document_lengths(ctx))
     if check_overlap:
         check_no_overlap(run, view)
@@ -311,7 +309,7 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
     if split:
         warn_input(run.source, None, describe_split(run, split) + "; scored as the official tool does: one "
                    "list in file order, articles of a returning block counted again")
-    relevant = relevant_documents(docs)[["topic", "doc"]]
+    relevant = ctx.memo("relevant_documents", lambda: relevant_documents(ctx.assessments.documents)[["topic", "doc"]])
     counts = view.article_counts(relevant)
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics")))
     warn_no_relevant(run.source, topics, nrel)

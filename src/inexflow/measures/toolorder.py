@@ -46,11 +46,9 @@ def in_file_order(run):
 
     Warns when a topic's ranks disagree with the file order, since the tool (and so this
     function) follows the file, not the rank column."""
-    import dataclasses
-
     if run.order == "file":
         return run
-    return dataclasses.replace(run, results=_tool_order(run), order="file")
+    return run.with_results(_tool_order(run), "file")
 
 
 def _tool_order(run) -> pd.DataFrame:
@@ -83,11 +81,13 @@ class ToolView:
     segments: np.ndarray
 
     @classmethod
-    def of(cls, res: pd.DataFrame, assessed) -> ToolView:
+    def of(cls, res: pd.DataFrame, assessed, run=None) -> ToolView:
         """``segments`` numbers each line's article table (-1 for lines of unassessed
-        topics): a new one starts where a topic is met for the first time."""
-        tcode, topics = pd.factorize(res["topic"])
-        dcode, docs = pd.factorize(res["doc"])
+        topics): a new one starts where a topic is met for the first time. ``run``: the run
+        whose table (in this order) ``res`` was taken from, whose reader's codes are then used."""
+        codes = [run.codes(c) if run is not None and len(run.results) == len(res) else None for c in ("topic", "doc")]
+        tcode, topics = codes[0] or pd.factorize(res["topic"])
+        dcode, docs = codes[1] or pd.factorize(res["doc"])
         topics, docs = pd.Index(topics), pd.Index(docs)
         keep = topics.isin(list(assessed))[tcode] if len(topics) else np.zeros(0, bool)
         blocks = np.full(len(res), -1, dtype=np.int64)

@@ -19,7 +19,8 @@ def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None,
     A run topic not in ``judged`` (default ``assessed``; the element families pass every
     assessed topic, as a quantisation can leave a judged topic with nothing relevant) is
     ignored with a warning; a run with no such topic at all is an error."""
-    run_topics = list(pd.unique(run.results["topic"]))
+    codes = run.codes("topic")  # the reader's distinct topics, where it kept them
+    run_topics = list(codes[1]) if codes is not None else list(pd.unique(run.results["topic"]))
     assessed_set = set(assessed)
     judged_set = assessed_set if judged is None else set(judged)
     restrict = ctx.opt("topic_subset")
