@@ -53,7 +53,7 @@ def _joined(values) -> str:
 def build_parser() -> argparse.ArgumentParser:
     from inexflow import __version__
     from inexflow.options import Options
-    from inexflow.simulate import SETTINGS, STRUCTURES, SimulationConfig
+    from inexflow.simconfig import SETTINGS, STRUCTURES, SimulationConfig
 
     d = Options()  # every default below comes from here
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")

@@ -38,7 +38,7 @@ noise, so better runs rank relevant text higher. Everything is drawn from one
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +53,7 @@ from inexflow.formats.runs import RESULT_COLUMNS, Run
 from inexflow.formats.topics import write_topics
 from inexflow.pool import build_pool
 from inexflow.recallbase import overlap_with_passages
+from inexflow.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config  # noqa: F401
 from inexflow.tables import write_json, write_text
 
 WORDS = ("retrieval evaluation element passage structure document section paragraph query topic relevance "
@@ -64,22 +65,6 @@ TASK_LABELS = {"thorough": "Thorough", "focused": "Focused", "relevant-in-contex
                "best-in-context": "BestInContext", "fetch-browse": "FetchBrowse"}
 
 
-@dataclass
-class SimulationConfig:
-    seed: int = 42
-    n_docs: int = 150
-    n_topics: int = 10
-    n_groups: int = 4
-    runs_per_group: int = 1          # per task
-    results_per_topic: int = 100     # maximum list length
-    rel_docs_per_topic: tuple = (4, 12)
-    pool_target: int = 40
-    tasks: tuple = ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse", "fol")
-    max_runs: int | None = None      # keep a seeded selection of this many (group, task) runs
-    structure: str = "demo"          # "demo" or "inex2005" (module docstring)
-
-
-STRUCTURES = ("demo", "inex2005")
 # INEX 2005's ten tasks: label -> (scoring type, topics: CO+S, COS or CAS)
 INEX2005_TASKS = {
     "CO.Focussed": ("focused", "CO+S"), "COS.Focussed": ("focused", "COS"),
@@ -235,18 +220,6 @@ def _selection(task: str, neg: np.ndarray, k: int, doc: np.ndarray, start: np.nd
     if task == "relevant-in-context":
         sel = sel[_grouped_by_first(doc[sel], start[sel])]
     return sel
-
-
-# the keys of the workflow config's ``simulate:`` block and of ``inexflow simulate``'s options
-SETTINGS = {"seed": "seed", "docs": "n_docs", "topics": "n_topics", "groups": "n_groups",
-            "runs_per_group": "runs_per_group", "results": "results_per_topic", "pool_target": "pool_target",
-            "max_runs": "max_runs", "structure": "structure"}
-
-
-def simulation_config(settings: dict) -> SimulationConfig:
-    """A :class:`SimulationConfig` from the settings named as in :data:`SETTINGS` (missing
-    ones keep their defaults; ``out`` is ignored)."""
-    return SimulationConfig(**{SETTINGS[k]: v for k, v in settings.items() if k in SETTINGS and v is not None})
 
 
 def _topic_ids(cfg: SimulationConfig) -> list[str]:

@@ -48,6 +48,7 @@ from inexflow.errors import InputError, warn_input
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows, tool_mean
 from inexflow.measures.toolorder import (
+    PairSet,
     ToolView,
     describe_split,
     pair_member,
@@ -309,7 +310,7 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
     if split:
         warn_input(run.source, None, describe_split(run, split) + "; scored as the official tool does: one "
                    "list in file order, articles of a returning block counted again")
-    relevant = ctx.memo("relevant_documents", lambda: relevant_documents(ctx.assessments.documents)[["topic", "doc"]])
+    relevant = ctx.memo("relevant_pairs", lambda: PairSet(relevant_documents(ctx.assessments.documents)))
     counts = view.article_counts(relevant)
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics")))
     warn_no_relevant(run.source, topics, nrel)

@@ -131,7 +131,7 @@ class ToolView:
             out.setdefault(self.topics[r.topic], []).append((int(r.min), int(r.max)))
         return out
 
-    def article_counts(self, relevant: pd.DataFrame) -> dict[str, tuple[int, int]]:
+    def article_counts(self, relevant: pd.DataFrame | PairSet) -> dict[str, tuple[int, int]]:
         """topic -> (articles retrieved, relevant articles retrieved) as the tool counts them.
 
         Within one block of a topic that is the number of distinct articles; a block that
@@ -212,14 +212,24 @@ def describe_split(run, split: dict[str, list[tuple[int, int]]]) -> str:
     return f"run {run.run_id}: topic {t} is listed in {len(spans)} separate blocks ({where}){more}"
 
 
-def pair_member(topics, docs, pairs: pd.DataFrame):
+class PairSet:
+    """(topic, doc) pairs (e.g. the qrels' relevant documents) prepared once for membership
+    tests by :func:`pair_member`."""
+
+    def __init__(self, pairs: pd.DataFrame):
+        qt, qtopics = pd.factorize(pairs["topic"])
+        qd, qdocs = pd.factorize(pairs["doc"])
+        self.nq = max(len(qdocs), 1)
+        self.keys = np.unique(qt.astype(np.int64) * self.nq + qd)
+        self.topics, self.docs = pd.Index(qtopics), pd.Index(qdocs)
+
+
+def pair_member(topics, docs, pairs: pd.DataFrame | PairSet):
     """A function (topic codes, doc codes) -> bool array: is (topics[t], docs[d]) in ``pairs``."""
-    qt, qtopics = pd.factorize(pairs["topic"])
-    qd, qdocs = pd.factorize(pairs["doc"])
-    nq = max(len(qdocs), 1)
-    keys = np.unique(qt.astype(np.int64) * nq + qd)
-    t_map = pd.Index(qtopics).get_indexer(topics)
-    d_map = pd.Index(qdocs).get_indexer(docs)
+    ps = pairs if isinstance(pairs, PairSet) else PairSet(pairs)
+    keys, nq = ps.keys, ps.nq
+    t_map = ps.topics.get_indexer(topics)
+    d_map = ps.docs.get_indexer(docs)
 
     def member(t, d):
         qt_, qd_ = t_map[t], d_map[d]
