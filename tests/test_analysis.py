@@ -452,3 +452,48 @@ def test_task_curves_show_the_top_runs_by_the_main_measure():
     assert top_runs(scores, "focused", "MAiP", 3) == ["r01", "r03", "r00"]  # 0.5, 0.5 (by name), 0.3
     assert top_runs(scores, "focused", "MAiP", 10) == ["r00", "r01", "r02", "r03", "r04"]  # every run
     assert top_runs(scores, "focused", None, 3) == ["r00", "r01", "r02", "r03", "r04"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
+    """JudgedRuns.score (every run and topic at once, results without highlighted text left
+    out) gives exactly interpolated_precision per run and topic on the results' sizes, with
+    the highlighted characters of documents a mask drops set to 0: random runs over partly
+    highlighted documents, random masks, run and topic subsets."""
+    from inexflow.measures.passage import interpolated_precision
+    from inexflow.recallbase import overlap_with_passages
+
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i}" for i in range(12)]
+    qlines = []
+    for t in ("1", "2", "3"):
+        for d in rng.choice(docs, 5, replace=False):
+            s = int(rng.integers(0, 300))
+            n = int(rng.integers(0, 200))
+            qlines.append(f"{t} Q0 {d} {n} 1000 0 {s}:{n}\n" if n else f"{t} Q0 {d} 0 1000\n")
+    a = read_assessments(write(tmp_path / "q.fol", "".join(qlines)))
+    runs = {}
+    for r in range(4):
+        lines = [f"{t} Q0 {d} {k} {-k} r{r} {20 * k} {int(rng.integers(1, 20))}\n"
+                 for t in ("1", "2", "3", "9") for k, d in enumerate(rng.choice(docs, 30), 1)]
+        runs[f"r{r}"] = read_run(write(tmp_path / f"r{r}.run", "".join(lines)), task="focused")
+    judged = JudgedRuns(a, runs)
+    masks = {t: rng.random(len(d)) < 0.6 for t, d in judged.rel_docs.items()}
+    chosen = ["r3", "r1"] if seed % 2 else None
+    got = judged.score(masks, ["AiP", "iP[0.01]", "iP[0.10]"], runs=chosen)
+    docs_tab = a.documents
+    passages = a.passages.assign(end=lambda p: p["start"] + p["length"])
+    for name in chosen or list(runs):
+        res = runs[name].results.assign(start=lambda x: x["offset"], end=lambda x: x["offset"] + x["length"])
+        rsize = overlap_with_passages(res, passages)
+        for t in got["AiP"].columns:
+            keep = dict(zip(judged.rel_docs[t], masks[t]))
+            sel = (res["topic"] == t).to_numpy()
+            kept = np.array([keep.get(d, False) for d in res["doc"][sel]])
+            trel = int(docs_tab[(docs_tab["topic"] == t) & docs_tab["doc"].map(keep).fillna(False).astype(bool)]
+                       ["rel_chars"].sum())
+            ip = interpolated_precision(res["length"].to_numpy()[sel], np.where(kept, rsize[sel], 0), trel)
+            assert got["AiP"].loc[name, t] == ip.mean()
+            assert got["iP[0.01]"].loc[name, t] == ip[1] and got["iP[0.10]"].loc[name, t] == ip[10]
+    assert list(got["AiP"].index) == (chosen or list(runs))
+    assert (got["AiP"].to_numpy() > 0).sum() >= 2  # not all 0

@@ -18,7 +18,7 @@ import pandas as pd
 
 from inexflow.formats.assessments import Assessments
 from inexflow.measures import in_evaluation_order
-from inexflow.measures.passage import interpolated_precision, passage_results
+from inexflow.measures.passage import grouped_cumsum, ip_from_running_sums, passage_results
 from inexflow.recallbase import normalised_passages, overlap_with_passages
 
 # per-topic measure -> the interpolated-precision level it reads (None = AiP, the mean)
@@ -56,24 +56,41 @@ class JudgedRuns:
         self.rel_chars = {t: g["rel_chars"].to_numpy(np.int64) for t, g in docs.groupby("topic", sort=False)}
         passages = normalised_passages(assessments)
         self.runs = list(runs)
-        self.data: dict[str, dict[str, tuple]] = {}
         import logging
         log = logging.getLogger("inexflow")
         reldoc = pd.DataFrame([(t, d, i) for t, docs in self.rel_docs.items() for i, d in enumerate(docs)],
                               columns=["topic", "doc", "didx"])
-        for k, (name, run) in enumerate(runs.items(), 1):
-            log.info("judging run %s (%d/%d)", name, k, len(runs))
+        # every judged document numbered across topics (topic by topic, in self.topics order)
+        self._tix = {t: i for i, t in enumerate(self.topics)}
+        self._rix = {r: i for i, r in enumerate(self.runs)}
+        counts = np.array([len(self.rel_docs[t]) for t in self.topics], dtype=np.int64)
+        self._doc_offset = np.r_[0, np.cumsum(counts)[:-1]] if len(counts) else np.zeros(0, np.int64)
+        self._ndocs = int(counts.sum())
+        # Only results that retrieve highlighted text can set an interpolated precision
+        # (passage.ip_from_running_sums), so only those are kept, run by run and topic by
+        # topic, with the running size of the list up to them (which no judgement changes)
+        group, running, rsizes, docidx = [], [], [], []
+        for k, (name, run) in enumerate(runs.items()):
+            log.info("judging run %s (%d/%d)", name, k + 1, len(runs))
             res = passage_results(in_evaluation_order(run, "passage"))
             res["rsize"] = overlap_with_passages(res, passages)
             didx = res[["topic", "doc"]].merge(reldoc, on=["topic", "doc"], how="left")["didx"]
             didx = didx.fillna(-1).to_numpy(np.int64)
             length = res["length"].to_numpy(np.int64)
             rsize = res["rsize"].to_numpy(np.int64)
-            per = {}
             for t, idx in res.groupby("topic", sort=False).indices.items():
-                if t in self.rel_docs:
-                    per[t] = (length[idx], rsize[idx], didx[idx])
-            self.data[name] = per
+                if t not in self.rel_docs:
+                    continue
+                cs = np.cumsum(length[idx])
+                hit = np.flatnonzero(rsize[idx] > 0)
+                group.append(np.full(len(hit), k * len(self.topics) + self._tix[t], dtype=np.int64))
+                running.append(cs[hit])
+                rsizes.append(rsize[idx][hit])
+                docidx.append(self._doc_offset[self._tix[t]] + didx[idx][hit])
+        flat = [np.concatenate(x) if x else np.zeros(0, np.int64) for x in (group, running, rsizes, docidx)]
+        # results of a run's topics in the order its topics come: sorted by group, stably
+        order = np.argsort(flat[0], kind="stable")
+        self._group, self._running, self._rsize, self._doc = (a[order] for a in flat)
 
     def full_masks(self) -> dict[str, np.ndarray]:
         return {t: np.ones(len(d), bool) for t, d in self.rel_docs.items()}
@@ -82,22 +99,29 @@ class JudgedRuns:
         """{measure: DataFrame runs x topics} under the judgement ``masks`` (topic -> kept docs).
 
         Topics without any kept relevant document are left out (as topics without
-        assessments are); topics a run does not answer score 0 for it.
+        assessments are); topics a run does not answer score 0 for it. Every run and topic
+        is scored at once (:func:`~inexflow.measures.passage.ip_from_running_sums`), the same
+        values as :func:`~inexflow.measures.passage.interpolated_precision` per run and topic
+        with the dropped documents' highlighted characters set to 0 (tested).
         """
         runs = runs or self.runs
         topics = [t for t in (topics or self.topics) if masks.get(t) is not None and masks[t].any()]
-        out = {m: np.zeros((len(runs), len(topics))) for m in measures}
-        for j, t in enumerate(topics):
-            keep = masks[t]
-            trel = int(self.rel_chars[t][keep].sum())
-            for i, r in enumerate(runs):
-                d = self.data[r].get(t)
-                if d is None:
-                    continue
-                size, rsize, didx = d
-                kept = np.where(didx >= 0, keep[np.maximum(didx, 0)], False)
-                ip = interpolated_precision(size, np.where(kept, rsize, 0), trel)
-                for m in measures:
-                    lv = PASSAGE_MEASURES[m]
-                    out[m][i, j] = ip.mean() if lv is None else ip[lv]
-        return {m: pd.DataFrame(v, index=runs, columns=topics) for m, v in out.items()}
+        nt = len(self.topics)
+        keep = np.zeros(self._ndocs, bool)
+        trel = np.zeros(nt)
+        for t in topics:
+            i, m = self._tix[t], masks[t]
+            keep[self._doc_offset[i]:self._doc_offset[i] + len(m)] = m
+            trel[i] = int(self.rel_chars[t][m].sum())
+        run_ix = np.array([self._rix[r] for r in runs], dtype=np.int64)
+        wanted = np.zeros(len(self.runs), bool)
+        wanted[run_ix] = True
+        e = np.flatnonzero(keep[self._doc] & wanted[self._group // max(nt, 1)])
+        g = self._group[e]
+        ip = ip_from_running_sums(g, self._running[e], grouped_cumsum(g, self._rsize[e]), np.tile(trel, len(self.runs)))
+        ip = np.ascontiguousarray(ip).reshape(len(self.runs), nt, -1)[np.ix_(run_ix, [self._tix[t] for t in topics])]
+        out = {}
+        for m in measures:
+            lv = PASSAGE_MEASURES[m]
+            out[m] = pd.DataFrame(ip.mean(axis=2) if lv is None else ip[:, :, lv], index=runs, columns=topics)
+        return out

@@ -116,19 +116,34 @@ def interpolated_precision_grouped(group: np.ndarray, size: np.ndarray, rsize: n
     else:
         order = np.argsort(group, kind="stable")
         g, size, rsize = group[order], size[order], rsize[order]
-    cs = np.cumsum(size)
-    cr = np.cumsum(rsize)
+    return ip_from_running_sums(g, grouped_cumsum(g, size), grouped_cumsum(g, rsize), trel)
+
+
+def grouped_cumsum(g: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Running sums of ``values`` restarting at every new value of the non-decreasing ``g``."""
+    c = np.cumsum(values)
+    if len(g) < 2:
+        return c
     first = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
-    counts = np.diff(np.r_[first, len(g)])
-    # the sums within each topic: the running sums less those at the end of the previous topic
-    cs = cs - np.repeat(np.r_[0, cs[first[1:] - 1]], counts)
-    cr = cr - np.repeat(np.r_[0, cr[first[1:] - 1]], counts)
+    # the sums within each group: the running sums less those at the end of the previous group
+    return c - np.repeat(np.r_[0, c[first[1:] - 1]], np.diff(np.r_[first, len(g)]))
+
+
+def ip_from_running_sums(g: np.ndarray, cs: np.ndarray, cr: np.ndarray, trel: np.ndarray) -> np.ndarray:
+    """iP (groups x 101) from each result's running size ``cs`` and highlighted size ``cr``
+    within its group (``g`` non-decreasing, ``trel`` per group). Only results that add
+    highlighted text can set a level's best precision (precision falls along results that add
+    none, on the same level), so callers may pass those alone, with their running sums over
+    the whole list."""
+    ip = np.zeros((len(trel), len(LEVELS)))
+    if len(g) == 0:
+        return ip
     tr = trel[g]
     with np.errstate(divide="ignore", invalid="ignore"):
         level = np.floor(100.0 * (cr / tr))
         prec = cr / cs
     ok = (tr > 0) & (cs > 0) & (level <= 100)
-    # levels never fall within a topic, so (topic, level) keys come in runs: the best precision
+    # levels never fall within a group, so (group, level) keys come in runs: the best precision
     # of each run, then the backward fill over the levels
     key = g[ok] * len(LEVELS) + level[ok].astype(np.int64)
     if len(key):
