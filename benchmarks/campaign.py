@@ -10,6 +10,13 @@ Simulates the campaign into bench/ unless it is there (107 topics, 80 runs from 
 3. changes one run file and re-runs, printing the re-run time as a ratio of the full run.
 
     python benchmarks/campaign.py [--cores 2] [--topics 107 --groups 25 --runs 80 --results 1500]
+
+Ten times that scale (issue 16 item 6), locally and then through SLURM, comparing the outputs:
+
+    python benchmarks/campaign.py --config config/campaigns/benchmark10.yaml --data bench10 --topics 1070 \
+        --no-rerun --keep /tmp/local10
+    python benchmarks/campaign.py --config config/campaigns/benchmark10.yaml --data bench10 --topics 1070 \
+        --no-rerun --profile workflow/profiles/slurm --compare /tmp/local10
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from pathlib import Path
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = "config/campaigns/benchmark.yaml"
+CONFIG = "config/campaigns/benchmark.yaml"  # --config
 ANALYSES = {"topic_sampling", "pool_analysis", "swap_rates", "leave_one_group_out", "significance",
             "analysis_summary", "correlate"}
 
@@ -39,6 +46,16 @@ def campaign_name() -> str:
     import yaml
 
     return yaml.safe_load((ROOT / CONFIG).read_text())["campaign"]
+
+
+def compare_trees(a: Path, b: Path) -> list[str]:
+    """Relative paths of the files that differ between two results folders (or exist in one only)."""
+    import filecmp
+
+    fa = {p.relative_to(a) for p in a.rglob("*") if p.is_file()}
+    fb = {p.relative_to(b) for p in b.rglob("*") if p.is_file()}
+    return sorted(str(p) for p in fa ^ fb) + sorted(str(p) for p in fa & fb
+                                                    if not filecmp.cmp(a / p, b / p, shallow=False))
 
 
 def stage_table() -> pd.DataFrame:
@@ -55,6 +72,7 @@ def stage_table() -> pd.DataFrame:
 
 
 def main():
+    global CONFIG
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--topics", type=int, default=107)
@@ -63,9 +81,17 @@ def main():
     ap.add_argument("--results", type=int, default=1500)
     ap.add_argument("--docs", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=2007)
-    ap.add_argument("--fresh", action="store_true", help="simulate again even if bench/ exists")
+    ap.add_argument("--fresh", action="store_true", help="simulate again even if the data folder exists")
+    ap.add_argument("--config", default=CONFIG, help="the campaign config (default %(default)s)")
+    ap.add_argument("--data", default="bench", help="the folder the config reads, simulated if missing")
+    ap.add_argument("--profile", help="run through this workflow profile (e.g. workflow/profiles/slurm)")
+    ap.add_argument("--no-rerun", action="store_true", help="skip the re-run after one changed run")
+    ap.add_argument("--keep", type=Path, help="copy the results folder here after the full run")
+    ap.add_argument("--compare", type=Path, help="a results folder (--keep of another run) that must be "
+                    "byte-identical to this run's")
     args = ap.parse_args()
-    bench = ROOT / "bench"
+    CONFIG = args.config
+    bench = ROOT / args.data
     if args.fresh and bench.exists():
         shutil.rmtree(bench)
     if not (bench / "campaign.json").exists():
@@ -86,12 +112,15 @@ def main():
                and l.split()[0] not in ("total",)) if p.stdout else 0
     print(f"DAG built in {t_dag:.1f} s (target < 10 s); jobs: {jobs}")
     t0 = time.perf_counter()
-    p = snakemake("--cores", str(args.cores), "--quiet")
+    run_args = ["--workflow-profile", args.profile, "--jobs", str(args.cores)] if args.profile \
+        else ["--cores", str(args.cores)]
+    p = snakemake(*run_args, "--quiet")
     t_full = time.perf_counter() - t0
     if p.returncode:
         sys.exit(p.stdout + p.stderr)
     st = stage_table()
-    print(f"full run on {args.cores} cores: {t_full:.0f} s wall")
+    how = f"through {args.profile} ({args.cores} jobs at a time)" if args.profile else f"on {args.cores} cores"
+    print(f"full run {how}: {t_full:.0f} s wall")
     print(st.to_string(float_format=lambda v: f"{v:.1f}"))
     core = st.loc[[r for r in st.index if r in ("parse_run", "score", "aggregate", "parse_assessments",
                                                    "index_collection", "ideal_recallbase")], "seconds"].sum()
@@ -101,6 +130,16 @@ def main():
     print(f"analyses: {ana.sum():.0f} s of job time (target < 600 s); shares: "
           + ", ".join(f"{r} {v / ana.sum():.0%}" for r, v in ana.items()))
     print(f"peak memory of any stage: {st['max_rss_mb'].max():.0f} MB (target < 4096 MB)")
+    results = ROOT / "results" / campaign_name()
+    if args.keep:
+        shutil.rmtree(args.keep, ignore_errors=True)
+        shutil.copytree(results, args.keep)
+    if args.compare:
+        diff = compare_trees(args.compare, results)
+        print(f"outputs byte-identical to {args.compare}: " + ("yes" if not diff else f"NO, {len(diff)} files "
+                                                              f"differ: {', '.join(diff[:10])}"))
+    if args.no_rerun:
+        return
     run = sorted((bench / "runs").glob("*.xml"))[0]
     text = run.read_text()
     try:

@@ -228,10 +228,12 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
         jobs = dry_run_jobs(campaign)
         assert sorted(jobs) == sorted([("parse_run", "run=g01-focused-1"),
                                        ("score", "task=focused, run=g01-focused-1, family=passage"),
+                                       ("aggregate_task", "task=focused"),
                                        ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
-                                       # the analyses that read scores, runs or the pool
+                                       # the analyses that read the focused scores, the runs or the pool;
+                                       # not significance, which reads the thorough task's scores
                                        ("topic_sampling", ""), ("pool_analysis", ""), ("swap_rates", ""),
-                                       ("leave_one_group_out", ""), ("significance", ""),
+                                       ("leave_one_group_out", ""),
                                        ("analysis_summary", ""), ("report_tables", ""), ("all", "")]
                                       + [("plot_scores", "")])
     finally:

@@ -27,7 +27,7 @@ rule build_pool:
 
 rule topic_sampling:
     input:
-        scores=f"{RES}/scores/all.parquet",
+        scores=task_scores(ANALYSIS["task"]),
     output:
         table=f"{RES}/analysis/topic_sampling.tsv",
         smallest=f"{RES}/analysis/topic_sampling_smallest.tsv",
@@ -101,7 +101,7 @@ rule pool_analysis:
 
 rule swap_rates:
     input:
-        scores=f"{RES}/scores/all.parquet",
+        scores=task_scores(ANALYSIS["task"]),
     output:
         table=f"{RES}/analysis/swap_rates.tsv",
         fit=f"{RES}/analysis/swap_fit.tsv",
@@ -159,7 +159,7 @@ rule leave_one_group_out:
 
 rule significance:
     input:
-        scores=f"{RES}/scores/all.parquet",
+        scores=task_scores(ANALYSIS["significance"]["task"]),
     output:
         pairs=f"{RES}/analysis/significance_pairs.parquet",
         summary=f"{RES}/analysis/significance.tsv",

@@ -65,13 +65,20 @@ wildcard_constraints:
     aset="[A-Za-z0-9._+-]+",
 
 
-def score_files():
+def task_score_files(task):
+    """The score tables of one evaluation task: one per run and measure family."""
     return [
-        f"{RES}/scores/{t}/{run}/{fam}.parquet"
-        for t in TASKS
-        for run in runs_of(RUNS, t)
-        for fam in ETASKS[t]["families"]
+        f"{RES}/scores/{task}/{run}/{fam}.parquet"
+        for run in runs_of(RUNS, task)
+        for fam in ETASKS[task]["families"]
     ]
+
+
+def task_scores(task):
+    """One evaluation task's scores in one table, written by aggregate_task. An analysis of
+    that task reads it, so that a changed run of another task does not re-run the analysis.
+    """
+    return f"{RES}/scores/by_task/{task}.parquet"
 
 
 def aset_tables(aset):

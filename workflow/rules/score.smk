@@ -1,5 +1,5 @@
-# Recall-bases (one job per assessment set x quantisation) and scoring (one job per
-# evaluation task x run x measure family).
+# Recall-bases (one job per assessment set x quantisation), scoring (one job per evaluation
+# task x run x measure family) and the score tables: one per evaluation task, then all.
 
 
 rule ideal_recallbase:
@@ -43,9 +43,26 @@ rule score:
         "../scripts/score.py"
 
 
+rule aggregate_task:
+    input:
+        scores=lambda w: task_score_files(w.task),
+    output:
+        scores=task_scores("{task}"),
+    log:
+        f"{LOGS}/aggregate_task/{{task}}.log",
+    benchmark:
+        f"{LOGS}/benchmarks/aggregate_task/{{task}}.tsv"
+    conda:
+        ENV
+    params:
+        code=CODE,
+    script:
+        "../scripts/aggregate_task.py"
+
+
 rule aggregate:
     input:
-        scores=score_files(),
+        scores=[task_scores(t) for t in TASKS],
     output:
         scores=f"{RES}/scores/all.parquet",
         scores_tsv=f"{RES}/scores/per_topic.tsv",

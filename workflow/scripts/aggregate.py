@@ -1,4 +1,4 @@
-"""Stage aggregate: all per-run scores -> one tidy table, the means, one ranked summary per
+"""Stage aggregate: the evaluation tasks' score tables -> one tidy table, the means, one ranked summary per
 evaluation task, and the table of the evaluation tasks."""
 from pathlib import Path
 
@@ -8,15 +8,14 @@ from inexflow.stage import run_stage
 from inexflow.tables import check_identity, read_parquet, read_parquet_metadata, write_parquet, write_tsv
 
 
-def read_scores(path):
-    """One score table, checked to be the one of its task, run and family (results/scores/TASK/RUN/FAMILY)."""
-    p = Path(path)
-    check_identity(path, read_parquet_metadata(path), task=p.parent.parent.name, run=p.parent.name, family=p.stem)
+def read_task_scores(path):
+    """One evaluation task's table (results/scores/by_task/TASK), checked to be that task's."""
+    check_identity(path, read_parquet_metadata(path), task=Path(path).stem)
     return read_parquet(path)
 
 
 def main(smk, log):
-    scores = combine_scores([read_scores(p) for p in smk.input.scores])
+    scores = combine_scores([read_task_scores(p) for p in smk.input.scores])
     write_parquet(scores, smk.output.scores)
     write_tsv(scores, smk.output.scores_tsv)
     write_tsv(scores[scores["topic"] == "all"], smk.output.means)
