@@ -63,10 +63,11 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
     assert set(zip(fol.documents.topic, fol.documents.doc)) <= set(zip(a05.documents.topic, a05.documents.doc))
 
 
-def test_leave_group_out_entries_equal_pools_built_without_the_group():
+@pytest.mark.parametrize("seed", [4, 5, 6, 7])
+def test_leave_group_out_entries_equal_pools_built_without_the_group(seed):
     from inexflow.pool import entry_depths, leave_group_out_entries
 
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(seed)
     runs = {f"r{i}": pd.DataFrame({"topic": ["t"] * 6 + ["u"] * 6,
                                    "doc": list(rng.choice(list("abcdefgh"), 6)) + list(rng.choice(list("abcdefgh"), 6))})
             for i in range(5)}
@@ -182,3 +183,26 @@ def test_simulate_command_defaults_are_the_simulation_configs():
     args = build_parser().parse_args(["simulate", "--out", "x", "--docs", "7", "--max-runs", "3"])
     cfg = simulation_config({k: getattr(args, k) for k in SETTINGS})
     assert (cfg.n_docs, cfg.max_runs, cfg.n_topics) == (7, 3, SimulationConfig().n_topics)
+
+
+def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_time(tmp_path):
+    """Entry depths equal pandas' minimum over the concatenated first positions (rows in order
+    of first appearance over the runs taken by name), also read lazily from parquet files."""
+    from inexflow.pool import LazyTables, entries_from_first_positions, first_positions
+    from inexflow.tables import write_parquet
+
+    rng = np.random.default_rng(7)
+    runs = {f"r{i}": pd.DataFrame({"topic": rng.choice(["2", "10", "1"], 40), "doc": rng.choice(list("abcdefghij"), 40)})
+            for i in (3, 1, 2)}
+    fp = {n: first_positions(r) for n, r in runs.items()}
+    allr = pd.concat([fp[n] for n in sorted(fp)], ignore_index=True)
+    want = allr.groupby(["topic", "doc"], sort=False)["pos"].min().rename("entry").reset_index()
+    got = entries_from_first_positions(fp)
+    assert got["topic"].tolist() == want["topic"].tolist() and got["doc"].tolist() == want["doc"].tolist()
+    assert got["entry"].tolist() == want["entry"].tolist() and got["entry"].dtype == np.int64
+    paths = {}
+    for n, t in fp.items():
+        paths[n] = tmp_path / f"{n}.parquet"
+        write_parquet(t, paths[n])
+    lazy = entries_from_first_positions(LazyTables(paths))
+    assert lazy.equals(got)

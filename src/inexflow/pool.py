@@ -9,6 +9,8 @@ at the smallest position at which any run returns it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
@@ -31,10 +33,66 @@ def entry_depths(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return entries_from_first_positions({name: first_positions(runs[name]) for name in runs})
 
 
-def entries_from_first_positions(firstpos: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Entry depths from the runs' cached first positions (:func:`first_positions`)."""
-    allr = pd.concat([firstpos[name] for name in sorted(firstpos)], ignore_index=True)
-    return allr.groupby(["topic", "doc"], sort=False)["pos"].min().rename("entry").reset_index()
+def entries_from_first_positions(firstpos) -> pd.DataFrame:
+    """Entry depths from the runs' cached first positions (:func:`first_positions`), in the
+    order the (topic, doc) pairs first come in the runs taken by name. ``firstpos`` maps run
+    names to tables; a :class:`LazyTables` reads each only when it is its turn, so the
+    memory held is one table and integer arrays for all of them."""
+    keys, pos, topics, docs, _ = _first_position_keys(firstpos, sorted(firstpos))
+    if not len(keys):
+        return pd.DataFrame({"topic": pd.Series([], dtype=object), "doc": pd.Series([], dtype=object),
+                             "entry": pd.Series([], dtype=np.int64)})
+    codes, uniq = pd.factorize(keys)  # distinct pairs in order of first appearance
+    entry = np.full(len(uniq), np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(entry, codes, pos)
+    return pd.DataFrame({"topic": np.asarray(topics, dtype=object)[uniq >> 32],
+                         "doc": np.asarray(docs, dtype=object)[uniq & 0xFFFFFFFF], "entry": entry})
+
+
+class LazyTables(Mapping):
+    """name -> cached table, read from its parquet file each time it is asked for (and not
+    kept): stages pass the runs' tables this way so that at most one is in memory."""
+
+    def __init__(self, paths: dict, reader=None):
+        self.paths = dict(paths)
+        self.reader = reader
+
+    def __getitem__(self, name):
+        if self.reader is not None:
+            return self.reader(self.paths[name], name)
+        from inexflow.tables import read_parquet
+        return read_parquet(self.paths[name])
+
+    def __iter__(self):
+        return iter(self.paths)
+
+    def __len__(self):
+        return len(self.paths)
+
+
+def _first_position_keys(firstpos, names):
+    """One pass over the tables ``names`` of ``firstpos``: every row's (topic, doc) as one
+    int64 key (topic number << 32 | doc number, both numbered in order of first appearance),
+    its position, the topic and doc names, and each table's row count. Only integer arrays
+    are kept."""
+    tid: dict[str, int] = {}
+    did: dict[str, int] = {}
+    keys, pos, counts = [], [], []
+    for name in names:
+        t = firstpos[name]
+        tc, tu = pd.factorize(t["topic"])
+        dc, du = pd.factorize(t["doc"])
+        tmap = np.array([tid.setdefault(str(x), len(tid)) for x in tu], dtype=np.int64)
+        dmap = np.array([did.setdefault(str(x), len(did)) for x in du], dtype=np.int64)
+        keys.append((tmap[tc] << 32) | dmap[dc] if len(t) else np.zeros(0, np.int64))
+        pos.append(t["pos"].to_numpy(np.int64))
+        counts.append(len(t))
+        del t
+    return _concat(keys), _concat(pos), list(tid), list(did), counts
+
+
+def _concat(arrays: list) -> np.ndarray:
+    return np.concatenate(arrays) if arrays else np.zeros(0, np.int64)
 
 
 def _topic_codes(topics: pd.Series) -> tuple[np.ndarray, list[str]]:
@@ -87,33 +145,62 @@ def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
     return pool_from_entries(entry_depths(runs), target, depth)
 
 
-def leave_group_out_entries(runs: dict[str, pd.DataFrame], groups: dict[str, str],
-                            cached: bool = False) -> dict[str, pd.DataFrame]:
-    """For every group, the entry depths of the pool built without that group's runs.
+def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False) -> Mapping:
+    """For every group, the entry depths of the pool built without that group's runs, as a
+    mapping group -> table (topic, doc, entry) computed when asked for, rows in (topic, doc)
+    order.
 
-    ``runs`` holds result tables, or (``cached=True``) the runs' first positions.
-    Computed once from a (topic, doc) x group matrix of first positions: leaving group g
-    out, a document enters at the smallest position over the other groups.
+    ``runs`` holds result tables, or (``cached=True``) the runs' first positions (a
+    :class:`LazyTables` reads them one at a time). Computed once from a (topic, doc) x group
+    matrix of first positions: leaving group g out, a document enters at the smallest
+    position over the other groups, the smallest over all groups unless g holds it, then the
+    second smallest.
     """
     names = sorted(runs)
-    parts = [runs[n] if cached else first_positions(runs[n]) for n in names]
-    allr = pd.concat(parts, ignore_index=True)
+    source = runs if cached else LazyTables({n: n for n in names}, lambda _, n: first_positions(runs[n]))
+    keys, pos, topics, docs, counts = _first_position_keys(source, names)
     gnames = sorted({groups.get(n, n) for n in names})
     gidx = {g: i for i, g in enumerate(gnames)}
-    gcode = np.concatenate([np.full(len(p), gidx[groups.get(n, n)], dtype=np.int64) for n, p in zip(names, parts)])
-    tcode, tuniq = pd.factorize(allr["topic"], sort=True)
-    dcode, duniq = pd.factorize(allr["doc"], sort=True)
-    key = tcode.astype(np.int64) * len(duniq) + dcode
-    mins = pd.DataFrame({"k": key, "g": gcode, "pos": allr["pos"].to_numpy(np.int64)}).groupby(
-        ["k", "g"], sort=True)["pos"].min()
-    kcode, kuniq = pd.factorize(mins.index.get_level_values(0).to_numpy(), sort=True)
-    m = np.full((len(kuniq), len(gnames)), np.inf)
-    m[kcode, mins.index.get_level_values(1).to_numpy()] = mins.to_numpy()
-    ktopic = np.asarray(tuniq, dtype=object)[kuniq // len(duniq)]
-    kdoc = np.asarray(duniq, dtype=object)[kuniq % len(duniq)]
-    out = {}
-    for k, g in enumerate(gnames):
-        best = np.delete(m, k, axis=1).min(axis=1) if len(gnames) > 1 else np.full(len(m), np.inf)
-        keep = np.isfinite(best)
-        out[g] = pd.DataFrame({"topic": ktopic[keep], "doc": kdoc[keep], "entry": best[keep].astype(np.int64)})
-    return out
+    gcode = np.repeat(np.array([gidx[groups.get(n, n)] for n in names], dtype=np.int64), counts)
+    # the distinct (topic, doc) pairs numbered in (topic, doc) order as the strings sort
+    nd = max(len(docs), 1)
+    trank = np.argsort(np.argsort(np.asarray(topics, dtype=object), kind="stable"))
+    drank = np.argsort(np.argsort(np.asarray(docs, dtype=object), kind="stable"))
+    codes, uniq = pd.factorize(keys)
+    del keys
+    sortable = trank[uniq >> 32] * nd + drank[uniq & 0xFFFFFFFF]
+    order = np.argsort(sortable)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    codes = rank[codes]
+    sortable = sortable[order]
+    never = np.iinfo(np.int64).max
+    m = np.full((len(order), max(len(gnames), 1)), never, dtype=np.int64)
+    np.minimum.at(m, (codes, gcode), pos)
+    first = m.argmin(axis=1)
+    low = m[np.arange(len(m)), first]
+    second = np.partition(m, 1, axis=1)[:, 1] if m.shape[1] > 1 else np.full(len(m), never)
+    t_sorted = np.asarray(sorted(topics), dtype=object)
+    d_sorted = np.asarray(sorted(docs), dtype=object)
+    return _LeftOut(gnames, first, low, second, t_sorted[sortable // nd], d_sorted[sortable % nd], never)
+
+
+class _LeftOut(Mapping):
+    """group -> entry depths without that group (see :func:`leave_group_out_entries`)."""
+
+    def __init__(self, gnames, first, low, second, topic, doc, never):
+        self.gnames, self.first, self.low, self.second = gnames, first, low, second
+        self.topic, self.doc, self.never = topic, doc, never
+
+    def __getitem__(self, g):
+        k = self.gnames.index(g)
+        best = np.where(self.first == k, self.second, self.low) if len(self.gnames) > 1 else \
+            np.full(len(self.low), self.never)
+        keep = best != self.never
+        return pd.DataFrame({"topic": self.topic[keep], "doc": self.doc[keep], "entry": best[keep]})
+
+    def __iter__(self):
+        return iter(self.gnames)
+
+    def __len__(self):
+        return len(self.gnames)

@@ -54,6 +54,7 @@ rule pool_analysis:
     input:
         **ANALYSIS_TABLES,
         runs=[f"{RES}/runs/{r}.parquet" for r in ANALYSIS_RUNS],
+        firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
     output:

@@ -8,20 +8,22 @@ from inexflow.analysis.plots import logo_histogram
 from inexflow.analysis.rejudge import JudgedRuns, labelled
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
+from inexflow.pool import LazyTables
 from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, read_parquet_metadata, write_tsv
+from inexflow.tables import read_parquet_metadata, write_tsv
 
 
 def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
-    runs = {Path(p).stem: Run.load(p, name=Path(p).stem) for p in smk.input.runs}
+    # the runs are read one at a time (LazyTables), never all at once
+    runs = LazyTables({Path(p).stem: p for p in smk.input.runs}, lambda p, name: Run.load(p, name=name))
     pool_runs = {Path(p).stem: p for p in smk.input.pool_runs}
     groups = {r: read_parquet_metadata(p)["participant"] for r, p in pool_runs.items()}
-    groups.update({r: run.participant for r, run in runs.items()})
+    groups.update({r: read_parquet_metadata(p)["participant"] for r, p in runs.paths.items()})
     judged = JudgedRuns(a, runs)
     measures, relabel = labelled(cfg["measures"])
-    firstpos = {r: read_parquet(p) for r, p in pool_runs.items()}
+    firstpos = LazyTables(pool_runs)
     per_run, per_query = leave_one_group_out(judged, firstpos, groups, measures,
                                              smk.params.pool.get("target"), smk.params.pool.get("depth"),
                                              cached=True)

@@ -18,7 +18,7 @@ from inexflow.analysis.stability import (
 )
 from inexflow.formats.assessments import Assessments
 from inexflow.formats.runs import Run
-from inexflow.pool import entry_depths
+from inexflow.pool import LazyTables, entries_from_first_positions
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_tsv
 
@@ -26,7 +26,8 @@ from inexflow.tables import read_parquet, write_tsv
 def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
-    runs = {Path(p).stem: Run.load(p, name=Path(p).stem) for p in smk.input.runs}
+    # the runs are read one at a time (LazyTables), never all at once
+    runs = LazyTables({Path(p).stem: p for p in smk.input.runs}, lambda p, name: Run.load(p, name=name))
     judged = JudgedRuns(a, runs)
     measures, relabel = labelled(cfg["measures"])
     log.info("%d runs judged on %d topics", len(runs), len(judged.topics))
@@ -37,7 +38,7 @@ def main(smk, log):
     pool = read_parquet(smk.input.pool)
     depths = pd.read_csv(smk.input.depths, sep="\t", dtype={"topic": str})
     # Pal et al.: the pool regenerated from the analysed runs, cut at d_Q(X) per topic
-    regenerated = entry_depths({name: run.results for name, run in runs.items()})
+    regenerated = entries_from_first_positions(LazyTables({Path(p).stem: p for p in smk.input.firstpos}))
     levels = depth_levels(regenerated, dict(zip(depths["topic"], depths["pool_size"])), cfg["pool_depth_percents"])
     dep = relabel(depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"]))
     write_tsv(dep, smk.output.depth)

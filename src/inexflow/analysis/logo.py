@@ -43,7 +43,8 @@ def change_bin(baseline: float, new: float) -> str:
 
 def leave_one_group_out(judged, runs_results: dict[str, pd.DataFrame], groups: dict[str, str], measures,
                         target: int | None, depth: int | None, cached: bool = False):
-    """``runs_results``: the pooled runs' results, or (``cached``) their first positions.
+    """``runs_results``: the pooled runs' results, or (``cached``) their first positions (a
+    :class:`~inexflow.pool.LazyTables` keeps one in memory at a time).
 
     Returns (per-run table: group, run, measure, baseline, new, change_bin, t_p, significant;
     per-query bin counts: measure, bin, count)."""
@@ -52,7 +53,7 @@ def leave_one_group_out(judged, runs_results: dict[str, pd.DataFrame], groups: d
     entries = leave_group_out_entries(runs_results, groups, cached)
     for g in sorted(set(groups.values())):
         members = [r for r in judged.runs if groups.get(r) == g]
-        others = {r: res for r, res in runs_results.items() if groups.get(r) != g}
+        others = [r for r in runs_results if groups.get(r) != g]
         if not members or not others:
             continue
         pool, _ = pool_from_entries(entries[g], target=target, depth=depth)
