@@ -41,6 +41,7 @@ rule topic_sampling:
         f"{LOGS}/topic_sampling.log",
     benchmark:
         f"{LOGS}/benchmarks/topic_sampling.tsv"
+    priority: EARLY
     conda:
         ENV
     params:
@@ -117,6 +118,7 @@ rule swap_rates:
         f"{LOGS}/swap_rates.log",
     benchmark:
         f"{LOGS}/benchmarks/swap_rates.tsv"
+    priority: EARLY
     conda:
         ENV
     params:
@@ -178,6 +180,7 @@ rule significance:
         f"{LOGS}/significance.log",
     benchmark:
         f"{LOGS}/benchmarks/significance.tsv"
+    priority: EARLY
     conda:
         ENV
     params:

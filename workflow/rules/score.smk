@@ -52,6 +52,7 @@ rule aggregate_task:
         f"{LOGS}/aggregate_task/{{task}}.log",
     benchmark:
         f"{LOGS}/benchmarks/aggregate_task/{{task}}.tsv"
+    priority: EARLY
     conda:
         ENV
     params:
