@@ -32,6 +32,12 @@ def inexflow_commands() -> list[str]:
     return sorted(set(out))
 
 
+def benchmark_options() -> set[str]:
+    """The options of the scripts in benchmarks/ (the README runs benchmarks/campaign.py)."""
+    return {o for f in (ROOT / "benchmarks").glob("*.py")
+            for o in re.findall(r"add_argument\(\"(--[a-z][a-z-]*)\"", f.read_text())}
+
+
 def parser_options() -> set[str]:
     p = build_parser()
     opts = set(p._option_string_actions)
@@ -59,7 +65,7 @@ def test_every_option_the_readme_names_exists():
                                     text=True).stdout
     if not snakemake_help:
         pytest.skip("Snakemake is not installed (pip install '.[workflow]')")
-    ours = parser_options()
+    ours = parser_options() | benchmark_options()
     named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", README))
     missing = sorted(o for o in named if o not in ours and o not in OTHER_TOOLS
                      and not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", snakemake_help))
