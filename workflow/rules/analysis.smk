@@ -27,7 +27,7 @@ rule build_pool:
 
 rule topic_sampling:
     input:
-        scores=task_scores(ANALYSIS["task"]),
+        scores=analysis_scores("task"),
     output:
         table=f"{RES}/analysis/topic_sampling.tsv",
         smallest=f"{RES}/analysis/topic_sampling_smallest.tsv",
@@ -103,7 +103,7 @@ rule pool_analysis:
 
 rule swap_rates:
     input:
-        scores=task_scores(ANALYSIS["task"]),
+        scores=analysis_scores("task"),
     output:
         table=f"{RES}/analysis/swap_rates.tsv",
         fit=f"{RES}/analysis/swap_fit.tsv",
@@ -162,7 +162,7 @@ rule leave_one_group_out:
 
 rule significance:
     input:
-        scores=task_scores(ANALYSIS["significance"]["task"]),
+        scores=analysis_scores("significance", "task"),
     output:
         pairs=f"{RES}/analysis/significance_pairs.parquet",
         summary=f"{RES}/analysis/significance.tsv",

@@ -286,5 +286,15 @@ SUMMARY_INPUTS = {
 )
 
 
+def analysis_scores(*path):
+    """The score table of the evaluation task an analysis reads, at ``path`` in the config's
+    ``analysis`` (``task``, or ``significance``, ``task``); none when there are no analyses.
+    """
+    task = ANALYSIS
+    for key in path:
+        task = (task or {}).get(key)
+    return task_scores(task) if task else []
+
+
 def analysis_cfg(*keys):
     return {k: ANALYSIS.get(k) for k in ANALYSIS_KEYS + keys}
