@@ -51,7 +51,7 @@ from inexflow.formats.run_text import fol_run_text
 from inexflow.formats.run_xml import write_xml_run
 from inexflow.formats.runs import RESULT_COLUMNS, Run
 from inexflow.formats.topics import write_topics
-from inexflow.pool import build_pool
+from inexflow.pool import entries_from_first_positions, first_positions, pool_from_entries
 from inexflow.recallbase import overlap_with_passages
 from inexflow.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config  # noqa: F401
 from inexflow.tables import write_json, write_text
@@ -360,7 +360,9 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict
     xpaths = list(xpaths)
     rsv_of_rank = np.array([round(1.0 / r, 6) for r in range(1, cfg.results_per_topic + 1)])
 
-    runs: dict[str, tuple[Run, str]] = {}  # file name -> (run, submission label)
+    # file name -> the run's first positions: each run is written as soon as it is made, and
+    # only what pooling needs is kept
+    firstpos: dict[str, pd.DataFrame] = {}
     wanted = [(g, key, r) for g in range(cfg.n_groups) for key, *_ in kinds for r in range(cfg.runs_per_group)]
     if cfg.max_runs is not None and cfg.max_runs < len(wanted):
         pick = rng.permutation(len(wanted))[:cfg.max_runs]
@@ -388,25 +390,25 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict
                     sels.append(sel)
                 res = _results(tops, sels, key == "fol", m, cand_doc_idx, docs, xpath_code, xpaths, cand_start, size,
                                rsv_of_rank)
-                runs[file_name] = (Run(run_id, group, task, "sim", "", res), label)
-                advance("runs simulated", len(runs), len(wanted))
+                run = Run(run_id, group, task, "sim", "", res)
+                firstpos[file_name] = first_positions(res)
+                advance("runs simulated", len(firstpos), len(wanted))
+                p = out / "runs" / file_name
+                if file_name.endswith(".txt"):
+                    write_text(fol_run_text(run), p)
+                else:
+                    write_xml_run(run, p, label)
+                advance("runs written", len(firstpos), len(wanted))
+                del run, res
 
-    for i, (name, (run, label)) in enumerate(runs.items(), 1):
-        p = out / "runs" / name
-        if name.endswith(".txt"):
-            write_text(fol_run_text(run), p)
-        else:
-            write_xml_run(run, p, label)
-        advance("runs written", i, len(runs))
-
-    pool, depths = build_pool({n: r.results for n, (r, _) in runs.items()}, target=cfg.pool_target)
+    pool, depths = pool_from_entries(entries_from_first_positions(firstpos), target=cfg.pool_target)
     pooled = set(zip(pool["topic"], pool["doc"]))
     assessed = truth_df[[k in pooled for k in zip(truth_df["topic"], truth_df["doc"])]]
     if cfg.structure == "inex2005":
         _write_inex2005_sets(out, assessed, pool, index, cfg)
     else:
         _write_assessments(out, assessed, pool, index, topics)
-    summary = {"config": asdict(cfg), "documents": len(docs), "topics": len(topics), "runs": len(runs),
+    summary = {"config": asdict(cfg), "documents": len(docs), "topics": len(topics), "runs": len(firstpos),
                "relevant_documents": int(truth_df[["topic", "doc"]].drop_duplicates().shape[0]),
                "pooled_relevant_documents": int(assessed[["topic", "doc"]].drop_duplicates().shape[0]),
                "pool_size": int(len(pool))}
