@@ -341,18 +341,28 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict
     if cfg.structure == "inex2005":
         truth_df = _cas_sections(truth_df, index, set(topic_group(cfg, "CAS")))
 
-    # every (topic, element) with its highlighted share: the signal runs are built from
-    cand = pd.concat([index.assign(topic=t) for t in topics], ignore_index=True)
-    cand = cand[cand["tag"].isin(["article", "bdy", "sec", "ss1", "p"])].reset_index(drop=True)
-    cand["rsize"] = overlap_with_passages(cand, truth_df)
-    size = (cand["end"] - cand["start"]).to_numpy()
-    spec = cand["rsize"].to_numpy() / np.maximum(size, 1)
-    docrel = cand.groupby(["topic", "doc"])["rsize"].transform("max").to_numpy() > 0
-    cand_doc = cand["doc"].to_numpy()
-    cand_xpath = cand["xpath"].to_numpy()
-    cand_start = cand["start"].to_numpy(np.int64)
-    cand_doc_idx = pd.Index(docs).get_indexer(cand_doc)
-    m = len(cand) // len(topics)  # every topic has the same candidates, in the same order
+    # every (topic, element) with its highlighted share: the signal runs are built from. Every
+    # topic has the same candidates (the elements of these tags), in the same order, so they
+    # are kept once; row i * m + j is candidate j of topic i. Only the highlighted characters
+    # differ, computed topic by topic
+    base = index[index["tag"].isin(["article", "bdy", "sec", "ss1", "p"])].reset_index(drop=True)
+    m, nt = len(base), len(topics)
+    base_doc, base_docs = pd.factorize(base["doc"])
+    rsize = np.zeros(nt * m, dtype=np.int64)
+    docrel = np.zeros(nt * m, dtype=bool)
+    truth_of = dict(iter(truth_df.groupby("topic", sort=False)))
+    for i, t in enumerate(topics):
+        if t in truth_of:
+            r = overlap_with_passages(base.assign(topic=t), truth_of[t])
+            best = np.zeros(len(base_docs), dtype=np.int64)
+            np.maximum.at(best, base_doc, r)
+            rsize[i * m:(i + 1) * m] = r
+            docrel[i * m:(i + 1) * m] = best[base_doc] > 0  # a document with highlighted text
+    size = np.tile((base["end"] - base["start"]).to_numpy(), nt)
+    spec = rsize / np.maximum(size, 1)
+    cand_xpath = base["xpath"].to_numpy()
+    cand_start = np.tile(base["start"].to_numpy(np.int64), nt)
+    cand_doc_idx = np.tile(pd.Index(docs).get_indexer(base["doc"].to_numpy()), nt)
     topic_rows = {t: np.arange(i * m, (i + 1) * m) for i, t in enumerate(topics)}
     first = topic_rows[topics[0]]
     related = _related(cand_doc_idx[first], cand_start[first], cand_start[first] + size[first])
