@@ -50,8 +50,9 @@ def entries_from_first_positions(firstpos) -> pd.DataFrame:
 
 
 class LazyTables(Mapping):
-    """name -> cached table, read from its parquet file each time it is asked for (and not
-    kept): stages pass the runs' tables this way so that at most one is in memory."""
+    """name -> cached table, read from its parquet file (or by ``reader(path, name)``) each
+    time it is asked for, and not kept: stages pass the runs' tables this way so that at most
+    one is in memory."""
 
     def __init__(self, paths: dict, reader=None):
         self.paths = dict(paths)

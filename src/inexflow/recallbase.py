@@ -48,6 +48,7 @@ class PassageIndex:
     cover(end) - cover(start). Build once per assessments, query per run."""
 
     def __init__(self, passages: pd.DataFrame, keys=("topic", "doc")):
+        self._lut = None  # the dense key table of _key_ids, built on first use
         self.keys = list(keys)
         combined = np.zeros(len(passages), dtype=np.int64)
         self.uniques = []
@@ -72,7 +73,7 @@ class PassageIndex:
         lookup table when the key space is small (built once), else a binary search."""
         space = int(np.prod([max(len(u), 1) for u in self.uniques]))
         if space <= DENSE_KEYS:
-            if getattr(self, "_lut", None) is None:
+            if self._lut is None:
                 self._lut = np.full(space, -1, dtype=np.int64)
                 self._lut[self.key_ids] = np.arange(len(self.key_ids))
             return self._lut[combined]

@@ -82,7 +82,9 @@ class JudgedRuns:
                 if t not in self.rel_docs:
                     continue
                 cs = np.cumsum(length[idx])
-                hit = np.flatnonzero(rsize[idx] > 0)
+                # (a highlighted passage whose document the documents table lacks counts nothing,
+                # as a dropped document does)
+                hit = np.flatnonzero((rsize[idx] > 0) & (didx[idx] >= 0))
                 group.append(np.full(len(hit), k * len(self.topics) + self._tix[t], dtype=np.int64))
                 running.append(cs[hit])
                 rsizes.append(rsize[idx][hit])
