@@ -497,3 +497,40 @@ def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
             assert got["iP[0.01]"].loc[name, t] == ip[1] and got["iP[0.10]"].loc[name, t] == ip[10]
     assert list(got["AiP"].index) == (chosen or list(runs))
     assert (got["AiP"].to_numpy() > 0).sum() >= 2  # not all 0
+
+
+def test_tau_b_equals_scipy_kendalltau():
+    """tau_b counts pairs itself (no scipy import in the stages); scipy's kendalltau is the
+    reference: the same float on random scores with and without ties, across the row blocks
+    (n > 1024), and NaN where scipy gives NaN."""
+    from scipy.stats import kendalltau
+
+    rng = np.random.default_rng(7)
+    for n, levels in [(2, 3), (5, 2), (30, 4), (80, 1000), (300, 12), (1500, 40)]:
+        for _ in range(5):
+            x, y = rng.integers(0, levels, n) / levels, rng.integers(0, levels, n) / levels
+            if n == 5 and _ == 0:
+                y = 2 * x + 1                     # the same weak order from other scores
+            ref, got = kendalltau(x, y).statistic, tau_b(x, y)
+            if np.array_equal(np.sign(x[:, None] - x), np.sign(y[:, None] - y)):
+                assert got == 1.0                 # identical weak orders, all-tied ones included
+            elif np.isnan(ref):
+                assert np.isnan(got)
+            else:
+                assert got == ref
+    assert np.isnan(tau_b([1.0, np.nan, 2.0], [1.0, 2.0, 3.0]))
+    assert np.isnan(tau_b([1.0, 1.0, 1.0], [1.0, 2.0, 3.0])) and np.isnan(kendalltau([1, 1, 1], [1, 2, 3]).statistic)
+    assert tau_b([1.0, 2.0, 3.0], [3.0, 2.0, 1.0]) == -1.0
+
+
+def test_paired_t_pvalue_equals_scipy_ttest_rel():
+    from scipy.stats import ttest_rel
+
+    from inexflow.analysis.logo import paired_t_pvalue
+
+    rng = np.random.default_rng(3)
+    for n in (2, 3, 10, 107, 1070):
+        for shift in (0.0, 0.01, 0.3):
+            a = rng.random(n)
+            b = np.clip(a - shift + rng.normal(0, 0.1, n), 0, 1)
+            assert paired_t_pvalue(a, b) == pytest.approx(ttest_rel(a, b).pvalue, rel=1e-12, abs=1e-300)

@@ -65,7 +65,7 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
 
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])
 def test_leave_group_out_entries_equal_pools_built_without_the_group(seed):
-    from inexflow.pool import entry_depths, leave_group_out_entries
+    from inexflow.pool import entry_depths, leave_group_out_entries, pool_from_entries
 
     rng = np.random.default_rng(seed)
     runs = {f"r{i}": pd.DataFrame({"topic": ["t"] * 6 + ["u"] * 6,
@@ -79,6 +79,14 @@ def test_leave_group_out_entries_equal_pools_built_without_the_group(seed):
         key = ["topic", "doc"]
         assert got.sort_values(key).reset_index(drop=True)[key + ["entry"]].equals(
             want.sort_values(key).reset_index(drop=True)[key + ["entry"]].astype({"entry": "int64"}))
+        # the integer pools (what leave-one-group-out uses) hold what pool_from_entries keeps
+        for kw in ({"target": 1}, {"target": 3}, {"target": 50}, {"depth": 2}, {"depth": 4}):
+            pool, _ = pool_from_entries(want, **kw)
+            held = {(t, d) for t, d, h in zip(loo.topics_of_pairs(), loo.docs_of_pairs(), loo.pooled(g, **kw)) if h}
+            assert held == set(zip(pool["topic"], pool["doc"]))
+            rel = ["a", "c", "h", "zz"]
+            ix = loo.pair_index("t", rel)
+            assert [bool(i >= 0 and loo.pooled(g, **kw)[i]) for i in ix] == [("t", d) in held for d in rel]
 
 
 @pytest.mark.parametrize("structure", ["demo", "inex2005"])

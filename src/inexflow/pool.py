@@ -9,6 +9,7 @@ at the smallest position at which any run returns it.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 
 import numpy as np
@@ -52,7 +53,9 @@ def entries_from_first_positions(firstpos) -> pd.DataFrame:
 class LazyTables(Mapping):
     """name -> cached table, read from its parquet file (or by ``reader(path, name)``) each
     time it is asked for, and not kept: stages pass the runs' tables this way so that at most
-    one is in memory."""
+    one is in memory. Read from parquet, the ``topic`` and ``doc`` columns of a first-positions
+    table come as categoricals (:func:`~inexflow.tables.read_parquet`), which the pooling
+    functions here factorise at no cost."""
 
     def __init__(self, paths: dict, reader=None):
         self.paths = dict(paths)
@@ -62,7 +65,7 @@ class LazyTables(Mapping):
         if self.reader is not None:
             return self.reader(self.paths[name], name)
         from inexflow.tables import read_parquet
-        return read_parquet(self.paths[name])
+        return read_parquet(self.paths[name], categories=("topic", "doc"))
 
     def __iter__(self):
         return iter(self.paths)
@@ -181,24 +184,74 @@ def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False) 
     first = m.argmin(axis=1)
     low = m[np.arange(len(m)), first]
     second = np.partition(m, 1, axis=1)[:, 1] if m.shape[1] > 1 else np.full(len(m), never)
-    t_sorted = np.asarray(sorted(topics), dtype=object)
-    d_sorted = np.asarray(sorted(docs), dtype=object)
-    return _LeftOut(gnames, first, low, second, t_sorted[sortable // nd], d_sorted[sortable % nd], never)
+    t_sorted = sorted(topics)
+    d_sorted = sorted(docs)
+    return _LeftOut(gnames, first, low, second, sortable, t_sorted, d_sorted, never)
 
 
 class _LeftOut(Mapping):
-    """group -> entry depths without that group (see :func:`leave_group_out_entries`)."""
+    """group -> entry depths without that group (see :func:`leave_group_out_entries`): the
+    distinct (topic, doc) pairs of all runs are numbered in (topic, doc) order (``sortable``:
+    topic rank x number of docs + doc rank, ascending)."""
 
-    def __init__(self, gnames, first, low, second, topic, doc, never):
+    def __init__(self, gnames, first, low, second, sortable, topics, docs, never):
         self.gnames, self.first, self.low, self.second = gnames, first, low, second
-        self.topic, self.doc, self.never = topic, doc, never
+        self.sortable, self.topics, self.docs, self.never = sortable, topics, docs, never
+        self._nd = max(len(docs), 1)
+        self.tcode = sortable // self._nd      # topic rank of every pair, ascending
+
+    def best(self, g) -> np.ndarray:
+        """Every pair's entry depth in the pool without group ``g`` (``never``: no other group
+        retrieves it)."""
+        k = self.gnames.index(g)
+        if len(self.gnames) == 1:
+            return np.full(len(self.low), self.never)
+        return np.where(self.first == k, self.second, self.low)
 
     def __getitem__(self, g):
-        k = self.gnames.index(g)
-        best = np.where(self.first == k, self.second, self.low) if len(self.gnames) > 1 else \
-            np.full(len(self.low), self.never)
+        best = self.best(g)
         keep = best != self.never
-        return pd.DataFrame({"topic": self.topic[keep], "doc": self.doc[keep], "entry": best[keep]})
+        return pd.DataFrame({"topic": self.topics_of_pairs()[keep], "doc": self.docs_of_pairs()[keep],
+                             "entry": best[keep]})
+
+    def pooled(self, g, target: int | None = None, depth: int | None = None) -> np.ndarray:
+        """Which pairs the pool built without group ``g`` holds: :func:`pool_from_entries`'
+        rule (per topic, every document entering at or above the depth where the pool first
+        reaches ``target`` documents, or at or above ``depth``) on integers, with no strings
+        built per group."""
+        if (target is None) == (depth is None):
+            raise UsageError("give exactly one of target (pool size) or depth")
+        best = self.best(g)
+        keep = best != self.never
+        if depth is not None:
+            return keep & (best <= int(depth))
+        nt = len(self.topics)
+        order = np.lexsort((best, self.tcode))          # by topic, then entry (never last)
+        sorted_best = best[order]
+        start = np.r_[0, np.cumsum(np.bincount(self.tcode, minlength=nt))[:-1]].astype(np.int64)
+        size = np.bincount(self.tcode[keep], minlength=nt)
+        d = np.where(size > 0, sorted_best[start + np.maximum(np.minimum(size, target), 1) - 1], -1)
+        return keep & (best <= d[self.tcode])
+
+    def topics_of_pairs(self) -> np.ndarray:
+        return np.asarray(self.topics, dtype=object)[self.tcode]
+
+    def docs_of_pairs(self) -> np.ndarray:
+        return np.asarray(self.docs, dtype=object)[self.sortable % self._nd]
+
+    def pair_index(self, topic, docs) -> np.ndarray:
+        """The pair numbers of (``topic``, each of ``docs``); -1 where no run retrieves it."""
+        out = np.full(len(docs), -1, dtype=np.int64)
+        ti = bisect.bisect_left(self.topics, topic)
+        if ti == len(self.topics) or self.topics[ti] != topic:
+            return out
+        for i, d in enumerate(docs):
+            di = bisect.bisect_left(self.docs, d)
+            if di < len(self.docs) and self.docs[di] == d:
+                k = int(np.searchsorted(self.sortable, ti * self._nd + di))
+                if k < len(self.sortable) and self.sortable[k] == ti * self._nd + di:
+                    out[i] = k
+        return out
 
     def __iter__(self):
         return iter(self.gnames)

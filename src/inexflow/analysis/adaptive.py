@@ -70,13 +70,13 @@ def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, pool: pd.
     documents the adaptive pool takes, and tau and tau_AP between the rankings by the full and
     by the adaptive judgements."""
     relevant = {(t, d) for t, docs in judged_runs.rel_docs.items() for d in docs}
-    in_pool = set(zip(pool["topic"], pool["doc"]))
+    in_pool = set(zip(pool["topic"].tolist(), pool["doc"].tolist()))  # (lists: iterating Arrow strings is slow)
     topics = adaptive_depths(entry, relevant, in_pool, step, min_rate, max_judged)
     fixed = pool.groupby("topic", sort=False).size()
     topics["fixed_judged"] = topics["topic"].map(fixed).fillna(0).astype(np.int64)
     topics["fixed_relevant"] = [sum((t, d) in in_pool for d in judged_runs.rel_docs.get(t, ())) for t in topics["topic"]]
-    depth = dict(zip(topics["topic"], topics["depth"]))
-    ent = {(t, d): x for t, d, x in zip(entry["topic"], entry["doc"], entry["entry"])}
+    depth = dict(zip(topics["topic"].tolist(), topics["depth"].tolist()))
+    ent = dict(zip(zip(entry["topic"].tolist(), entry["doc"].tolist()), entry["entry"].tolist()))
     masks = {t: np.array([ent.get((t, d), np.inf) <= depth.get(t, -1) for d in docs], bool)
              for t, docs in judged_runs.rel_docs.items()}
     full = judged_runs.score(judged_runs.full_masks(), measures)

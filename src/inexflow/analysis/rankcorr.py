@@ -1,6 +1,10 @@
 """Rank correlation between system rankings (docs/measures.md, Statistics).
 
-- Kendall tau-b (ties allowed), via scipy; identical scores give 1, ties included.
+- Kendall tau-b (ties allowed): (concordant - discordant) / sqrt(n0 - n1) / sqrt(n0 - n2), n0
+  the pairs and n1, n2 those tied in either ranking, counted exactly over all pairs and divided
+  in the order scipy's ``kendalltau`` divides (so the same float); identical weak orders give
+  exactly 1, ties included; NaN where a ranking is all tied or a score is NaN. numpy only:
+  importing ``scipy.stats`` costs a stage 0.6 s.
 - tau_AP (Yilmaz, Aslam & Robertson, SIGIR 2008): with the runs ordered by the estimated
   scores, tau_AP = 2/(N-1) sum_{i=2..N} C(i)/(i-1) - 1, C(i) the number of runs above
   position i that the true ranking also puts above the run at i. It is defined without ties;
@@ -24,17 +28,40 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import kendalltau, rankdata
+
+_BLOCK = 1024  # rows of the pair matrices built at a time (memory: _BLOCK x n)
+
+
+def _pair_signs(v: np.ndarray, rows: slice) -> np.ndarray:
+    """sign(v[j] - v[i]) for i in ``rows`` and every j, as int8 (no subtraction: infinities
+    compare as they should)."""
+    a = v[rows, None]
+    return (v[None, :] > a).astype(np.int8) - (v[None, :] < a).astype(np.int8)
 
 
 def tau_b(x, y) -> float:
+    """Kendall's tau-b of two score vectors (module docstring)."""
     x, y = np.asarray(x, float), np.asarray(y, float)
-    if len(x) < 2:
+    n = len(x)
+    if n < 2 or np.isnan(x).any() or np.isnan(y).any():
         return float("nan")
-    if np.array_equal(rankdata(x), rankdata(y)):
-        return 1.0  # the same ranking, ties included, exactly (scipy's arithmetic can give 0.9999999999999998)
-    v = kendalltau(x, y).statistic
-    return float(v) if not np.isnan(v) else float("nan")
+    s = xtie2 = ytie2 = 0       # over ordered pairs (i, j), i != j: twice the pair counts
+    same = True
+    for start in range(0, n, _BLOCK):
+        rows = slice(start, min(n, start + _BLOCK))
+        sx, sy = _pair_signs(x, rows), _pair_signs(y, rows)
+        same = same and bool(np.array_equal(sx, sy))
+        s += int(np.sum(sx.astype(np.int64) * sy))
+        xtie2 += int(np.count_nonzero(sx == 0)) - (rows.stop - rows.start)  # minus the diagonal
+        ytie2 += int(np.count_nonzero(sy == 0)) - (rows.stop - rows.start)
+    tot = n * (n - 1) // 2
+    xtie, ytie = xtie2 // 2, ytie2 // 2
+    if xtie == tot or ytie == tot:
+        return 1.0 if same else float("nan")  # all tied: tau-b undefined unless both are (identical)
+    if same:
+        return 1.0  # the same weak order: exactly 1 (the division below can give 0.9999999999999998)
+    tau = (s // 2) / np.sqrt(tot - xtie) / np.sqrt(tot - ytie)
+    return float(min(1.0, max(-1.0, tau)))
 
 
 def _above(v: np.ndarray) -> np.ndarray:

@@ -159,8 +159,8 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, levels: pd.DataFrame,
     (the original relevant documents inside the regenerated pool at depth d_Q) and by the X%
     qrels (those inside the pool at d_Q(X)); with the relevant documents of each level and
     the numbers of topics (with relevant documents at 100%) and systems of the caption."""
-    ent = {(t, d): e for t, d, e in zip(entry["topic"], entry["doc"], entry["entry"])}
-    depth = {(t, x): d for t, x, d in zip(levels["topic"], levels["percent"], levels["depth"])}
+    ent = dict(zip(zip(entry["topic"].tolist(), entry["doc"].tolist()), entry["entry"].tolist()))
+    depth = dict(zip(zip(levels["topic"].tolist(), levels["percent"].tolist()), levels["depth"].tolist()))
 
     def masks(x):
         return {t: np.array([ent.get((t, d), np.inf) <= depth.get((t, x), -1) for d in docs], bool)
@@ -188,7 +188,7 @@ def reduced_pools(entry: pd.DataFrame, levels: pd.DataFrame, judged) -> pd.DataF
     rel = {(t, d) for t, docs in judged.rel_docs.items() for d in docs}
     found = {}
     for t, g in entry.groupby("topic", sort=False):
-        r = np.array([(t, d) in rel for d in g["doc"]], bool)
+        r = np.array([(t, d) in rel for d in g["doc"].tolist()], bool)
         found[t] = (g["entry"].to_numpy(np.int64), r)
     relevant = [int(found[t][1][found[t][0] <= d].sum()) for t, d in zip(levels["topic"], levels["depth"])]
     return levels.assign(relevant=relevant)
@@ -197,7 +197,7 @@ def reduced_pools(entry: pd.DataFrame, levels: pd.DataFrame, judged) -> pd.DataF
 def relevant_vs_depth(judged, entry: pd.DataFrame) -> pd.DataFrame:
     """Per topic: relevant documents found in the pool down to each entry depth (Figure 6)."""
     rel = {(t, d) for t, docs in judged.rel_docs.items() for d in docs}
-    e = entry.assign(relevant=[(t, d) in rel for t, d in zip(entry["topic"], entry["doc"])])
+    e = entry.assign(relevant=[(t, d) in rel for t, d in zip(entry["topic"].tolist(), entry["doc"].tolist())])
     out = (e.groupby(["topic", "entry"], sort=False)["relevant"].sum().groupby(level=0).cumsum()
            .rename("relevant_found").reset_index().rename(columns={"entry": "depth"}))
     return out
