@@ -460,6 +460,7 @@ def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
     out) gives exactly interpolated_precision per run and topic on the results' sizes, with
     the highlighted characters of documents a mask drops set to 0: random runs over partly
     highlighted documents, random masks, run and topic subsets."""
+    from inexflow.formats.runs import Run
     from inexflow.measures.passage import interpolated_precision
     from inexflow.recallbase import overlap_with_passages
 
@@ -477,6 +478,10 @@ def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
         lines = [f"{t} Q0 {d} {k} {-k} r{r} {20 * k} {int(rng.integers(1, 20))}\n"
                  for t in ("1", "2", "3", "9") for k, d in enumerate(rng.choice(docs, 30), 1)]
         runs[f"r{r}"] = read_run(write(tmp_path / f"r{r}.run", "".join(lines)), task="focused")
+        if seed >= 2:  # as the stages read them: cached, topics and documents as categoricals
+            runs[f"r{r}"].save(tmp_path / f"r{r}.parquet")
+            runs[f"r{r}"] = Run.load(tmp_path / f"r{r}.parquet", categorical=True)
+            assert runs[f"r{r}"].results["doc"].dtype == "category"
     judged = JudgedRuns(a, runs)
     masks = {t: rng.random(len(d)) < 0.6 for t, d in judged.rel_docs.items()}
     chosen = ["r3", "r1"] if seed % 2 else None

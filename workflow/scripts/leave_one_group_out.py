@@ -17,7 +17,7 @@ def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
     # the runs are read one at a time (LazyTables), never all at once
-    runs = LazyTables({Path(p).stem: p for p in smk.input.runs}, lambda p, name: Run.load(p, name=name))
+    runs = LazyTables({Path(p).stem: p for p in smk.input.runs}, lambda p, name: Run.load(p, name=name, categorical=True))
     pool_runs = {Path(p).stem: p for p in smk.input.pool_runs}
     groups = {r: read_parquet_metadata(p)["participant"] for r, p in pool_runs.items()}
     groups.update({r: read_parquet_metadata(p)["participant"] for r, p in runs.paths.items()})

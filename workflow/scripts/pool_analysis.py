@@ -27,7 +27,7 @@ def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
     # the runs are read one at a time (LazyTables), never all at once
-    runs = LazyTables({Path(p).stem: p for p in smk.input.runs}, lambda p, name: Run.load(p, name=name))
+    runs = LazyTables({Path(p).stem: p for p in smk.input.runs}, lambda p, name: Run.load(p, name=name, categorical=True))
     judged = JudgedRuns(a, runs)
     measures, relabel = labelled(cfg["measures"])
     log.info("%d runs judged on %d topics", len(runs), len(judged.topics))

@@ -58,41 +58,65 @@ class JudgedRuns:
         self.runs = list(runs)
         import logging
         log = logging.getLogger("inexflow")
-        reldoc = pd.DataFrame([(t, d, i) for t, docs in self.rel_docs.items() for i, d in enumerate(docs)],
-                              columns=["topic", "doc", "didx"])
         # every judged document numbered across topics (topic by topic, in self.topics order)
         self._tix = {t: i for i, t in enumerate(self.topics)}
         self._rix = {r: i for i, r in enumerate(self.runs)}
         counts = np.array([len(self.rel_docs[t]) for t in self.topics], dtype=np.int64)
         self._doc_offset = np.r_[0, np.cumsum(counts)[:-1]] if len(counts) else np.zeros(0, np.int64)
         self._ndocs = int(counts.sum())
+        # (topic, doc) -> index of doc among its topic's documents, as sorted integer keys:
+        # topic number x len(vocab) + document number in a vocabulary of the judged documents
+        vocab: dict[str, int] = {}
+        for names in self.rel_docs.values():
+            for d in names:
+                vocab.setdefault(d, len(vocab))
+        self._vocab = vocab
+        nv = max(len(vocab), 1)
+        keys = np.array([self._tix[t] * nv + vocab[d] for t, docs in self.rel_docs.items() for d in docs],
+                        dtype=np.int64)
+        didxs = np.array([i for docs in self.rel_docs.values() for i in range(len(docs))], dtype=np.int64)
+        order = np.argsort(keys, kind="stable")
+        self._rel_keys, self._rel_didx = keys[order], didxs[order]
         # Only results that retrieve highlighted text can set an interpolated precision
         # (passage.ip_from_running_sums), so only those are kept, run by run and topic by
         # topic, with the running size of the list up to them (which no judgement changes)
+        nt = len(self.topics)
         group, running, rsizes, docidx = [], [], [], []
         for k, (name, run) in enumerate(runs.items()):
             log.info("judging run %s (%d/%d)", name, k + 1, len(runs))
             res = passage_results(in_evaluation_order(run, "passage"))
-            res["rsize"] = overlap_with_passages(res, passages)
-            didx = res[["topic", "doc"]].merge(reldoc, on=["topic", "doc"], how="left")["didx"]
-            didx = didx.fillna(-1).to_numpy(np.int64)
-            length = res["length"].to_numpy(np.int64)
-            rsize = res["rsize"].to_numpy(np.int64)
-            for t, idx in res.groupby("topic", sort=False).indices.items():
-                if t not in self.rel_docs:
-                    continue
-                cs = np.cumsum(length[idx])
-                # (a highlighted passage whose document the documents table lacks counts nothing,
-                # as a dropped document does)
-                hit = np.flatnonzero((rsize[idx] > 0) & (didx[idx] >= 0))
-                group.append(np.full(len(hit), k * len(self.topics) + self._tix[t], dtype=np.int64))
-                running.append(cs[hit])
-                rsizes.append(rsize[idx][hit])
-                docidx.append(self._doc_offset[self._tix[t]] + didx[idx][hit])
+            rsize = overlap_with_passages(res, passages)
+            tix, didx = self._topic_and_doc_index(res)
+            rows = np.flatnonzero(tix >= 0)                     # results of judged topics
+            o = rows[np.argsort(tix[rows], kind="stable")]      # topic by topic, file order within
+            # the running size of each topic's list (a highlighted passage whose document the
+            # documents table lacks counts nothing, as a dropped document does)
+            cs = grouped_cumsum(tix[o], res["length"].to_numpy(np.int64)[o])
+            hit = (rsize[o] > 0) & (didx[o] >= 0)
+            h = o[hit]
+            group.append(k * nt + tix[h])
+            running.append(cs[hit])
+            rsizes.append(rsize[h])
+            docidx.append(self._doc_offset[tix[h]] + didx[h])
         flat = [np.concatenate(x) if x else np.zeros(0, np.int64) for x in (group, running, rsizes, docidx)]
         # results of a run's topics in the order its topics come: sorted by group, stably
         order = np.argsort(flat[0], kind="stable")
         self._group, self._running, self._rsize, self._doc = (a[order] for a in flat)
+
+    def _topic_and_doc_index(self, res: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """Per result: its topic's number in ``self.topics`` (-1: a topic without judged
+        documents) and its document's index among the topic's judged documents (-1: not
+        judged), from integer codes (no string merge)."""
+        tc, tu = pd.factorize(res["topic"])
+        dc, du = pd.factorize(res["doc"])
+        tmap = np.array([self._tix.get(str(t), -1) for t in tu] + [-1], dtype=np.int64)
+        dmap = np.array([self._vocab.get(str(d), -1) for d in du] + [-1], dtype=np.int64)
+        tix, dno = tmap[tc], dmap[dc]
+        key = tix * max(len(self._vocab), 1) + dno
+        pos = np.minimum(np.searchsorted(self._rel_keys, key), max(len(self._rel_keys) - 1, 0))
+        found = (tix >= 0) & (dno >= 0) & (self._rel_keys[pos] == key) if len(self._rel_keys) else \
+            np.zeros(len(key), bool)
+        return tix, np.where(found, self._rel_didx[pos] if len(self._rel_keys) else -1, -1)
 
     def full_masks(self) -> dict[str, np.ndarray]:
         return {t: np.ones(len(d), bool) for t, d in self.rel_docs.items()}
