@@ -539,3 +539,25 @@ def test_paired_t_pvalue_equals_scipy_ttest_rel():
             a = rng.random(n)
             b = np.clip(a - shift + rng.normal(0, 0.1, n), 0, 1)
             assert paired_t_pvalue(a, b) == pytest.approx(ttest_rel(a, b).pvalue, rel=1e-12, abs=1e-300)
+
+
+def test_wilcoxon_greater_equals_scipy_wilcoxon():
+    """The enumerated permutation test (few topics, zeros or ties) and the other paths give
+    scipy's wilcoxon p-values exactly: batches with zeros, tied magnitudes, and neither."""
+    from scipy import stats
+
+    from inexflow.analysis.significance import wilcoxon_greater
+
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 5, 9, 13, 14, 20):
+        rows = {13: 1, 9: 4}.get(n, 8)  # (scipy's own permutation test of 2^n patterns is slow)
+        for kind in ("ties", "zeros", "continuous"):
+            d = rng.normal(size=(rows, n))
+            if kind == "ties":
+                d = rng.integers(-3, 4, size=(rows, n)) / 4.0
+                d[d == 0] = 0.5
+            elif kind == "zeros":
+                d[rng.random(d.shape) < 0.2] = 0.0
+            d = d[np.any(d != 0, axis=1)]
+            ref = stats.wilcoxon(d, alternative="greater", zero_method="wilcox", axis=1).pvalue
+            assert np.array_equal(wilcoxon_greater(d), ref), (n, kind)
