@@ -15,6 +15,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
@@ -134,13 +135,29 @@ def format_value(v) -> str:
     return str(v)
 
 
+def _column_strings(col: pd.Series) -> list[str]:
+    """A column's values as :func:`format_value` writes them, converted column-wise: the
+    values as ``itertuples`` gives them, without iterating Arrow arrays element by element
+    (``tolist``; a column with missing values in an extension array keeps the element-wise
+    path, whose missing-value object ``tolist`` does not give)."""
+    if isinstance(col.dtype, np.dtype):
+        vals = col.tolist()
+        if col.dtype.kind == "f":
+            return list(map(repr, vals))
+        if col.dtype.kind in "iub":
+            return list(map(str, vals))
+    else:
+        vals = list(col) if col.hasnans else col.tolist()
+    return list(map(format_value, vals))
+
+
 def write_tsv(df: pd.DataFrame, path):
     """Write ``df`` as a tab-separated table with a header, atomically and deterministically."""
+    cols = [_column_strings(df.iloc[:, i]) for i in range(df.shape[1])]
     with atomic_path(path) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write("\t".join(map(str, df.columns)) + "\n")
-            for row in df.itertuples(index=False, name=None):
-                fh.write("\t".join(format_value(v) for v in row) + "\n")
+            fh.writelines("\t".join(row) + "\n" for row in (zip(*cols) if cols else [()] * len(df)))
 
 
 def write_text(text: str, path):
