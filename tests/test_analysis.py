@@ -561,3 +561,39 @@ def test_wilcoxon_greater_equals_scipy_wilcoxon():
             d = d[np.any(d != 0, axis=1)]
             ref = stats.wilcoxon(d, alternative="greater", zero_method="wilcox", axis=1).pvalue
             assert np.array_equal(wilcoxon_greater(d), ref), (n, kind)
+
+
+def _beats(x, y, p):
+    return x - y > 0 and abs(x - y) >= p * max(x, y)
+
+
+@pytest.mark.parametrize("block", [1, 7, 2_000_000])
+def test_swap_rates_equal_one_iteration_at_a_time(monkeypatch, block):
+    """The blocked swap rates equal Voorhees & Buckley's procedure run one iteration at a time
+    (the same permutations from the same seed), exactly, whatever the block size."""
+    from inexflow.analysis import swap
+
+    monkeypatch.setattr(swap, "SWAP_BLOCK", block)
+    rng = np.random.default_rng(11)
+    matrix = np.round(rng.random((6, 21)), 2)
+    sizes, tolerances, iterations, seed = [2, 5, 10, 11], (0.0, 0.05, 0.3), 13, 4
+    got = swap.swap_rates(matrix, sizes, tolerances, iterations, seed)
+    r = np.random.default_rng(seed)
+    want = []
+    for z in sizes:
+        if 2 * z > 21:
+            continue
+        count = {p: np.zeros(15) for p in tolerances}
+        for _ in range(iterations):
+            perm = r.permutation(21)
+            m1, m2 = matrix[:, perm[:z]].mean(axis=1), matrix[:, perm[z:2 * z]].mean(axis=1)
+            for p in tolerances:
+                k = 0
+                for a in range(6):
+                    for b in range(a + 1, 6):
+                        count[p][k] += (_beats(m1[a], m1[b], p) and _beats(m2[b], m2[a], p)) or \
+                            (_beats(m1[b], m1[a], p) and _beats(m2[a], m2[b], p))
+                        k += 1
+        want += [(z, p, float(np.mean(count[p] / iterations))) for p in tolerances]
+    assert list(got.itertuples(index=False, name=None)) == want
+    assert got["error_rate"].max() > 0
