@@ -237,6 +237,8 @@ def test_reader_codes_equal_factorising_and_give_the_same_scores(shared_data, tm
     ctx = ScoringContext(read_assessments(shared_data / "qrels-2009-2010.fol"), {}, {})
     stripped = run.with_results(run.results.copy(), run.order)
     assert stripped.codes("topic") is None and run.with_results(run.results, "file").codes("doc") is not None
+    before = run.results.copy(deep=True)
     pd.testing.assert_frame_equal(score_run(run, "passage", ctx), score_run(stripped, "passage", ctx))
+    pd.testing.assert_frame_equal(run.results, before)  # scoring shares the run's columns, never changes them
     # a file out of evaluation order (the real run) keeps none
     assert read_run(shared_data / "runs" / "bert-focused.run", task="focused").codes("topic") is None

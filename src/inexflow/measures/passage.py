@@ -183,10 +183,11 @@ def passage_results(run) -> pd.DataFrame:
         r = res[bad].iloc[0]
         raise InputError(run.source, f"line {r.line}", f"element result {r.doc}{r.xpath} has no character "
                          "range", "a collection directory in the config (or --collection) to convert xpaths")
-    out = res[["topic", "doc", "offset", "length", "line"]].copy()
-    out["start"] = out["offset"]
-    out["end"] = out["offset"] + out["length"]
-    return out
+    # a new table over the run's columns (pandas copies on write: the run's table is never
+    # changed through it), not a copy of them
+    off = res["offset"]
+    return pd.DataFrame({"topic": res["topic"], "doc": res["doc"], "offset": off, "length": res["length"],
+                         "line": res["line"], "start": off, "end": off + res["length"]}, copy=False)
 
 
 def check_no_overlap(run, view: ToolView):
