@@ -91,10 +91,10 @@ def wilcoxon_greater(d: np.ndarray) -> np.ndarray:
     d = np.asarray(d, float)
     n = d.shape[1]
     zero = d == 0
-    r = _average_ranks(np.where(zero, np.nan, np.abs(d)))
-    ties = _has_ties(np.where(zero, np.nan, np.abs(d)))
-    if n > 13 or not (zero.any() or ties):
+    magnitude = np.where(zero, np.nan, np.abs(d))     # a dropped zero: NaN, ranked last, alone
+    if n > 13 or np.isnan(d).any() or not (zero.any() or _has_ties(magnitude)):
         return stats.wilcoxon(d, alternative="greater", zero_method="wilcox", axis=1).pvalue
+    r = _average_ranks(magnitude)
     w = np.where(zero, 0.0, r)
     observed = np.sum(np.where(d > 0, r, 0.0), axis=1)
     bits = (np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1     # 2^n x n sign patterns
