@@ -512,9 +512,9 @@ def test_tau_b_equals_scipy_kendalltau():
 
     rng = np.random.default_rng(7)
     for n, levels in [(2, 3), (5, 2), (30, 4), (80, 1000), (300, 12), (1500, 40)]:
-        for _ in range(5):
+        for trial in range(5):
             x, y = rng.integers(0, levels, n) / levels, rng.integers(0, levels, n) / levels
-            if n == 5 and _ == 0:
+            if n == 5 and trial == 0:
                 y = 2 * x + 1                     # the same weak order from other scores
             ref, got = kendalltau(x, y).statistic, tau_b(x, y)
             if np.array_equal(np.sign(x[:, None] - x), np.sign(y[:, None] - y)):

@@ -25,6 +25,7 @@ from inexflow.errors import UsageError
 
 TESTS = ("t", "wilcoxon", "sign", "bootstrap")
 B_BLOCK = 256  # bootstrap resamples averaged at once (memory: runs x B_BLOCK x topics)
+W_BLOCK = 256  # run pairs whose 2^n Wilcoxon sign patterns are summed at once (memory: W_BLOCK x 2^13)
 
 
 def benjamini_yekutieli(pvalues, alpha: float = 0.05) -> np.ndarray:
@@ -99,9 +100,9 @@ def wilcoxon_greater(d: np.ndarray) -> np.ndarray:
     observed = np.sum(np.where(d > 0, r, 0.0), axis=1)
     bits = (np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1     # 2^n x n sign patterns
     count = np.zeros(len(d), np.int64)
-    for start in range(0, len(d), 256):                                  # rows x 2^n at a time
-        null = w[start:start + 256] @ bits.T
-        count[start:start + 256] = (null >= observed[start:start + 256, None]).sum(axis=1)
+    for start in range(0, len(d), W_BLOCK):                              # rows x 2^n at a time
+        rows = slice(start, start + W_BLOCK)
+        count[rows] = (w[rows] @ bits.T >= observed[rows, None]).sum(axis=1)
     return count / float(2 ** n)
 
 
