@@ -13,6 +13,7 @@ try:
     from inexflow.measures import needs
     from inexflow.measures.cutoff import table_cutoffs
     from inexflow.options import Options
+    from inexflow import stageserver
     from inexflow.stage import code_fingerprint
 except ImportError as e:
     raise WorkflowError(

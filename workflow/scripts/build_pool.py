@@ -1,4 +1,8 @@
 """Stage build_pool: parsed runs -> pooled documents and depth per topic."""
+from inexflow.stageserver import hand_over
+
+hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
+
 from inexflow.pool import LazyTables, entries_from_first_positions, pool_from_entries
 from inexflow.stage import run_stage
 from inexflow.tables import write_parquet, write_tsv

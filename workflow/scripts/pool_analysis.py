@@ -1,4 +1,8 @@
 """Stage pool_analysis: pool sampling, pool-depth reduction, relevant documents vs depth."""
+from inexflow.stageserver import hand_over
+
+hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
+
 from pathlib import Path
 
 import pandas as pd

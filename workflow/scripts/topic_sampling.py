@@ -1,4 +1,8 @@
 """Stage topic_sampling: tau/tau_AP of rankings on random topic subsets vs all topics."""
+from inexflow.stageserver import hand_over
+
+hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
+
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.stability import smallest_stable, topic_sampling

@@ -1,0 +1,256 @@
+"""Warm job start for local runs: a stage server that forks jobs with the library already imported.
+
+Snakemake runs every job of a ``script:`` rule as a new Python process. A stage of this
+workflow does little work per job (a run's scores take about 0.2 s) but importing pandas,
+pyarrow and the library takes about 0.4 s, so on a campaign of 80 runs the imports are
+half of the job time. For a local run (``snakemake --cores N``) the workflow therefore
+starts one server process (:func:`start`, from the Snakefile's ``onstart``) that imports
+the library once and then forks one child per job:
+
+1. a stage script calls :func:`hand_over` before its own imports;
+2. when a server of this very Snakemake run is listening, the script sends it its own path,
+   working directory, umask, environment and its stdin/stdout/stderr (passed as file
+   descriptors), and waits;
+3. the server forks; the child takes over all of that and runs the script with
+   :func:`runpy.run_path` (the same file, the same code, so the same outputs byte for byte),
+   then sends back the exit status, which the script exits with;
+4. when the script's process ends early (Snakemake kills it), the child sees its connection
+   close and exits too; when the Snakemake run ends, the server exits (:func:`stop`, or its
+   stdin closing when Snakemake itself was killed).
+
+Everything else runs as before: no server (``stage_server: false`` in the config,
+``--no-hooks``, a dry run), a server still importing, another executor (SLURM: the jobs run
+on other machines, and never reach a server of a different process tree), or a platform
+without ``/proc`` and Unix sockets -- the script then imports and runs the stage itself.
+Only the job's own process is visible to Snakemake's ``benchmark:`` records, so the
+served child reports its peak memory and CPU time in the job's log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import struct
+import sys
+
+ENV = "INEXFLOW_STAGE_SERVER"  # {"socket", "owner" (Snakemake's pid), "python"}: set in Snakemake, inherited by its jobs
+# what the server imports before it listens: everything a stage needs (the stage scripts'
+# imports come from these packages)
+PRELOAD = ("pandas", "numpy", "pyarrow", "pyarrow.parquet", "pyarrow.compute", "lxml.etree", "yaml",
+           "inexflow.stage", "inexflow.tables", "inexflow.formats.runs", "inexflow.formats.run_xml",
+           "inexflow.formats.run_text", "inexflow.formats.assessments", "inexflow.formats.topics",
+           "inexflow.formats.collection", "inexflow.measures", "inexflow.scoring", "inexflow.session",
+           "inexflow.pool", "inexflow.aggregate", "inexflow.campaign", "inexflow.correlate",
+           "inexflow.analysis.rejudge", "inexflow.analysis.logo", "inexflow.analysis.stability",
+           "inexflow.analysis.swap", "inexflow.analysis.significance", "inexflow.analysis.summary",
+           "inexflow.analysis.plots", "inexflow.report", "snakemake.iocontainers", "snakemake.logging")
+_HEADER = struct.Struct("!I")
+_STATUS = struct.Struct("!i")
+_server = None  # the server process started by :func:`start` in this (Snakemake) process
+
+
+# -- the job's side ---------------------------------------------------------------------------
+
+def hand_over(smk=None) -> None:
+    """Have this stage script run by the stage server of the Snakemake run that started it,
+    and exit with its status; return (and let the script run itself) when there is none."""
+    try:
+        spec = json.loads(os.environ.get(ENV) or "null")
+        path, owner, python = spec["socket"], int(spec["owner"]), spec["python"]
+    except (ValueError, TypeError, KeyError):
+        return
+    if python != sys.executable or not _descends_from(owner):
+        return
+    script = os.path.abspath(sys.argv[0])
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(path)
+        body = json.dumps({"script": script, "cwd": os.getcwd(), "umask": _umask(),
+                           "env": dict(os.environ)}).encode()
+        socket.send_fds(conn, [_HEADER.pack(len(body)) + body], [0, 1, 2])
+    except OSError:  # not listening (yet, or any more): run here
+        conn.close()
+        return
+    status = b""
+    while len(status) < _STATUS.size:
+        chunk = conn.recv(_STATUS.size - len(status))
+        if not chunk:
+            print(f"inexflow: error: the stage server ({path}) ended before the job {script} finished",
+                  file=sys.stderr)
+            sys.exit(1)
+        status += chunk
+    sys.stdout.flush()
+    os._exit(_STATUS.unpack(status)[0])  # the child has flushed and closed everything this job wrote
+
+
+def _umask() -> int:
+    m = os.umask(0)
+    os.umask(m)
+    return m
+
+
+def _descends_from(pid: int) -> bool:
+    """Whether this process is a descendant of ``pid`` (read from /proc; False without it)."""
+    me = os.getpid()
+    for _ in range(16):
+        if me == pid:
+            return True
+        try:
+            with open(f"/proc/{me}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            return False
+        me = int(stat[stat.rindex(b")") + 2:].split()[1])  # the field after the state: ppid
+        if me <= 1:
+            return False
+    return False
+
+
+# -- the Snakemake side -----------------------------------------------------------------------
+
+def start(workflow, enabled: bool = True) -> None:
+    """Start the stage server for a local, non-dry Snakemake run whose jobs run in this very
+    Python (the Snakefile's ``onstart``): not with another executor, nor with ``--sdm conda``
+    or ``apptainer`` (the jobs' Python is another). The server imports :data:`PRELOAD` in the
+    background; jobs that start before it listens run as usual."""
+    global _server
+    import subprocess
+    import tempfile
+
+    deploy = getattr(getattr(workflow, "deployment_settings", None), "deployment_method", None)
+    if not enabled or _server is not None or not sys.platform.startswith("linux") or not workflow.local_exec \
+            or workflow.remote_exec or workflow.subprocess_exec or workflow.dryrun or deploy:
+        return
+    path = os.path.join(tempfile.mkdtemp(prefix="inexflow-stages-"), "socket")  # a private folder (0700)
+    _server = subprocess.Popen([sys.executable, "-m", "inexflow.stageserver", path], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL)
+    os.environ[ENV] = json.dumps({"socket": path, "owner": os.getpid(), "python": sys.executable})
+
+
+def stop() -> None:
+    """Stop the stage server (the Snakefile's ``onsuccess`` and ``onerror``); it removes its
+    socket and folder. Jobs still running finish as they would have."""
+    global _server
+    os.environ.pop(ENV, None)
+    if _server is None:
+        return
+    _server.stdin.close()  # the server exits when its stdin closes (also when Snakemake is killed)
+    try:
+        _server.wait(timeout=10)
+    except Exception:
+        _server.kill()
+    _server = None
+
+
+# -- the server -------------------------------------------------------------------------------
+
+def serve(path: str) -> None:
+    """Import :data:`PRELOAD`, then fork a child per connection until stdin closes."""
+    import importlib
+    import selectors
+    import signal
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    try:
+        listener.listen(64)
+        sel = selectors.DefaultSelector()
+        sel.register(listener, selectors.EVENT_READ)
+        sel.register(sys.stdin, selectors.EVENT_READ)
+        while True:
+            for key, _ in sel.select():
+                if key.fileobj is not listener:
+                    if not os.read(sys.stdin.fileno(), 1):
+                        return
+                    continue
+                conn, _ = listener.accept()
+                if os.fork() == 0:
+                    sel.close()
+                    listener.close()
+                    _run_child(conn)  # never returns
+                conn.close()
+    finally:
+        os.unlink(path)
+        if os.path.basename(os.path.dirname(path)).startswith("inexflow-stages-"):  # made by :func:`start`
+            os.rmdir(os.path.dirname(path))
+
+
+def _run_child(conn: socket.socket) -> None:
+    import resource
+    import runpy
+    import signal
+    import threading
+
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+        while len(data) < _HEADER.size or len(data) < _HEADER.size + _HEADER.unpack_from(data)[0]:
+            more = conn.recv(1 << 16)
+            if not more:
+                os._exit(1)
+            data += more
+        req = json.loads(data[_HEADER.size:])
+        for fd, target in zip(fds, (0, 1, 2)):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(req["cwd"])
+        os.umask(req["umask"])
+        os.environ.clear()
+        os.environ.update(req["env"])
+        os.environ.pop(ENV, None)  # the script (and anything it starts) runs here, not handed over again
+        sys.argv = [req["script"]]
+
+        def watch():  # the job's process went away: so does its work
+            try:
+                conn.recv(1)
+            except OSError:
+                pass
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        try:
+            runpy.run_path(req["script"], run_name="__main__")
+            code = 0
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            if isinstance(e.code, str):
+                print(e.code, file=sys.stderr)
+        except BaseException:
+            import traceback
+
+            traceback.print_exc()
+            code = 1
+        _report_usage(before)
+    finally:
+        import logging
+
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            conn.sendall(_STATUS.pack(code))
+        finally:
+            os._exit(code)
+
+
+def _report_usage(before) -> None:
+    """The served job's CPU time and peak memory, in its log (Snakemake's ``benchmark:``
+    records see only the job's own process)."""
+    import logging
+    import resource
+
+    now = resource.getrusage(resource.RUSAGE_SELF)
+    log = logging.getLogger("inexflow")
+    if log.handlers:
+        log.info("served by the stage server: %.2f s CPU, peak memory %.0f MB",
+                 now.ru_utime + now.ru_stime - before.ru_utime - before.ru_stime, now.ru_maxrss / 1024)
+
+
+if __name__ == "__main__":  # python -m inexflow.stageserver SOCKET (started by :func:`start`)
+    serve(sys.argv[1])

@@ -1,0 +1,149 @@
+"""The stage server (inexflow.stageserver): a served script runs in a child of the server with
+the job's working directory, umask, environment, standard streams and exit status; without a
+server of its own process tree a script runs itself; a killed job takes its child with it."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from inexflow import stageserver
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the stage server runs on Linux only")
+
+SCRIPT = '''\
+from inexflow.stageserver import hand_over
+
+hand_over()
+
+import os, sys, time
+from pathlib import Path
+
+out = Path(sys.argv[0]).with_suffix(".out")
+out.write_text(f"{os.getpid()} {os.getppid()} {os.getcwd()} {os.environ.get('STAGE_TEST', '-')} "
+               f"{os.environ.get('INEXFLOW_STAGE_SERVER', '-')}")
+(Path.cwd() / "made").write_text("x")
+print("to stdout")
+print("to stderr", file=sys.stderr)
+if os.environ.get("STAGE_SLEEP"):
+    time.sleep(60)
+if os.environ.get("STAGE_RAISE"):
+    raise ValueError("broken stage")
+sys.exit(int(os.environ.get("STAGE_EXIT", "0")))
+'''
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One stage server for this module's tests (its preload takes a few seconds), on a socket
+    in a temporary folder; the last test stops it."""
+    path = tmp_path_factory.mktemp("server") / "socket"
+    proc = subprocess.Popen([sys.executable, "-m", "inexflow.stageserver", str(path)], stdin=subprocess.PIPE)
+    deadline = time.time() + 60
+    while True:  # listening once the preload is done
+        try:
+            with socket.socket(socket.AF_UNIX) as s:
+                s.connect(str(path))
+            break
+        except OSError:
+            assert proc.poll() is None and time.time() < deadline, "the stage server did not start"
+            time.sleep(0.05)
+    yield proc, path
+    proc.stdin.close()
+    proc.wait(timeout=20)
+
+
+def spec(path, owner) -> dict:
+    """The variable the Snakemake process sets (inexflow.stageserver.start), as JSON."""
+    return {"socket": str(path), "owner": owner, "python": sys.executable}
+
+
+def run_script(tmp_path, spec, umask=0o022, **env):
+    script = tmp_path / "stage.py"
+    script.write_text(SCRIPT)
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+    e = dict(os.environ, STAGE_TEST="from-the-job", **env)
+    e.pop("INEXFLOW_STAGE_SERVER", None)
+    if spec:
+        e["INEXFLOW_STAGE_SERVER"] = json.dumps(spec)
+    p = subprocess.run([sys.executable, str(script)], cwd=work, env=e, capture_output=True, text=True, umask=umask,
+                       timeout=120)
+    fields = script.with_suffix(".out").read_text().split() if script.with_suffix(".out").exists() else None
+    return p, fields, work
+
+
+def test_served_script_runs_in_a_child_of_the_server_with_the_jobs_settings(server, tmp_path):
+    proc, path = server
+    # this test process is an ancestor of the script's process: the server counts as its run's
+    p, (pid, ppid, cwd, var, inner), work = run_script(tmp_path, spec(path, os.getpid()), umask=0o027,
+                                                       STAGE_EXIT="3")
+    assert int(ppid) == proc.pid  # run by a child of the server, not by the script's own process
+    assert p.returncode == 3
+    assert (p.stdout, p.stderr) == ("to stdout\n", "to stderr\n")
+    assert cwd == str(work) and var == "from-the-job" and inner == "-"
+    assert (work / "made").stat().st_mode & 0o777 == 0o666 & ~0o027
+
+
+def test_an_error_in_a_served_script_fails_the_job_with_its_traceback(server, tmp_path):
+    proc, path = server
+    p, (pid, ppid, *_), _ = run_script(tmp_path, spec(path, os.getpid()), STAGE_RAISE="1")
+    assert int(ppid) == proc.pid
+    assert p.returncode == 1
+    assert "ValueError: broken stage" in p.stderr
+
+
+@pytest.mark.parametrize("case", ["no server", "not its run", "another python", "no variable"])
+def test_without_a_server_of_its_own_run_the_script_runs_itself(server, tmp_path, case):
+    proc, path = server
+    given = {"no server": spec(tmp_path / "missing", os.getpid()), "not its run": spec(path, proc.pid),
+             "another python": dict(spec(path, os.getpid()), python="/usr/bin/python3"), "no variable": None}[case]
+    p, (pid, ppid, *_), _ = run_script(tmp_path, given, STAGE_EXIT="4")
+    assert p.returncode == 4 and p.stdout == "to stdout\n"
+    assert int(ppid) != proc.pid  # its parent is this test's subprocess call
+
+
+def test_killed_job_takes_its_served_child_with_it(server, tmp_path):
+    proc, path = server
+    script = tmp_path / "stage.py"
+    script.write_text(SCRIPT)
+    e = dict(os.environ, STAGE_SLEEP="1", INEXFLOW_STAGE_SERVER=json.dumps(spec(path, os.getpid())))
+    job = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=e, stdout=subprocess.DEVNULL)
+    out = script.with_suffix(".out")
+    deadline = time.time() + 30
+    while not out.exists() or not out.read_text():
+        assert time.time() < deadline
+        time.sleep(0.05)
+    child = int(out.read_text().split()[0])
+    assert child != job.pid
+    os.kill(job.pid, signal.SIGKILL)
+    job.wait()
+    deadline = time.time() + 10
+    while Path(f"/proc/{child}").exists() and b"zombie" not in Path(f"/proc/{child}/status").read_bytes():
+        assert time.time() < deadline, "the served child outlived its job"
+        time.sleep(0.05)
+
+
+def test_start_starts_nothing_for_other_executors_or_when_disabled():
+    class Workflow:
+        local_exec, remote_exec, subprocess_exec, dryrun = False, False, False, False
+        deployment_settings = type("Deployment", (), {"deployment_method": frozenset()})
+
+    stageserver.start(Workflow())  # SLURM and other remote executors: local_exec is False
+    Workflow.local_exec = True
+    stageserver.start(Workflow(), enabled=False)
+    Workflow.deployment_settings.deployment_method = frozenset(["conda"])  # the jobs run another Python
+    stageserver.start(Workflow())
+    assert stageserver._server is None and stageserver.ENV not in os.environ
+
+
+def test_server_exits_when_its_stdin_closes(server):  # last: it stops the module's server
+    proc, path = server
+    proc.stdin.close()
+    assert proc.wait(timeout=20) == 0
+    assert not path.exists()
