@@ -35,16 +35,17 @@ import struct
 import sys
 
 ENV = "INEXFLOW_STAGE_SERVER"  # {"socket", "owner" (Snakemake's pid), "python"}: set in Snakemake, inherited by its jobs
-# what the server imports before it listens: everything a stage needs (the stage scripts'
-# imports come from these packages)
+# what the server imports before it listens: what parsing and scoring need (the first jobs)
 PRELOAD = ("pandas", "numpy", "pyarrow", "pyarrow.parquet", "pyarrow.compute", "lxml.etree", "yaml",
-           "inexflow.stage", "inexflow.tables", "inexflow.formats.runs", "inexflow.formats.run_xml",
-           "inexflow.formats.run_text", "inexflow.formats.assessments", "inexflow.formats.topics",
-           "inexflow.formats.collection", "inexflow.measures", "inexflow.scoring", "inexflow.session",
-           "inexflow.pool", "inexflow.aggregate", "inexflow.campaign", "inexflow.correlate",
-           "inexflow.analysis.rejudge", "inexflow.analysis.logo", "inexflow.analysis.stability",
-           "inexflow.analysis.swap", "inexflow.analysis.significance", "inexflow.analysis.summary",
-           "inexflow.analysis.plots", "inexflow.report", "snakemake.iocontainers", "snakemake.logging")
+           "snakemake.iocontainers", "snakemake.logging", "inexflow.stage", "inexflow.tables",
+           "inexflow.formats.runs", "inexflow.formats.run_xml", "inexflow.formats.run_text",
+           "inexflow.formats.assessments", "inexflow.formats.topics", "inexflow.formats.collection",
+           "inexflow.measures", "inexflow.scoring", "inexflow.session", "inexflow.pool", "inexflow.aggregate")
+# and then one at a time while no job waits: what the analyses and the report need (scipy.stats
+# and matplotlib take about 1.2 s); a job served before they are in imports them itself
+PRELOAD_IDLE = ("inexflow.campaign", "inexflow.correlate", "inexflow.analysis.rejudge", "inexflow.analysis.logo",
+                "inexflow.analysis.stability", "inexflow.analysis.swap", "inexflow.analysis.summary",
+                "inexflow.report", "inexflow.analysis.plots", "inexflow.analysis.significance")
 _HEADER = struct.Struct("!I")
 _STATUS = struct.Struct("!i")
 _server = None  # the server process started by :func:`start` in this (Snakemake) process
@@ -113,7 +114,7 @@ def start(workflow, enabled: bool = True) -> None:
     """Start the stage server for a local, non-dry Snakemake run whose jobs run in this very
     Python (the Snakefile's ``onstart``): not with another executor, nor with ``--sdm conda``
     or ``apptainer`` (the jobs' Python is another). The server imports :data:`PRELOAD` in the
-    background; jobs that start before it listens run as usual."""
+    background (about 0.6 s); jobs that start before it listens run as usual."""
     global _server
     import subprocess
     import tempfile
@@ -146,13 +147,15 @@ def stop() -> None:
 # -- the server -------------------------------------------------------------------------------
 
 def serve(path: str) -> None:
-    """Import :data:`PRELOAD`, then fork a child per connection until stdin closes."""
+    """Import :data:`PRELOAD`, listen, then fork a child per connection until stdin closes,
+    importing :data:`PRELOAD_IDLE` whenever no connection waits."""
     import importlib
     import selectors
     import signal
 
     for name in PRELOAD:
         importlib.import_module(name)
+    later = list(PRELOAD_IDLE)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
@@ -162,7 +165,10 @@ def serve(path: str) -> None:
         sel.register(listener, selectors.EVENT_READ)
         sel.register(sys.stdin, selectors.EVENT_READ)
         while True:
-            for key, _ in sel.select():
+            ready = sel.select(timeout=0 if later else None)
+            if not ready and later:
+                importlib.import_module(later.pop(0))
+            for key, _ in ready:
                 if key.fileobj is not listener:
                     if not os.read(sys.stdin.fileno(), 1):
                         return

@@ -21,10 +21,9 @@ import os
 from pathlib import Path
 
 import pandas as pd
-from lxml import etree
 
 from inexflow.errors import InputError
-from inexflow.formats.xmlutil import parse_xml
+from inexflow.formats.xmlutil import local, parse_xml
 
 INDEX_COLUMNS = {"doc": "object", "xpath": "object", "tag": "object", "start": "int64", "end": "int64",
                  "depth": "int64", "parent": "int64"}
@@ -40,24 +39,26 @@ def index_document(path, doc: str) -> list[tuple]:
     rows: list[list] = []
     pos = 0
 
-    def visit(el, xpath, depth, parent):
+    def visit(el, xpath, name, depth, parent):
         nonlocal pos
         me = len(rows)
-        rows.append([doc, xpath, etree.QName(el).localname, pos, 0, depth, parent])
+        row = [doc, xpath, name, pos, 0, depth, parent]
+        rows.append(row)
         if el.text:
             pos += len(el.text)
         counts: dict[str, int] = {}
         for ch in el:
-            if isinstance(ch.tag, str):
-                name = etree.QName(ch).localname
-                counts[name] = counts.get(name, 0) + 1
-                visit(ch, f"{xpath}/{name}[{counts[name]}]", depth + 1, me)
+            tag = ch.tag
+            if isinstance(tag, str):  # an element (comments and processing instructions count only their tail)
+                name = local(tag)
+                k = counts[name] = counts.get(name, 0) + 1
+                visit(ch, f"{xpath}/{name}[{k}]", name, depth + 1, me)
             if ch.tail:
                 pos += len(ch.tail)
-        rows[me][4] = pos
+        row[4] = pos
 
-    rootname = etree.QName(root).localname
-    visit(root, f"/{rootname}[1]", 1, -1)
+    name = local(root.tag)
+    visit(root, f"/{name}[1]", name, 1, -1)
     return [tuple(r) for r in rows]
 
 

@@ -12,15 +12,24 @@ internal DTD subset still resolve.
 
 from __future__ import annotations
 
+import threading
+
 from lxml import etree
 
 from inexflow.errors import InputError
 
+_PARSERS = threading.local()  # one parser per thread (lxml parsers are not thread-safe)
+
 
 def safe_parser() -> etree.XMLParser:
-    """The XML parser every reader uses (module docstring)."""
-    return etree.XMLParser(resolve_entities="internal", load_dtd=False, no_network=True, huge_tree=False,
-                           remove_blank_text=False)
+    """The XML parser every reader uses (module docstring). It is made once per thread and
+    reused: a new parser per file took half the time of indexing a collection's small
+    documents."""
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = etree.XMLParser(resolve_entities="internal", load_dtd=False, no_network=True,
+                                                   huge_tree=False, remove_blank_text=False)
+    return parser
 
 
 def parse_xml(path, what: str = "XML file"):
