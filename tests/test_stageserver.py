@@ -108,12 +108,13 @@ def test_without_a_server_of_its_own_run_the_script_runs_itself(server, tmp_path
     assert int(ppid) != proc.pid  # its parent is this test's subprocess call
 
 
-def test_killed_job_takes_its_served_child_with_it(server, tmp_path):
-    proc, path = server
+def start_sleeping_job(path, tmp_path):
+    """A served job that sleeps: (its process, the server's child running it)."""
     script = tmp_path / "stage.py"
     script.write_text(SCRIPT)
     e = dict(os.environ, STAGE_SLEEP="1", INEXFLOW_STAGE_SERVER=json.dumps(spec(path, os.getpid())))
-    job = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=e, stdout=subprocess.DEVNULL)
+    job = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=e, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
     out = script.with_suffix(".out")
     deadline = time.time() + 30
     while not out.exists() or not out.read_text():
@@ -121,12 +122,32 @@ def test_killed_job_takes_its_served_child_with_it(server, tmp_path):
         time.sleep(0.05)
     child = int(out.read_text().split()[0])
     assert child != job.pid
+    return job, child
+
+
+def test_ctrl_c_stops_a_served_job_as_it_stops_a_job_in_its_own_python(server, tmp_path):
+    proc, path = server
+    job, child = start_sleeping_job(path, tmp_path)
+    os.kill(child, signal.SIGINT)
+    assert job.wait(timeout=20) == 1 and "KeyboardInterrupt" in job.stderr.read()
+
+
+def test_killed_job_takes_its_served_child_with_it(server, tmp_path):
+    proc, path = server
+    job, child = start_sleeping_job(path, tmp_path)
     os.kill(job.pid, signal.SIGKILL)
     job.wait()
     deadline = time.time() + 10
     while Path(f"/proc/{child}").exists() and b"zombie" not in Path(f"/proc/{child}/status").read_bytes():
         assert time.time() < deadline, "the served child outlived its job"
         time.sleep(0.05)
+
+
+def test_ctrl_c_on_the_process_group_leaves_the_server_to_end_with_snakemake(server, tmp_path):
+    proc, path = server
+    os.kill(proc.pid, signal.SIGINT)  # what Ctrl-C sends to every process of Snakemake's group
+    p, (pid, ppid, *_), _ = run_script(tmp_path, spec(path, os.getpid()))
+    assert proc.poll() is None and int(ppid) == proc.pid and p.returncode == 0
 
 
 def test_start_starts_nothing_for_other_executors_or_when_disabled():

@@ -157,6 +157,9 @@ def serve(path: str) -> None:
         importlib.import_module(name)
     later = list(PRELOAD_IDLE)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    # Ctrl-C reaches the whole process group: the jobs stop, Snakemake ends, and the server
+    # then leaves when its stdin closes (no traceback of its own)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     try:
@@ -194,6 +197,7 @@ def _run_child(conn: socket.socket) -> None:
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a job's own Python
         data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
         while len(data) < _HEADER.size or len(data) < _HEADER.size + _HEADER.unpack_from(data)[0]:
             more = conn.recv(1 << 16)
