@@ -152,10 +152,17 @@ def test_cli_and_workflow_give_the_same_numbers(campaign):
     assert_cli_equals_workflow(campaign, yaml.safe_load((campaign / "config" / "config.yaml").read_text()))
 
 
-def test_one_core_gives_the_same_bytes_as_sixteen(campaign, tmp_path):
-    make_campaign(tmp_path)
+def served_jobs(workdir: Path) -> int:
+    """How many jobs' logs say the stage server ran them (inexflow.stageserver)."""
+    return sum("served by the stage server" in f.read_text() for f in (workdir / "logs").rglob("*.log"))
+
+
+def test_one_core_without_the_stage_server_gives_the_same_bytes_as_sixteen_with_it(campaign, tmp_path):
+    make_campaign(tmp_path, stage_server=False)
     p = snakemake(tmp_path, "--cores", "1")
     assert p.returncode == 0, p.stderr
+    # the sixteen-core run had the library imported once by the stage server, this one in every job
+    assert served_jobs(campaign) > 20 and served_jobs(tmp_path) == 0
     assert_same_tree(campaign / "results", tmp_path / "results")
 
 
@@ -178,6 +185,7 @@ def test_deployed_as_a_module_elsewhere_gives_the_same_bytes(campaign, tmp_path)
     p = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2"], cwd=dep, capture_output=True, text=True,
                        env=env)
     assert p.returncode == 0, p.stdout + p.stderr
+    assert served_jobs(dep) > 20  # the deployment's own Snakefile starts the stage server
     assert_same_tree(campaign / "results", dep / "results")
 
 

@@ -15,6 +15,7 @@ own ``workflow/`` folder, where it is not.)
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -54,6 +55,8 @@ def module_snakefile(snakefile: Path, version: str) -> str:
 # config/config.yaml (see config/README.md) and run `snakemake --cores all` here.
 from snakemake.utils import min_version
 
+from inexflow import stageserver
+
 min_version("9.1.4")
 
 
@@ -62,12 +65,17 @@ configfile: "config/config.yaml"
 
 module inexflow:
     snakefile:
-        {str(snakefile)!r}
+        {json.dumps(str(snakefile))}
     config:
         config
 
 
 use rule * from inexflow
+
+
+# Snakemake runs only this main Snakefile's hooks: the stage server of a local run (config
+# stage_server; inexflow.stageserver)
+stageserver.register(workflow, config)
 '''
 
 

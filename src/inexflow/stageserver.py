@@ -4,7 +4,7 @@ Snakemake runs every job of a ``script:`` rule as a new Python process. A stage 
 workflow does little work per job (a run's scores take about 0.2 s) but importing pandas,
 pyarrow and the library takes about 0.4 s, so on a campaign of 80 runs the imports are
 half of the job time. For a local run (``snakemake --cores N``) the workflow therefore
-starts one server process (:func:`start`, from the Snakefile's ``onstart``) that imports
+starts one server process (:func:`start`, from the ``onstart`` hook :func:`register` sets) that imports
 the library once and then forks one child per job:
 
 1. a stage script calls :func:`hand_over` before its own imports;
@@ -110,9 +110,19 @@ def _descends_from(pid: int) -> bool:
 
 # -- the Snakemake side -----------------------------------------------------------------------
 
+def register(workflow, config: dict) -> None:
+    """Have Snakemake start the stage server when a run starts (``config["stage_server"]``,
+    read then, after the config's defaults are filled in) and stop it when the run ends.
+    Snakemake runs only the main Snakefile's hooks: the workflow's Snakefile calls this, and so
+    does a deployment that uses the workflow as a module (``inexflow workflow init``)."""
+    workflow.onstart(lambda log: start(workflow, config["stage_server"]))
+    workflow.onsuccess(lambda log: stop())
+    workflow.onerror(lambda log: stop())
+
+
 def start(workflow, enabled: bool = True) -> None:
     """Start the stage server for a local, non-dry Snakemake run whose jobs run in this very
-    Python (the Snakefile's ``onstart``): not with another executor, nor with ``--sdm conda``
+    Python (the ``onstart`` hook of :func:`register`): not with another executor, nor with ``--sdm conda``
     or ``apptainer`` (the jobs' Python is another). The server imports :data:`PRELOAD` in the
     background (about 0.6 s); jobs that start before it listens run as usual."""
     global _server
@@ -130,7 +140,7 @@ def start(workflow, enabled: bool = True) -> None:
 
 
 def stop() -> None:
-    """Stop the stage server (the Snakefile's ``onsuccess`` and ``onerror``); it removes its
+    """Stop the stage server (the ``onsuccess`` and ``onerror`` hooks); it removes its
     socket and folder. Jobs still running finish as they would have."""
     global _server
     os.environ.pop(ENV, None)
