@@ -163,6 +163,19 @@ def test_start_starts_nothing_for_other_executors_or_when_disabled():
     assert stageserver._server is None and stageserver.ENV not in os.environ
 
 
+def test_start_removes_the_folders_of_killed_servers_only(tmp_path):
+    dead, live, starting = (tmp_path / f"inexflow-stages-{k}" for k in ("dead", "live", "starting"))
+    for d in (dead, live, starting):
+        d.mkdir()
+    with socket.socket(socket.AF_UNIX) as s:  # bound, then closed: what a killed server leaves
+        s.bind(str(dead / "socket"))
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(live / "socket"))
+        s.listen(1)
+        stageserver._sweep_stale(str(tmp_path))
+    assert not dead.exists() and live.is_dir() and starting.is_dir()
+
+
 def test_server_exits_when_its_stdin_closes(server):  # last: it stops the module's server
     proc, path = server
     proc.stdin.close()

@@ -24,6 +24,10 @@ on other machines, and never reach a server of a different process tree), or a p
 without ``/proc`` and Unix sockets -- the script then imports and runs the stage itself.
 Only the job's own process is visible to Snakemake's ``benchmark:`` records, so the
 served child reports its peak memory and CPU time in the job's log.
+
+The socket lies in a folder only its user can enter (``mkdtemp``, mode 0700), and the server
+serves only connections of its own user (``SO_PEERCRED``): it runs the scripts it is sent,
+which only that user could run anyway.
 """
 
 from __future__ import annotations
@@ -133,10 +137,34 @@ def start(workflow, enabled: bool = True) -> None:
     if not enabled or _server is not None or not sys.platform.startswith("linux") or not workflow.local_exec \
             or workflow.remote_exec or workflow.subprocess_exec or workflow.dryrun or deploy:
         return
+    _sweep_stale(tempfile.gettempdir())
     path = os.path.join(tempfile.mkdtemp(prefix="inexflow-stages-"), "socket")  # a private folder (0700)
     _server = subprocess.Popen([sys.executable, "-m", "inexflow.stageserver", path], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL)
     os.environ[ENV] = json.dumps({"socket": path, "owner": os.getpid(), "python": sys.executable})
+
+
+def _sweep_stale(tmp: str) -> None:
+    """Remove the folders of this user's servers that were killed (SIGKILL leaves the socket
+    behind): their socket refuses connections. A folder without a socket yet (a server still
+    importing) is left alone."""
+    import glob
+
+    for folder in glob.glob(os.path.join(tmp, "inexflow-stages-*")):
+        path = os.path.join(folder, "socket")
+        try:
+            if os.stat(folder).st_uid != os.getuid() or not os.path.exists(path):
+                continue
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                s.connect(path)
+        except ConnectionRefusedError:
+            try:
+                os.unlink(path)
+                os.rmdir(folder)
+            except OSError:
+                pass
+        except OSError:
+            pass
 
 
 def stop() -> None:
@@ -187,6 +215,9 @@ def serve(path: str) -> None:
                         return
                     continue
                 conn, _ = listener.accept()
+                if _peer_uid(conn) != os.getuid():  # the folder is private already; never serve another user
+                    conn.close()
+                    continue
                 if os.fork() == 0:
                     sel.close()
                     listener.close()
@@ -196,6 +227,11 @@ def serve(path: str) -> None:
         os.unlink(path)
         if os.path.basename(os.path.dirname(path)).startswith("inexflow-stages-"):  # made by :func:`start`
             os.rmdir(os.path.dirname(path))
+
+
+def _peer_uid(conn: socket.socket) -> int:
+    _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    return uid
 
 
 def _run_child(conn: socket.socket) -> None:
