@@ -132,7 +132,9 @@ def _irregular_spacing(data: bytes) -> bool:
     carriage returns, leading or repeated blanks, blank lines."""
     if b"\t" in data or b"\r" in data or data[:1] in (b" ", b"\n"):
         return True
-    return any(pair in data for pair in (b"  ", b" \n", b"\n ", b"\n\n"))  # two blanks in a row
+    a = np.frombuffer(data, dtype=np.uint8)
+    blank = (a == 32) | (a == 10)
+    return bool((blank[1:] & blank[:-1]).any())
 
 
 def _line_numbers(data: bytes, n: int) -> np.ndarray:
