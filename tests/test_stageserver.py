@@ -27,6 +27,8 @@ from pathlib import Path
 out = Path(sys.argv[0]).with_suffix(".out")
 out.write_text(f"{os.getpid()} {os.getppid()} {os.getcwd()} {os.environ.get('STAGE_TEST', '-')} "
                f"{os.environ.get('INEXFLOW_STAGE_SERVER', '-')}")
+if sum(len(v) for k, v in os.environ.items() if k.startswith("STAGE_BIG")) not in (0, 600_000):
+    sys.exit(5)
 (Path.cwd() / "made").write_text("x")
 print("to stdout")
 print("to stderr", file=sys.stderr)
@@ -88,6 +90,14 @@ def test_served_script_runs_in_a_child_of_the_server_with_the_jobs_settings(serv
     assert (p.stdout, p.stderr) == ("to stdout\n", "to stderr\n")
     assert cwd == str(work) and var == "from-the-job" and inner == "-"
     assert (work / "made").stat().st_mode & 0o777 == 0o666 & ~0o027
+
+
+def test_a_large_environment_reaches_the_served_job_whole(server, tmp_path):
+    proc, path = server
+    # 600 kB of environment: the server reads the request in several pieces
+    big = {f"STAGE_BIG{i}": "x" * 100_000 for i in range(6)}
+    p, (pid, ppid, cwd, var, inner), _ = run_script(tmp_path, spec(path, os.getpid()), **big)
+    assert int(ppid) == proc.pid and p.returncode == 0
 
 
 def test_an_error_in_a_served_script_fails_the_job_with_its_traceback(server, tmp_path):

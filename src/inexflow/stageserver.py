@@ -57,7 +57,7 @@ _server = None  # the server process started by :func:`start` in this (Snakemake
 
 # -- the job's side ---------------------------------------------------------------------------
 
-def hand_over(smk=None) -> None:
+def hand_over() -> None:
     """Have this stage script run by the stage server of the Snakemake run that started it,
     and exit with its status; return (and let the script run itself) when there is none."""
     try:
@@ -73,7 +73,9 @@ def hand_over(smk=None) -> None:
         conn.connect(path)
         body = json.dumps({"script": script, "cwd": os.getcwd(), "umask": _umask(),
                            "env": dict(os.environ)}).encode()
-        socket.send_fds(conn, [_HEADER.pack(len(body)) + body], [0, 1, 2])
+        message = _HEADER.pack(len(body)) + body
+        sent = socket.send_fds(conn, [message], [0, 1, 2])
+        conn.sendall(message[sent:])  # a large environment may not go in one message
     except OSError:  # not listening (yet, or any more): run here
         conn.close()
         return
