@@ -23,8 +23,8 @@ _PARSERS = threading.local()  # one parser per thread (lxml parsers are not thre
 
 def safe_parser() -> etree.XMLParser:
     """The XML parser every reader uses (module docstring). It is made once per thread and
-    reused: a new parser per file took half the time of indexing a collection's small
-    documents."""
+    reused: making one per file was a large share of indexing a collection of small
+    documents (``benchmarks/README.md``, session 11)."""
     parser = getattr(_PARSERS, "parser", None)
     if parser is None:
         parser = _PARSERS.parser = etree.XMLParser(resolve_entities="internal", load_dtd=False, no_network=True,
