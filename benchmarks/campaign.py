@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +30,8 @@ import time
 from pathlib import Path
 
 import pandas as pd
+
+from inexflow.stageserver import served_usage
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = "config/campaigns/benchmark.yaml"  # --config
@@ -59,9 +60,6 @@ def compare_trees(a: Path, b: Path) -> list[str]:
                                                     if not filecmp.cmp(a / p, b / p, shallow=False))
 
 
-SERVED = re.compile(r"served by the stage server: [0-9.]+ s CPU, peak memory ([0-9]+) MB")
-
-
 def stage_table() -> pd.DataFrame:
     """Per rule: jobs, wall seconds (the ``benchmark:`` records) and peak memory. A job the stage
     server ran (inexflow.stageserver) has its memory in its log: the record sees only the
@@ -74,8 +72,8 @@ def stage_table() -> pd.DataFrame:
         rule = rel.parts[0] if len(rel.parts) > 1 else rel.stem
         b = pd.read_csv(f, sep="\t")
         log = (logs / rel).with_suffix(".log")
-        served = SERVED.search(log.read_text()) if log.is_file() else None
-        rss = float(served.group(1)) if served else float(b["max_rss"].iloc[0])
+        served = served_usage(log.read_text()) if log.is_file() else None
+        rss = served[1] if served else float(b["max_rss"].iloc[0])
         rows.append((rule, float(b["s"].iloc[0]), rss, served is not None))
     df = pd.DataFrame(rows, columns=["rule", "seconds", "max_rss_mb", "served"])
     return df.groupby("rule").agg(jobs=("seconds", "size"), served=("served", "sum"), seconds=("seconds", "sum"),

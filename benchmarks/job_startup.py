@@ -40,7 +40,7 @@ import json, os, socket, sys, time
 from inexflow import stageserver
 N = range({jobs})
 onstart:
-    stageserver.start(workflow)
+    stageserver.start(workflow, True)
     path = json.loads(os.environ[stageserver.ENV])["socket"]
     for _ in range(600):  # until it listens (its preload takes a few seconds)
         try:

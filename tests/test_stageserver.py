@@ -165,12 +165,18 @@ def test_start_starts_nothing_for_other_executors_or_when_disabled():
         local_exec, remote_exec, subprocess_exec, dryrun = False, False, False, False
         deployment_settings = type("Deployment", (), {"deployment_method": frozenset()})
 
-    stageserver.start(Workflow())  # SLURM and other remote executors: local_exec is False
+    stageserver.start(Workflow(), enabled=True)  # SLURM and other remote executors: local_exec is False
     Workflow.local_exec = True
     stageserver.start(Workflow(), enabled=False)
     Workflow.deployment_settings.deployment_method = frozenset(["conda"])  # the jobs run another Python
-    stageserver.start(Workflow())
+    stageserver.start(Workflow(), enabled=True)
     assert stageserver._server is None and stageserver.ENV not in os.environ
+
+
+def test_the_usage_line_a_served_job_logs_reads_back():
+    line = "12:00:01 INFO " + stageserver._USAGE_LINE % (1.234, 301.6)  # as _report_usage logs it
+    assert stageserver.served_usage(f"first line\n{line}\nlast line\n") == (1.23, 302.0)
+    assert stageserver.served_usage("12:00:01 INFO rule score done in 0.48s") is None
 
 
 def test_start_removes_the_folders_of_killed_servers_only(tmp_path):

@@ -154,7 +154,9 @@ def test_cli_and_workflow_give_the_same_numbers(campaign):
 
 def served_jobs(workdir: Path) -> int:
     """How many jobs' logs say the stage server ran them (inexflow.stageserver)."""
-    return sum("served by the stage server" in f.read_text() for f in (workdir / "logs").rglob("*.log"))
+    from inexflow.stageserver import served_usage
+
+    return sum(served_usage(f.read_text()) is not None for f in (workdir / "logs").rglob("*.log"))
 
 
 def test_one_core_without_the_stage_server_gives_the_same_bytes_as_sixteen_with_it(campaign, tmp_path):

@@ -126,7 +126,7 @@ def register(workflow, config: dict) -> None:
     workflow.onerror(lambda log: stop())
 
 
-def start(workflow, enabled: bool = True) -> None:
+def start(workflow, enabled: bool) -> None:
     """Start the stage server for a local, non-dry Snakemake run whose jobs run in this very
     Python (the ``onstart`` hook of :func:`register`): not with another executor, nor with ``--sdm conda``
     or ``apptainer`` (the jobs' Python is another). The server imports :data:`PRELOAD` in the
@@ -306,8 +306,20 @@ def _report_usage(before) -> None:
     now = resource.getrusage(resource.RUSAGE_SELF)
     log = logging.getLogger("inexflow")
     if log.handlers:
-        log.info("served by the stage server: %.2f s CPU, peak memory %.0f MB",
-                 now.ru_utime + now.ru_stime - before.ru_utime - before.ru_stime, now.ru_maxrss / 1024)
+        log.info(_USAGE_LINE, now.ru_utime + now.ru_stime - before.ru_utime - before.ru_stime, now.ru_maxrss / 1024)
+
+
+_USAGE_LINE = "served by the stage server: %.2f s CPU, peak memory %.0f MB"
+
+
+def served_usage(log_text: str) -> tuple[float, float] | None:
+    """(CPU seconds, peak memory in MB) of a served job from its log's text; None when the
+    stage server did not run it (the line :func:`_report_usage` writes)."""
+    import re
+
+    pattern = re.escape(_USAGE_LINE).replace(re.escape("%.2f"), "([0-9.]+)").replace(re.escape("%.0f"), "([0-9]+)")
+    m = re.search(pattern, log_text)
+    return (float(m.group(1)), float(m.group(2))) if m else None
 
 
 if __name__ == "__main__":  # python -m inexflow.stageserver SOCKET (started by :func:`start`)
