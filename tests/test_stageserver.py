@@ -7,12 +7,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from inexflow import stageserver
+from inexflow import stageserver, stagesite
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the stage server runs on Linux only")
 
@@ -158,6 +159,108 @@ def test_ctrl_c_on_the_process_group_leaves_the_server_to_end_with_snakemake(ser
     os.kill(proc.pid, signal.SIGINT)  # what Ctrl-C sends to every process of Snakemake's group
     p, (pid, ppid, *_), _ = run_script(tmp_path, spec(path, os.getpid()))
     assert proc.poll() is None and int(ppid) == proc.pid and p.returncode == 0
+
+
+PREAMBLE_THEN_STAGE = '''\
+import os
+with open(os.environ["PREAMBLE_LOG"], "a") as f:  # stands for Snakemake's preamble (imports Snakemake)
+    f.write(f"{os.getpid()} {os.getppid()}\\n")
+from inexflow.stageserver import hand_over
+
+hand_over()
+import sys
+with open(os.environ["PREAMBLE_LOG"], "a") as f:
+    f.write(f"stage {os.environ.get('PYTHONPATH', '-')} {int(any('inexflow-site' in p for p in sys.path))}\\n")
+'''
+
+
+def site_folder(tmp_path) -> Path:
+    """The folder start() puts first on PYTHONPATH: the server's, with inexflow.stagesite as
+    its sitecustomize.py."""
+    folder = tmp_path / "inexflow-site"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(Path(stagesite.__file__).read_text())
+    return folder
+
+
+def run_with_site(tmp_path, folder, script_dir, text, pythonpath, server_spec):
+    script = tmp_path / script_dir / "tmpabc.stage.py"
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text(text)
+    log = tmp_path / "preamble.log"
+    e = dict(os.environ, PREAMBLE_LOG=str(log), PYTHONPATH=pythonpath,
+             INEXFLOW_STAGE_SERVER=json.dumps(server_spec))
+    p = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=e, capture_output=True, text=True, timeout=60)
+    return p, log.read_text().splitlines()
+
+
+def test_a_snakemake_stage_script_is_handed_over_before_its_preamble_runs(server, tmp_path):
+    proc, path = server
+    folder = site_folder(tmp_path)
+    # the server's child restores PYTHONPATH as the job had it before start() added the folder
+    sp = dict(spec(path, os.getpid()), socket=str(folder / "socket"))
+    os.symlink(path, folder / "socket")
+    p, lines = run_with_site(tmp_path, folder, ".snakemake/scripts", PREAMBLE_THEN_STAGE,
+                             os.pathsep.join([str(folder), "/elsewhere"]), sp)
+    assert p.returncode == 0, p.stderr
+    # the preamble ran once, in the server's child: the job's own Python never ran it
+    (_pid, ppid), stage = lines[0].split(), lines[1]
+    assert len(lines) == 2 and int(ppid) == proc.pid
+    assert stage == "stage /elsewhere 0"
+
+
+@pytest.mark.parametrize("case", ["not a Snakemake script", "not a stage", "no server variable"])
+def test_anything_else_starts_as_usual_and_runs_the_interpreters_own_sitecustomize(server, tmp_path, case):
+    proc, path = server
+    folder = site_folder(tmp_path)
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "sitecustomize.py").write_text("import os\nopen(os.environ['PREAMBLE_LOG'], 'a').write('own site\\n')\n")
+    text = PREAMBLE_THEN_STAGE.replace("from inexflow.stageserver import hand_over\n\nhand_over()", "") \
+        if case == "not a stage" else PREAMBLE_THEN_STAGE
+    sp = spec(path, os.getpid()) if case != "no server variable" else None
+    p, lines = run_with_site(tmp_path, folder, "scripts" if case != "not a Snakemake script" else "bin", text,
+                             os.pathsep.join([str(folder), str(own)]), sp)
+    assert p.returncode == 0, p.stderr
+    assert lines[0] == "own site"
+    preambles = [int(line.split()[1]) for line in lines[1:-1]]  # the parent of each process that ran it
+    assert preambles[0] != proc.pid  # the job's own Python ran the preamble
+    if case == "not a Snakemake script":  # then its own hand_over() served it (the late path, as before)
+        assert preambles[1:] == [proc.pid]
+    else:
+        assert len(preambles) == 1
+    assert lines[-1].endswith(" 0")  # the folder is off sys.path again
+
+
+def test_the_end_of_a_run_restores_pythonpath_and_cancels_only_the_schedulers_timers(monkeypatch):
+    from snakemake.scheduling.job_scheduler import JobScheduler
+
+    class Workflow:
+        local_exec, remote_exec, subprocess_exec, dryrun = True, False, False, False
+        deployment_settings = type("Deployment", (), {"deployment_method": frozenset()})
+
+    monkeypatch.setenv("PYTHONPATH", "/a" + os.pathsep + "/b")
+    stageserver.start(Workflow(), enabled=True)
+    folder = Path(json.loads(os.environ[stageserver.ENV])["socket"]).parent
+    assert os.environ["PYTHONPATH"] == os.pathsep.join([str(folder), "/a", "/b"])
+    assert (folder / "sitecustomize.py").read_bytes() == Path(stagesite.__file__).read_bytes()
+
+    class Scheduler:  # what JobScheduler._schedule_reevalutation wakes up
+        _open_jobs = threading.Semaphore(0)
+
+    JobScheduler._schedule_reevalutation(Scheduler, 30)  # Snakemake's own timer, as its scheduler leaves it
+    theirs = [t for t in threading.enumerate() if isinstance(t, threading.Timer)]
+    ours = threading.Timer(30, lambda: None)
+    ours.start()
+    stageserver._run_ended()
+    for t in theirs:
+        t.join(5)
+        assert not t.is_alive()
+    assert not Scheduler._open_jobs.acquire(blocking=False)  # cancelled, not fired
+    assert ours.is_alive()
+    ours.cancel()
+    assert os.environ["PYTHONPATH"] == "/a" + os.pathsep + "/b" and stageserver.ENV not in os.environ
+    assert stageserver._server is None and not folder.exists()
 
 
 def test_start_starts_nothing_for_other_executors_or_when_disabled():
