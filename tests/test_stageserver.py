@@ -263,6 +263,64 @@ def test_the_end_of_a_run_restores_pythonpath_and_cancels_only_the_schedulers_ti
     assert stageserver._server is None and not folder.exists()
 
 
+def test_the_server_listens_before_its_preload_and_serves_the_jobs_that_came_meanwhile(tmp_path):
+    # a preload that holds until the test says go: jobs that connect meanwhile wait for it
+    (tmp_path / "slowpreload.py").write_text(
+        "import os, time\nwhile not os.path.exists(os.environ['PRELOAD_GO']):\n    time.sleep(0.02)\n")
+    path, go = tmp_path / "socket", tmp_path / "go"
+    env = dict(os.environ, PRELOAD_GO=str(go),
+               PYTHONPATH=os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    code = "import sys, inexflow.stageserver as s; s.PRELOAD = ('slowpreload',); s.serve(sys.argv[1])"
+    proc = subprocess.Popen([sys.executable, "-c", code, str(path)], stdin=subprocess.PIPE, env=env)
+    try:
+        deadline = time.time() + 60
+        while not path.exists():  # listening while its preload still holds
+            assert proc.poll() is None and time.time() < deadline
+            time.sleep(0.02)
+        script = tmp_path / "stage.py"
+        script.write_text(SCRIPT)
+        e = dict(os.environ, INEXFLOW_STAGE_SERVER=json.dumps(spec(path, os.getpid())))
+        job = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=e, stdout=subprocess.DEVNULL)
+        time.sleep(0.5)  # the job connects meanwhile (were it not to, it would run itself: asserted below)
+        assert job.poll() is None
+        go.touch()
+        assert job.wait(timeout=60) == 0
+        assert int(script.with_suffix(".out").read_text().split()[1]) == proc.pid
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=20)
+
+
+def test_parsing_starts_the_server_and_a_run_that_is_no_local_one_stops_it(monkeypatch):
+    class Workflow:  # as Snakemake's workflow says while the Snakefile is parsed: local, not dry
+        local_exec, remote_exec, subprocess_exec, dryrun = True, False, False, False
+        deployment_settings = type("Deployment", (), {"deployment_method": frozenset()})
+
+        def onstart(self, f):
+            self.hook = f
+
+        def onsuccess(self, f):
+            pass
+
+        def onerror(self, f):
+            pass
+
+    for config in ({"stage_server": False}, {}):
+        wf = Workflow()
+        stageserver.register(wf, config)
+        assert (stageserver._server is None) == (config == {"stage_server": False})
+    server, folder = stageserver._server, Path(stageserver._socket).parent
+    deadline = time.time() + 30
+    while not (folder / "socket").exists():
+        assert time.time() < deadline
+        time.sleep(0.02)
+    config["stage_server"] = True  # the schema's default, filled in by the rest of the parse
+    wf.dryrun = True  # known once the run starts: a dry run (or another executor) uses no server
+    wf.hook(None)
+    assert server.wait(timeout=20) == 0 and not folder.exists()
+    assert stageserver._server is None and stageserver.ENV not in os.environ
+
+
 def test_start_starts_nothing_for_other_executors_or_when_disabled():
     class Workflow:
         local_exec, remote_exec, subprocess_exec, dryrun = False, False, False, False

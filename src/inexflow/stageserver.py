@@ -57,7 +57,8 @@ PRELOAD_IDLE = ("inexflow.campaign", "inexflow.correlate", "inexflow.analysis.re
                 "inexflow.report", "inexflow.analysis.plots", "inexflow.analysis.significance")
 _HEADER = struct.Struct("!I")
 _STATUS = struct.Struct("!i")
-_server = None  # the server process started by :func:`start` in this (Snakemake) process
+_server = None  # the server process started by :func:`register` or :func:`start` in this (Snakemake) process
+_socket = ""  # and the path of its socket
 
 
 # -- the job's side ---------------------------------------------------------------------------
@@ -124,11 +125,31 @@ def _descends_from(pid: int) -> bool:
 def register(workflow, config: dict) -> None:
     """Have Snakemake start the stage server when a run starts (``config["stage_server"]``,
     read then, after the config's defaults are filled in) and stop it when the run ends.
-    Snakemake runs only the main Snakefile's hooks: the workflow's Snakefile calls this, and so
-    does a deployment that uses the workflow as a module (``inexflow workflow init``)."""
+    Snakemake runs only the main Snakefile's hooks: the workflow calls this from
+    ``rules/common.smk``, and a deployment that uses the workflow as a module (``inexflow
+    workflow init``) from its own Snakefile.
+
+    Called while the Snakefile is parsed, it already starts the server's process (unless the
+    config switches it off, or the jobs run elsewhere): the server then imports the library
+    while Snakemake parses the rest and builds the DAG, and takes the first jobs as they
+    come. Whether the run is local and not a dry run is only known when it starts (the
+    ``onstart`` hook, :func:`start`): a server no run uses ends with the Snakemake process
+    (its stdin closes) or at ``onstart``."""
+    if config.get("stage_server") is not False and _may_serve(workflow):
+        _spawn()
     workflow.onstart(lambda log: start(workflow, config["stage_server"]))
     workflow.onsuccess(lambda log: _run_ended())
     workflow.onerror(lambda log: _run_ended())
+
+
+def _may_serve(workflow) -> bool:
+    """Whether ``workflow``'s jobs may be served: on Linux, run by this Snakemake in this very
+    Python (not by another executor, nor with ``--sdm conda`` or ``apptainer``), not a dry run.
+    While the Snakefile is parsed Snakemake does not know its executor yet and says local and
+    not dry."""
+    deploy = getattr(getattr(workflow, "deployment_settings", None), "deployment_method", None)
+    return sys.platform.startswith("linux") and workflow.local_exec and not (
+        workflow.remote_exec or workflow.subprocess_exec or workflow.dryrun or deploy)
 
 
 def _run_ended() -> None:
@@ -160,28 +181,36 @@ def _drop_rescheduling_timers() -> None:
 
 
 def start(workflow, enabled: bool) -> None:
-    """Start the stage server for a local, non-dry Snakemake run whose jobs run in this very
-    Python (the ``onstart`` hook of :func:`register`): not with another executor, nor with ``--sdm conda``
-    or ``apptainer`` (the jobs' Python is another). The server imports :data:`PRELOAD` in the
-    background (about 0.6 s); jobs that start before it listens run as usual."""
-    global _server
+    """Serve the jobs of a local, non-dry Snakemake run whose jobs run in this very Python
+    (the ``onstart`` hook of :func:`register`; see :func:`_may_serve`): start the server
+    unless :func:`register` did, and let the jobs find it. Otherwise stop a server
+    :func:`register` started. The server imports :data:`PRELOAD` (about 0.6 s) before it takes
+    the first job; jobs that start before that wait for it."""
     import shutil
+
+    if not enabled or not _may_serve(workflow):
+        stop()
+        return
+    _spawn()
+    # the jobs hand themselves over as their Python starts, before Snakemake's preamble (inexflow.stagesite)
+    folder = os.path.dirname(_socket)
+    shutil.copyfile(os.path.join(os.path.dirname(__file__), "stagesite.py"), os.path.join(folder, "sitecustomize.py"))
+    os.environ["PYTHONPATH"] = os.pathsep.join([folder, *filter(None, [os.environ.get("PYTHONPATH")])])
+    os.environ[ENV] = json.dumps({"socket": _socket, "owner": os.getpid(), "python": sys.executable})
+
+
+def _spawn() -> None:
+    """Start the server's process (once), on a socket in a new private folder."""
+    global _server, _socket
     import subprocess
     import tempfile
 
-    deploy = getattr(getattr(workflow, "deployment_settings", None), "deployment_method", None)
-    if not enabled or _server is not None or not sys.platform.startswith("linux") or not workflow.local_exec \
-            or workflow.remote_exec or workflow.subprocess_exec or workflow.dryrun or deploy:
+    if _server is not None:
         return
     _sweep_stale(tempfile.gettempdir())
-    folder = tempfile.mkdtemp(prefix="inexflow-stages-")  # a private folder (0700)
-    path = os.path.join(folder, "socket")
-    _server = subprocess.Popen([sys.executable, "-m", "inexflow.stageserver", path], stdin=subprocess.PIPE,
+    _socket = os.path.join(tempfile.mkdtemp(prefix="inexflow-stages-"), "socket")  # a private folder (0700)
+    _server = subprocess.Popen([sys.executable, "-m", "inexflow.stageserver", _socket], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL)
-    # the jobs hand themselves over as their Python starts, before Snakemake's preamble (inexflow.stagesite)
-    shutil.copyfile(os.path.join(os.path.dirname(__file__), "stagesite.py"), os.path.join(folder, "sitecustomize.py"))
-    os.environ["PYTHONPATH"] = os.pathsep.join([folder, *filter(None, [os.environ.get("PYTHONPATH")])])
-    os.environ[ENV] = json.dumps({"socket": path, "owner": os.getpid(), "python": sys.executable})
 
 
 def _restore_pythonpath(environ, path: str) -> None:
@@ -227,10 +256,10 @@ def stop() -> None:
     """Stop the stage server (the ``onsuccess`` and ``onerror`` hooks); it removes its
     socket and folder. Jobs still running finish as they would have."""
     global _server
-    spec = os.environ.pop(ENV, None)
+    os.environ.pop(ENV, None)
     if _server is None:
         return
-    _restore_pythonpath(os.environ, json.loads(spec)["socket"])
+    _restore_pythonpath(os.environ, _socket)
     _server.stdin.close()  # the server exits when its stdin closes (also when Snakemake is killed)
     try:
         _server.wait(timeout=10)
@@ -242,16 +271,13 @@ def stop() -> None:
 # -- the server -------------------------------------------------------------------------------
 
 def serve(path: str) -> None:
-    """Import :data:`PRELOAD`, listen, then fork a child per connection until stdin closes,
-    importing :data:`PRELOAD_IDLE` whenever no connection waits."""
+    """Listen, import :data:`PRELOAD` (the jobs that come meanwhile wait), then fork a child
+    per connection until stdin closes, importing :data:`PRELOAD_IDLE` whenever no connection
+    waits."""
     import importlib
     import selectors
     import signal
 
-    for name in PRELOAD:
-        importlib.import_module(name)
-    later = list(PRELOAD_IDLE)
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     # Ctrl-C reaches the whole process group: the jobs stop, Snakemake ends, and the server
     # then leaves when its stdin closes (no traceback of its own)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -259,6 +285,10 @@ def serve(path: str) -> None:
     listener.bind(path)
     try:
         listener.listen(64)
+        for name in PRELOAD:
+            importlib.import_module(name)
+        later = list(PRELOAD_IDLE)
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
         sel = selectors.DefaultSelector()
         sel.register(listener, selectors.EVENT_READ)
         sel.register(sys.stdin, selectors.EVENT_READ)

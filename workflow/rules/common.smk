@@ -7,13 +7,19 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 try:
+    from inexflow import stageserver
+
+    # a local run's jobs are forked by one stage server with the library imported (config
+    # stage_server; inexflow.stageserver): its process starts now and imports while the rest
+    # is parsed; it serves once the run starts (onstart), and Snakemake's onsuccess and
+    # onerror hooks stop it; other executors and dry runs use none
+    stageserver.register(workflow, config)
     from inexflow.campaign import runs_of
     from inexflow.config import prepare_config
     from inexflow.errors import UsageError
     from inexflow.measures import needs
     from inexflow.measures.cutoff import table_cutoffs
     from inexflow.options import Options
-    from inexflow import stageserver
     from inexflow.stage import code_fingerprint
 except ImportError as e:
     raise WorkflowError(
