@@ -4,8 +4,10 @@ Snakemake runs every job of a ``script:`` rule as a new Python process. A stage 
 workflow does little work per job (a run's scores take about 0.2 s) but importing pandas,
 pyarrow and the library takes about 0.4 s, so on a campaign of 80 runs the imports are
 half of the job time. For a local run (``snakemake --cores N``) the workflow therefore
-starts one server process (:func:`start`, from the ``onstart`` hook :func:`register` sets) that imports
-the library once and then forks one child per job:
+starts one server process that imports the library once and then forks one child per job
+(:func:`register`, called while the Snakefile is parsed, starts the process so that its
+imports overlap the parse and the DAG; its ``onstart`` hook, :func:`start`, lets the jobs find
+it once the run is known to be a local, non-dry one, and stops it otherwise):
 
 1. a stage script calls :func:`hand_over` before its own imports; earlier still, as the job's
    Python starts, the ``sitecustomize`` that :func:`start` puts on the jobs' ``PYTHONPATH``
@@ -23,8 +25,9 @@ the library once and then forks one child per job:
    end of the run what only delays it (Snakemake's idle scheduler timers, the interpreter's
    last garbage collections: about a second).
 
+A job that comes while the server still imports waits for it (the server listens first).
 Everything else runs as before: no server (``stage_server: false`` in the config,
-``--no-hooks``, a dry run), a server still importing, another executor (SLURM: the jobs run
+``--no-hooks``, a dry run), another executor (SLURM: the jobs run
 on other machines, and never reach a server of a different process tree), or a platform
 without ``/proc`` and Unix sockets -- the script then imports and runs the stage itself.
 Only the job's own process is visible to Snakemake's ``benchmark:`` records, so the
