@@ -1,6 +1,7 @@
 """The stage server (inexflow.stageserver): a served script runs in a child of the server with
 the job's working directory, umask, environment, standard streams and exit status; without a
 server of its own process tree a script runs itself; a killed job takes its child with it."""
+import gc
 import json
 import os
 import signal
@@ -261,6 +262,19 @@ def test_the_end_of_a_run_restores_pythonpath_and_cancels_only_the_schedulers_ti
     ours.cancel()
     assert os.environ["PYTHONPATH"] == "/a" + os.pathsep + "/b" and stageserver.ENV not in os.environ
     assert stageserver._server is None and not folder.exists()
+    assert gc.get_freeze_count() == 0  # not Snakemake's command line: this Python carries on
+
+
+@pytest.mark.parametrize("how", [["-m", "snakemake"], ["/venv/bin/snakemake"]])
+def test_only_snakemakes_command_line_freezes_its_objects_at_the_end(how):
+    code = "import sys; from inexflow import stageserver; stageserver._run_ended(); import gc; print(gc.get_freeze_count() > 0)"
+    if how[0] == "-m":  # as python -m snakemake runs: __main__ is snakemake.__main__
+        code = ("import importlib.util, sys; "
+                "sys.modules['__main__'].__spec__ = importlib.util.find_spec('snakemake.__main__'); " + code)
+    else:
+        code = f"import sys; sys.argv[0] = {how[0]!r}; " + code
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "True", out.stderr
 
 
 def test_the_server_listens_before_its_preload_and_serves_the_jobs_that_came_meanwhile(tmp_path):

@@ -162,9 +162,18 @@ def _run_ended() -> None:
 
     stop()
     _drop_rescheduling_timers()
-    # the interpreter's last garbage collections walk Snakemake's DAG, jobs and rules again (about
-    # 0.4 s on the benchmark campaign's 364 jobs); nothing of them is garbage any more
-    gc.freeze()
+    if _snakemake_cli():
+        # the interpreter's last garbage collections walk Snakemake's DAG, jobs and rules again
+        # (about 0.4 s on the benchmark campaign's 364 jobs) just before the process exits
+        gc.freeze()
+
+
+def _snakemake_cli() -> bool:
+    """Whether this process is Snakemake's command line, which exits after the run (not a
+    Python that runs Snakemake through its API and carries on: there frozen objects would
+    never be collected)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return getattr(spec, "name", None) == "snakemake.__main__" or os.path.basename(sys.argv[0]) == "snakemake"
 
 
 def _drop_rescheduling_timers() -> None:
