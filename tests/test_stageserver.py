@@ -335,6 +335,18 @@ def test_parsing_starts_the_server_and_a_run_that_is_no_local_one_stops_it(monke
     assert stageserver._server is None and stageserver.ENV not in os.environ
 
 
+def test_without_a_temporary_folder_the_jobs_run_themselves(monkeypatch, tmp_path):
+    import tempfile
+
+    class Workflow:
+        local_exec, remote_exec, subprocess_exec, dryrun = True, False, False, False
+        deployment_settings = type("Deployment", (), {"deployment_method": frozenset()})
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    stageserver.start(Workflow(), enabled=True)  # no error: Snakemake's onstart must not fail for it
+    assert stageserver._server is None and stageserver.ENV not in os.environ
+
+
 def test_start_starts_nothing_for_other_executors_or_when_disabled():
     class Workflow:
         local_exec, remote_exec, subprocess_exec, dryrun = False, False, False, False

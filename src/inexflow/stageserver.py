@@ -204,9 +204,14 @@ def start(workflow, enabled: bool) -> None:
         stop()
         return
     _spawn()
+    if _server is None:
+        return
     # the jobs hand themselves over as their Python starts, before Snakemake's preamble (inexflow.stagesite)
     folder = os.path.dirname(_socket)
-    shutil.copyfile(os.path.join(os.path.dirname(__file__), "stagesite.py"), os.path.join(folder, "sitecustomize.py"))
+    try:
+        shutil.copyfile(os.path.join(os.path.dirname(__file__), "stagesite.py"), os.path.join(folder, "sitecustomize.py"))
+    except OSError:  # a full disk: the jobs hand over after the preamble, in the stage script itself
+        pass
     os.environ["PYTHONPATH"] = os.pathsep.join([folder, *filter(None, [os.environ.get("PYTHONPATH")])])
     os.environ[ENV] = json.dumps({"socket": _socket, "owner": os.getpid(), "python": sys.executable})
 
@@ -219,10 +224,16 @@ def _spawn() -> None:
 
     if _server is not None:
         return
-    _sweep_stale(tempfile.gettempdir())
-    _socket = os.path.join(tempfile.mkdtemp(prefix="inexflow-stages-"), "socket")  # a private folder (0700)
-    _server = subprocess.Popen([sys.executable, "-m", "inexflow.stageserver", _socket], stdin=subprocess.PIPE,
-                               stdout=subprocess.DEVNULL)
+    folder = None
+    try:  # without a temporary folder or a process the jobs run themselves
+        _sweep_stale(tempfile.gettempdir())
+        folder = tempfile.mkdtemp(prefix="inexflow-stages-")  # a private folder (0700)
+        _socket = os.path.join(folder, "socket")
+        _server = subprocess.Popen([sys.executable, "-m", "inexflow.stageserver", _socket], stdin=subprocess.PIPE,
+                                   stdout=subprocess.DEVNULL)
+    except OSError:
+        if folder:
+            _remove_folder(folder)
 
 
 def _restore_pythonpath(environ, path: str) -> None:
