@@ -267,7 +267,7 @@ def _sweep_stale(tmp: str) -> None:
 
 
 def _remove_folder(folder: str) -> None:
-    """Remove a server's folder made by :func:`start` (socket, ``sitecustomize.py`` and its
+    """Remove a server's folder made by :func:`_spawn` (socket, ``sitecustomize.py`` and its
     bytecode cache)."""
     import shutil
 
@@ -368,7 +368,9 @@ def _run_child(conn: socket.socket) -> None:
         os.environ.clear()
         os.environ.update(req["env"])
         # the script (and anything it starts) runs here, not handed over again
-        _restore_pythonpath(os.environ, json.loads(os.environ.pop(ENV))["socket"])
+        spec = os.environ.pop(ENV, None)
+        if spec:
+            _restore_pythonpath(os.environ, json.loads(spec)["socket"])
         sys.argv = [req["script"]]
 
         def watch():  # the job's process went away: so does its work
@@ -430,7 +432,7 @@ def served_usage(log_text: str) -> tuple[float, float] | None:
     return (float(m.group(1)), float(m.group(2))) if m else None
 
 
-if __name__ == "__main__":  # python -m inexflow.stageserver SOCKET (started by :func:`start`)
+if __name__ == "__main__":  # python -m inexflow.stageserver SOCKET (started by :func:`_spawn`)
     serve(sys.argv[1])
     # nothing is left to write: skip the interpreter's teardown of pandas, scipy and matplotlib
     # (about 0.4 s that the end of the Snakemake run would wait for, in :func:`stop`)
