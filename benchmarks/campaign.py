@@ -135,8 +135,8 @@ def main():
     t_dag = time.perf_counter() - t0
     if p.returncode:
         sys.exit(p.stdout + p.stderr)
-    jobs = sum(int(l.split()[-1]) for l in p.stdout.splitlines() if l.split() and l.split()[-1].isdigit()
-               and l.split()[0] not in ("total",)) if p.stdout else 0
+    # the first "total" line of Snakemake's job stats (a dry run prints the table twice)
+    jobs = next((int(l.split()[-1]) for l in p.stdout.splitlines() if l.split()[:1] == ["total"]), 0)
     print(f"DAG built in {t_dag:.1f} s (target < 10 s); jobs: {jobs}")
     t0 = time.perf_counter()
     run_args = ["--workflow-profile", args.profile, "--jobs", str(args.cores)] if args.profile \

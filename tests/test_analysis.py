@@ -6,12 +6,14 @@ import pytest
 from conftest import write
 from inexflow.analysis.logo import change_bin, leave_one_group_out
 from inexflow.analysis.rankcorr import tau_ap, tau_b
-from inexflow.analysis.rejudge import JudgedRuns
+from inexflow.analysis.rejudge import JudgedRuns, load_judged
 from inexflow.analysis.significance import agreement, all_pairs, benjamini_yekutieli, bootstrap_pvalue
 from inexflow.analysis.stability import topic_sampling
 from inexflow.analysis.swap import fit_exponential, swap_rates
 from inexflow.formats.assessments import read_assessments
 from inexflow.formats.runs import read_run
+from inexflow.pool import LazyTables
+from inexflow.tables import checksum, write_parquet
 
 
 def test_tau_and_tau_ap_by_hand():
@@ -502,6 +504,33 @@ def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
             assert got["iP[0.01]"].loc[name, t] == ip[1] and got["iP[0.10]"].loc[name, t] == ip[10]
     assert list(got["AiP"].index) == (chosen or list(runs))
     assert (got["AiP"].to_numpy() > 0).sum() >= 2  # not all 0
+    # as the workflow judges them: each run once, cached (judge_run), then assembled
+    tables = [tmp_path / "q.fol"]
+    for name, run in runs.items():
+        write_parquet(judged.judge(run), tmp_path / f"{name}.judged.parquet",
+                      {"name": name, "made_from": {str(tables[0]): checksum(tables[0])}})
+    parts = LazyTables({n: tmp_path / f"{n}.judged.parquet" for n in runs}, lambda p, n: load_judged(p, n, tables))
+    cached = JudgedRuns.from_parts(a, parts).score(masks, ["AiP", "iP[0.01]", "iP[0.10]"], runs=chosen)
+    for m in got:
+        pd.testing.assert_frame_equal(cached[m], got[m], check_exact=True)
+
+
+def test_a_cached_judged_run_of_another_run_or_other_assessments_is_an_error(tmp_path):
+    from inexflow.tables import CachedTableError
+
+    q = write(tmp_path / "q.fol", "1 Q0 d1 10 100 0 0:10\n")
+    a = read_assessments(q)
+    run = read_run(write(tmp_path / "r.run", "1 Q0 d1 1 1 r 0 10\n"), task="focused")
+    part = JudgedRuns.from_parts(a, {}).judge(run)
+    assert part.to_dict("list") == {"topic": [0], "running": [10], "rsize": [10], "doc": [0]}
+    path = tmp_path / "r.judged.parquet"
+    write_parquet(part, path, {"name": "r", "made_from": {str(q): checksum(q)}})
+    assert load_judged(path, "r", [q]).equals(part)
+    with pytest.raises(CachedTableError, match="holds name 'r', not 'other'"):
+        load_judged(path, "other", [q])
+    write(q, "1 Q0 d1 20 100 0 0:20\n")  # the assessments changed since
+    with pytest.raises(CachedTableError, match="another version of"):
+        load_judged(path, "r", [q])
 
 
 def test_tau_b_equals_scipy_kendalltau():

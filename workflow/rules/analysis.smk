@@ -25,6 +25,27 @@ rule build_pool:
 # --- the meta-evaluation analyses; each has its own config under `analysis:` ---------------------
 
 
+# each analysed run judged once against the analysis' assessments, for the analyses that
+# re-judge it (pool_analysis, leave_one_group_out): a changed run re-judges only itself
+rule judge_run:
+    input:
+        **ANALYSIS_TABLES,
+        run=f"{RES}/runs/{{run}}.parquet",
+    output:
+        judged=f"{RES}/judged/{{run}}.parquet",
+    log:
+        f"{LOGS}/judge_run/{{run}}.log",
+    benchmark:
+        f"{LOGS}/benchmarks/judge_run/{{run}}.tsv"
+    priority: EARLY
+    conda:
+        ENV
+    params:
+        code=CODE,
+    script:
+        "../scripts/judge_run.py"
+
+
 rule topic_sampling:
     input:
         scores=analysis_scores("task"),
@@ -54,7 +75,7 @@ rule topic_sampling:
 rule pool_analysis:
     input:
         **ANALYSIS_TABLES,
-        runs=[f"{RES}/runs/{r}.parquet" for r in ANALYSIS_RUNS],
+        judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
         firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
@@ -131,7 +152,7 @@ rule swap_rates:
 rule leave_one_group_out:
     input:
         **ANALYSIS_TABLES,
-        runs=[f"{RES}/runs/{r}.parquet" for r in ANALYSIS_RUNS],
+        judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
         pool_runs=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
     output:
         runs=f"{RES}/analysis/logo_runs.tsv",

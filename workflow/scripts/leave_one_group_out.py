@@ -9,9 +9,8 @@ import pandas as pd
 
 from inexflow.analysis.logo import BINS, leave_one_group_out, paper_tables
 from inexflow.analysis.plots import logo_histogram
-from inexflow.analysis.rejudge import JudgedRuns, labelled
+from inexflow.analysis.rejudge import JudgedRuns, labelled, load_judged
 from inexflow.formats.assessments import Assessments
-from inexflow.formats.runs import Run
 from inexflow.pool import LazyTables
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet_metadata, write_tsv
@@ -20,12 +19,13 @@ from inexflow.tables import read_parquet_metadata, write_tsv
 def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
-    # the runs are read one at a time (LazyTables), never all at once
-    runs = LazyTables({Path(p).stem: p for p in smk.input.runs}, lambda p, name: Run.load(p, name=name, categorical=True))
+    # every analysed run as judge_run judged it, read one at a time (LazyTables)
+    tables = [smk.input.documents, smk.input.passages, smk.input.elements]
+    runs = LazyTables({Path(p).stem: p for p in smk.input.judged}, lambda p, name: load_judged(p, name, tables))
     pool_runs = {Path(p).stem: p for p in smk.input.pool_runs}
     groups = {r: read_parquet_metadata(p)["participant"] for r, p in pool_runs.items()}
     groups.update({r: read_parquet_metadata(p)["participant"] for r, p in runs.paths.items()})
-    judged = JudgedRuns(a, runs)
+    judged = JudgedRuns.from_parts(a, runs)
     measures, relabel = labelled(cfg["measures"])
     firstpos = LazyTables(pool_runs)
     per_run, per_query = leave_one_group_out(judged, firstpos, groups, measures,

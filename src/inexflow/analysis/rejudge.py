@@ -11,7 +11,7 @@ highlighted characters, and iP/AiP follow :mod:`inexflow.measures.passage`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -49,18 +49,39 @@ def analysis_measures() -> list[str]:
 
 
 class JudgedRuns:
-    def __init__(self, assessments: Assessments, runs: dict[str, object]):
+    def __init__(self, assessments: Assessments, runs: Mapping[str, object]):
+        """Judge ``runs`` (name -> run; a :class:`~inexflow.pool.LazyTables` reads them one at
+        a time) against ``assessments``."""
+        import logging
+
+        log = logging.getLogger("inexflow")
+        self._index(assessments)
+        parts = {}
+        for k, (name, run) in enumerate(runs.items()):
+            log.info("judging run %s (%d/%d)", name, k + 1, len(runs))
+            parts[name] = self.judge(run)
+        self._assemble(parts)
+
+    @classmethod
+    def from_parts(cls, assessments: Assessments, parts: Mapping[str, pd.DataFrame]) -> JudgedRuns:
+        """The same as ``JudgedRuns(assessments, runs)`` from each run's :meth:`judge` table,
+        cached by the ``judge_run`` stage (a :class:`~inexflow.pool.LazyTables` of them): the
+        runs themselves are not read again."""
+        self = cls.__new__(cls)
+        self._index(assessments)
+        self._assemble(parts)
+        return self
+
+    def _index(self, assessments: Assessments) -> None:
+        """What only the assessments decide: the topics, their relevant documents and
+        highlighted characters, and every judged document numbered across topics."""
         docs = assessments.documents
         self.topics = sorted(set(docs["topic"]), key=lambda t: (0, int(t), "") if t.isdigit() else (1, 0, t))
         self.rel_docs = {t: g["doc"].tolist() for t, g in docs.groupby("topic", sort=False)}
         self.rel_chars = {t: g["rel_chars"].to_numpy(np.int64) for t, g in docs.groupby("topic", sort=False)}
-        passages = normalised_passages(assessments)
-        self.runs = list(runs)
-        import logging
-        log = logging.getLogger("inexflow")
+        self._passages = normalised_passages(assessments)
         # every judged document numbered across topics (topic by topic, in self.topics order)
         self._tix = {t: i for i, t in enumerate(self.topics)}
-        self._rix = {r: i for i, r in enumerate(self.runs)}
         counts = np.array([len(self.rel_docs[t]) for t in self.topics], dtype=np.int64)
         self._doc_offset = np.r_[0, np.cumsum(counts)[:-1]] if len(counts) else np.zeros(0, np.int64)
         self._ndocs = int(counts.sum())
@@ -77,27 +98,40 @@ class JudgedRuns:
         didxs = np.array([i for docs in self.rel_docs.values() for i in range(len(docs))], dtype=np.int64)
         order = np.argsort(keys, kind="stable")
         self._rel_keys, self._rel_didx = keys[order], didxs[order]
-        # Only results that retrieve highlighted text can set an interpolated precision
-        # (passage.ip_from_running_sums), so only those are kept, run by run and topic by
-        # topic, with the running size of the list up to them (which no judgement changes)
+
+    def judge(self, run) -> pd.DataFrame:
+        """One run judged: the results that retrieve highlighted text, topic by topic (in
+        :attr:`topics` order, file order within), as (``topic``: the topic's number in
+        :attr:`topics`, ``running``: the size of the topic's list up to and including the
+        result, ``rsize``: the highlighted characters it retrieves, ``doc``: its document's
+        number among all judged documents). Only such results can set an interpolated
+        precision (:func:`~inexflow.measures.passage.ip_from_running_sums`), and no judgement
+        mask changes the running sizes."""
+        res = passage_results(in_evaluation_order(run, "passage"))
+        rsize = overlap_with_passages(res, self._passages)
+        tix, didx = self._topic_and_doc_index(res)
+        rows = np.flatnonzero(tix >= 0)                     # results of judged topics
+        o = rows[np.argsort(tix[rows], kind="stable")]      # topic by topic, file order within
+        # the running size of each topic's list (a highlighted passage whose document the
+        # documents table lacks counts nothing, as a dropped document does)
+        cs = grouped_cumsum(tix[o], res["length"].to_numpy(np.int64)[o])
+        hit = (rsize[o] > 0) & (didx[o] >= 0)
+        h = o[hit]
+        return pd.DataFrame({"topic": tix[h], "running": cs[hit], "rsize": rsize[h],
+                             "doc": self._doc_offset[tix[h]] + didx[h]})
+
+    def _assemble(self, parts: Mapping[str, pd.DataFrame]) -> None:
+        """Every run's :meth:`judge` table, as flat arrays sorted by group (run x topic)."""
+        self.runs = list(parts)
+        self._rix = {r: i for i, r in enumerate(self.runs)}
         nt = len(self.topics)
         group, running, rsizes, docidx = [], [], [], []
-        for k, (name, run) in enumerate(runs.items()):
-            log.info("judging run %s (%d/%d)", name, k + 1, len(runs))
-            res = passage_results(in_evaluation_order(run, "passage"))
-            rsize = overlap_with_passages(res, passages)
-            tix, didx = self._topic_and_doc_index(res)
-            rows = np.flatnonzero(tix >= 0)                     # results of judged topics
-            o = rows[np.argsort(tix[rows], kind="stable")]      # topic by topic, file order within
-            # the running size of each topic's list (a highlighted passage whose document the
-            # documents table lacks counts nothing, as a dropped document does)
-            cs = grouped_cumsum(tix[o], res["length"].to_numpy(np.int64)[o])
-            hit = (rsize[o] > 0) & (didx[o] >= 0)
-            h = o[hit]
-            group.append(k * nt + tix[h])
-            running.append(cs[hit])
-            rsizes.append(rsize[h])
-            docidx.append(self._doc_offset[tix[h]] + didx[h])
+        for k, name in enumerate(self.runs):
+            part = parts[name]
+            group.append(k * nt + part["topic"].to_numpy(np.int64))
+            running.append(part["running"].to_numpy(np.int64))
+            rsizes.append(part["rsize"].to_numpy(np.int64))
+            docidx.append(part["doc"].to_numpy(np.int64))
         flat = [np.concatenate(x) if x else np.zeros(0, np.int64) for x in (group, running, rsizes, docidx)]
         # results of a run's topics in the order its topics come: sorted by group, stably
         order = np.argsort(flat[0], kind="stable")
@@ -151,3 +185,15 @@ class JudgedRuns:
             lv = PASSAGE_MEASURES[m]
             out[m] = pd.DataFrame(ip.mean(axis=2) if lv is None else ip[:, :, lv], index=runs, columns=topics)
         return out
+
+
+def load_judged(path, name: str, assessment_tables) -> pd.DataFrame:
+    """A run's cached :meth:`JudgedRuns.judge` table (the ``judge_run`` stage); a table of
+    another run, or one made from other assessment tables than ``assessment_tables``, is a
+    :class:`~inexflow.tables.CachedTableError` naming it."""
+    from inexflow.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
+
+    meta = read_parquet_metadata(path)
+    check_identity(path, meta, name=name)
+    check_inputs(path, meta, assessment_tables)
+    return read_parquet(path)
