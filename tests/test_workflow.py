@@ -239,6 +239,8 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
         assert sorted(jobs) == sorted([("parse_run", "run=g01-focused-1"),
                                        ("score", "task=focused, run=g01-focused-1, family=passage"),
                                        ("aggregate_task", "task=focused"),
+                                       # an analysed run: judged again, and only it
+                                       ("judge_run", "run=g01-focused-1"),
                                        ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
                                        # the analyses that read the focused scores, the runs or the pool;
                                        # not significance, which reads the thorough task's scores
