@@ -12,7 +12,6 @@ from inexflow.analysis.stability import topic_sampling
 from inexflow.analysis.swap import fit_exponential, swap_rates
 from inexflow.formats.assessments import read_assessments
 from inexflow.formats.runs import read_run
-from inexflow.pool import LazyTables
 from inexflow.tables import checksum, write_parquet
 
 
@@ -507,10 +506,11 @@ def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
     # as the workflow judges them: each run once, cached (judge_run), then assembled
     tables = [tmp_path / "q.fol"]
     for name, run in runs.items():
-        write_parquet(judged.judge(run), tmp_path / f"{name}.judged.parquet",
+        (tmp_path / "judged").mkdir(exist_ok=True)
+        write_parquet(judged.judge(run), tmp_path / "judged" / f"{name}.parquet",
                       {"name": name, "made_from": {str(tables[0]): checksum(tables[0])}})
-    parts = LazyTables({n: tmp_path / f"{n}.judged.parquet" for n in runs}, lambda p, n: load_judged(p, n, tables))
-    cached = JudgedRuns.from_parts(a, parts).score(masks, ["AiP", "iP[0.01]", "iP[0.10]"], runs=chosen)
+    paths = [tmp_path / "judged" / f"{n}.parquet" for n in runs]
+    cached = JudgedRuns.from_files(a, paths, tables).score(masks, ["AiP", "iP[0.01]", "iP[0.10]"], runs=chosen)
     for m in got:
         pd.testing.assert_frame_equal(cached[m], got[m], check_exact=True)
 

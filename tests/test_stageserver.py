@@ -233,6 +233,14 @@ def test_anything_else_starts_as_usual_and_runs_the_interpreters_own_sitecustomi
     assert lines[-1].endswith(" 0")  # the folder is off sys.path again
 
 
+def test_every_stage_script_hands_itself_over_as_the_jobs_sitecustomize_recognises():
+    scripts = sorted((Path(__file__).parents[1] / "workflow" / "scripts").glob("*.py"))
+    assert len(scripts) > 10
+    for script in scripts:
+        head = script.read_bytes().split(b"\nhand_over()")[0]
+        assert stagesite._MARK in head, f"{script.name} does not hand itself over before its imports"
+
+
 def test_the_end_of_a_run_restores_pythonpath_and_cancels_only_the_schedulers_timers(monkeypatch):
     from snakemake.scheduling.job_scheduler import JobScheduler
 

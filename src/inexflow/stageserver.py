@@ -46,7 +46,10 @@ import socket
 import struct
 import sys
 
-ENV = "INEXFLOW_STAGE_SERVER"  # {"socket", "owner" (Snakemake's pid), "python"}: set in Snakemake, inherited by its jobs
+# ENV: the variable set in Snakemake and inherited by its jobs, {"socket", "owner" (Snakemake's pid),
+# "python"}; named where the jobs' sitecustomize reads it
+from inexflow.stagesite import ENV
+
 # what the server imports before it listens: what parsing and scoring need (the first jobs)
 PRELOAD = ("pandas", "numpy", "pyarrow", "pyarrow.parquet", "pyarrow.compute", "lxml.etree", "yaml",
            "snakemake.iocontainers", "snakemake.logging", "inexflow.stage", "inexflow.tables",

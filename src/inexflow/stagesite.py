@@ -21,12 +21,14 @@ Stdlib only at import, and only syntax every Python 3 reads: any Python a job st
 import os
 import sys
 
+# the variable a local run's Snakemake sets for its jobs (inexflow.stageserver reads this name)
+ENV = "INEXFLOW_STAGE_SERVER"
 # a stage script of this workflow says so: it hands itself over (workflow/scripts/*.py)
 _MARK = b"from inexflow.stageserver import hand_over"
 
 
 def _is_stage_script(path):
-    if "INEXFLOW_STAGE_SERVER" not in os.environ or not path.endswith(".py"):
+    if ENV not in os.environ or not path.endswith(".py"):
         return False
     if os.path.basename(os.path.dirname(os.path.abspath(path))) != "scripts":  # .snakemake/scripts/
         return False

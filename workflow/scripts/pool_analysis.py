@@ -10,7 +10,7 @@ import pandas as pd
 from inexflow.analysis.adaptive import adaptive_pool_analysis
 from inexflow.analysis.plots import relevant_vs_depth as plot_relevant_vs_depth
 from inexflow.analysis.plots import tau_curves
-from inexflow.analysis.rejudge import JudgedRuns, labelled, load_judged
+from inexflow.analysis.rejudge import JudgedRuns, labelled
 from inexflow.analysis.stability import (
     depth_levels,
     depth_reduction,
@@ -29,12 +29,10 @@ from inexflow.tables import read_parquet, write_tsv
 def main(smk, log):
     cfg = smk.params.cfg
     a = Assessments.load(Path(smk.input.documents).parent)
-    # every run as judge_run judged it, read one at a time (LazyTables)
-    tables = [smk.input.documents, smk.input.passages, smk.input.elements]
-    parts = LazyTables({Path(p).stem: p for p in smk.input.judged}, lambda p, name: load_judged(p, name, tables))
-    judged = JudgedRuns.from_parts(a, parts)
+    # every run as judge_run judged it
+    judged = JudgedRuns.from_files(a, smk.input.judged, [smk.input.documents, smk.input.passages, smk.input.elements])
     measures, relabel = labelled(cfg["measures"])
-    log.info("%d runs judged on %d topics", len(parts), len(judged.topics))
+    log.info("%d runs judged on %d topics", len(judged.runs), len(judged.topics))
     samp = relabel(pool_sampling(judged, measures, cfg["pool_fractions"], cfg["samples"], cfg["seed"]))
     write_tsv(samp, smk.output.sampling)
     write_tsv(smallest_stable(samp, "fraction", count="reldocs"), smk.output.smallest)

@@ -72,6 +72,19 @@ class JudgedRuns:
         self._assemble(parts)
         return self
 
+    @classmethod
+    def from_files(cls, assessments: Assessments, paths, assessment_tables) -> JudgedRuns:
+        """:meth:`from_parts` over the ``judge_run`` tables at ``paths`` (each named by its
+        file, ``judged/RUN.parquet``), read one at a time and checked by :func:`load_judged`
+        against ``assessment_tables``."""
+        from pathlib import Path
+
+        from inexflow.pool import LazyTables
+
+        tables = list(assessment_tables)
+        return cls.from_parts(assessments, LazyTables({Path(p).stem: p for p in paths},
+                                                      lambda p, name: load_judged(p, name, tables)))
+
     def _index(self, assessments: Assessments) -> None:
         """What only the assessments decide: the topics, their relevant documents and
         highlighted characters, and every judged document numbered across topics."""
