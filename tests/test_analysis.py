@@ -12,6 +12,7 @@ from inexflow.analysis.stability import topic_sampling
 from inexflow.analysis.swap import fit_exponential, swap_rates
 from inexflow.formats.assessments import read_assessments
 from inexflow.formats.runs import read_run
+from inexflow.pool import leave_group_out_entries
 from inexflow.tables import checksum, write_parquet
 
 
@@ -149,8 +150,9 @@ def test_leave_one_group_out_where_one_group_alone_found_a_document(tmp_path):
     r2 = read_run(write(tmp_path / "g2.run", "1 Q0 W 1 3 g2 0 100\n1 Q0 X 2 2 g2 0 100\n1 Q0 Y 3 1 g2 0 100\n"),
                   task="focused")
     judged = JudgedRuns(read_assessments(q), {"g1": r1, "g2": r2})
-    runs, bins = leave_one_group_out(judged, {"g1": r1.results, "g2": r2.results}, {"g1": "G1", "g2": "G2"},
-                                     ["AiP"], target=None, depth=10)
+    groups = {"g1": "G1", "g2": "G2"}
+    runs, bins = leave_one_group_out(judged, leave_group_out_entries({"g1": r1.results, "g2": r2.results}, groups),
+                                     groups, ["AiP"], target=None, depth=10)
     by = runs.set_index("run")
     # g2 alone found Y: full P = 0, .5, 2/3 at R = 0, .5, 1 -> AiP 2/3; without G2 in the pool Y is
     # non-relevant: P = 0, .5, 1/3 at R = 0, 1, 1 -> AiP .5 ; change (2/3 - .5) / (2/3) = 25%

@@ -1,5 +1,6 @@
 """The Snakemake DAG end to end on a small simulated campaign: outputs, determinism across
 core counts, the incremental dry-run property, config validation and stage failures."""
+import contextlib
 import os
 import shutil
 import subprocess
@@ -43,6 +44,17 @@ def dry_run_jobs(workdir: Path) -> list[tuple[str, str]]:
     if rule:
         jobs.append((rule, ""))
     return jobs
+
+
+@contextlib.contextmanager
+def edited(path: Path, old: str, new: str):
+    """``path`` with its first ``old`` replaced by ``new`` inside the block, restored after."""
+    original = path.read_text()
+    path.write_text(original.replace(old, new, 1))
+    try:
+        yield
+    finally:
+        path.write_text(original)
 
 
 @pytest.fixture(scope="module")
@@ -231,10 +243,7 @@ def test_two_campaigns_in_one_checkout_leave_disjoint_results(campaign, tmp_path
 
 def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
     assert dry_run_jobs(campaign) == []
-    run = campaign / "demo" / "runs" / "g01-focused-1.xml"
-    original = run.read_text()
-    try:
-        run.write_text(original.replace("<rsv>1.0</rsv>", "<rsv>1.5</rsv>", 1))
+    with edited(campaign / "demo" / "runs" / "g01-focused-1.xml", "<rsv>1.0</rsv>", "<rsv>1.5</rsv>"):
         jobs = dry_run_jobs(campaign)
         assert sorted(jobs) == sorted([("parse_run", "run=g01-focused-1"),
                                        ("score", "task=focused, run=g01-focused-1, family=passage"),
@@ -244,12 +253,27 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
                                        ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
                                        # the analyses that read the focused scores, the runs or the pool;
                                        # not significance, which reads the thorough task's scores
-                                       ("topic_sampling", ""), ("pool_analysis", ""), ("swap_rates", ""),
-                                       ("leave_one_group_out", ""),
-                                       ("analysis_summary", ""), ("report_tables", ""), ("all", "")]
-                                      + [("plot_scores", "")])
-    finally:
-        run.write_text(original)
+                                       ("topic_sampling", ""), ("pool_sampling", ""), ("pool_depth", ""),
+                                       ("swap_rates", ""), ("leave_one_group_out", ""),
+                                       ("analysis_summary", ""), ("report_tables", ""), ("all", ""),
+                                       # its task's curves only
+                                       ("plot_scores", "task=focused")])
+
+
+def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign):
+    """A best-in-context run is pooled but not analysed: it changes the pool (build_pool and
+    the analyses of the pool re-run) but not the judged runs, so pool_sampling, judge_run
+    and the analyses of the focused or thorough scores do not re-run, and only its task's
+    curves are drawn again."""
+    assert dry_run_jobs(campaign) == []
+    with edited(campaign / "demo" / "runs" / "g01-best-in-context-1.xml", "<rsv>", "<rsv>0"):
+        jobs = dry_run_jobs(campaign)
+        assert sorted({r for r, _ in jobs}) == sorted(
+            {"parse_run", "score", "aggregate_task", "build_pool", "pool_depth", "leave_one_group_out", "aggregate",
+             "correlate", "report", "analysis_summary", "report_tables", "plot_scores", "all"})
+        assert {w for r, w in jobs if r in ("parse_run", "aggregate_task", "plot_scores")} == {
+            "run=g01-best-in-context-1", "task=best-in-context"}
+        assert all("run=g01-best-in-context-1" in w for r, w in jobs if r == "score")
 
 
 def test_changed_analysis_config_reruns_only_that_analysis(campaign):

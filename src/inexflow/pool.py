@@ -149,7 +149,10 @@ def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
     return pool_from_entries(entry_depths(runs), target, depth)
 
 
-def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False) -> Mapping:
+NEVER = np.iinfo(np.int64).max  # the entry depth of a pair no (other) group retrieves
+
+
+def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False) -> LeftOutEntries:
     """For every group, the entry depths of the pool built without that group's runs, as a
     mapping group -> table (topic, doc, entry) computed when asked for, rows in (topic, doc)
     order.
@@ -178,31 +181,71 @@ def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False) 
     rank[order] = np.arange(len(order))
     codes = rank[codes]
     sortable = sortable[order]
-    never = np.iinfo(np.int64).max
-    m = np.full((len(order), max(len(gnames), 1)), never, dtype=np.int64)
+    m = np.full((len(order), max(len(gnames), 1)), NEVER, dtype=np.int64)
     np.minimum.at(m.reshape(-1), codes * m.shape[1] + gcode, pos)  # flat cells: 2-4x faster than (row, column)
     first = m.argmin(axis=1)
     low = m[np.arange(len(m)), first]
-    second = np.partition(m, 1, axis=1)[:, 1] if m.shape[1] > 1 else np.full(len(m), never)
-    t_sorted = sorted(topics)
-    d_sorted = sorted(docs)
-    return _LeftOut(gnames, first, low, second, sortable, t_sorted, d_sorted, never)
+    second = np.partition(m, 1, axis=1)[:, 1] if m.shape[1] > 1 else np.full(len(m), NEVER)
+    return LeftOutEntries({n: groups.get(n, n) for n in names}, gnames, first, low, second, sortable,
+                          sorted(topics), sorted(docs))
 
 
-class _LeftOut(Mapping):
+class LeftOutEntries(Mapping):
     """group -> entry depths without that group (see :func:`leave_group_out_entries`): the
     distinct (topic, doc) pairs of all runs are numbered in (topic, doc) order (``sortable``:
-    topic rank x number of docs + doc rank, ascending)."""
+    topic rank x number of docs + doc rank, ascending). ``runs`` maps the pooled runs to their
+    groups. The build_pool stage caches it (:meth:`to_frame`, :meth:`load`), so that
+    leave-one-group-out does not read every run's first positions again."""
 
-    def __init__(self, gnames, first, low, second, sortable, topics, docs, never):
-        self.gnames, self.first, self.low, self.second = gnames, first, low, second
-        self.sortable, self.topics, self.docs, self.never = sortable, topics, docs, never
+    never = NEVER
+
+    def __init__(self, runs, gnames, first, low, second, sortable, topics, docs):
+        self.runs, self.gnames = dict(runs), list(gnames)
+        self.first, self.low, self.second = first, low, second
+        self.sortable, self.topics, self.docs = sortable, list(topics), list(docs)
         self._nd = max(len(docs), 1)
         self.tcode = sortable // self._nd      # topic rank of every pair, ascending
 
+    def entries(self) -> pd.DataFrame:
+        """Every pair's entry depth in the pool of all groups (topic, doc, entry), what
+        :func:`entries_from_first_positions` gives in another row order."""
+        return pd.DataFrame({"topic": self.topics_of_pairs(), "doc": self.docs_of_pairs(), "entry": self.low})
+
+    def to_frame(self) -> tuple[pd.DataFrame, dict]:
+        """The table and metadata :meth:`load` reads back: per pair, in (topic, doc) order, its
+        topic and doc, its entry depth over all groups, the group that retrieves it first
+        (``first``, a number in the metadata's ``groups``) and the entry depth over the other
+        groups (``second``)."""
+        table = pd.DataFrame({"topic": pd.Categorical.from_codes(self.tcode, self.topics),
+                              "doc": pd.Categorical.from_codes(self.sortable % self._nd, self.docs),
+                              "entry": self.low, "first": self.first.astype(np.int32), "second": self.second})
+        return table, {"groups": self.gnames, "runs": self.runs}
+
+    @classmethod
+    def load(cls, path, runs=None) -> LeftOutEntries:
+        """The table build_pool cached at ``path`` (:meth:`to_frame`); with ``runs`` (the
+        pooled runs' names), a table built from other runs is a
+        :class:`~inexflow.tables.CachedTableError` naming it."""
+        from inexflow.tables import CachedTableError, read_parquet, read_parquet_metadata
+
+        meta = read_parquet_metadata(path)
+        if runs is not None and sorted(meta.get("runs") or {}) != sorted(runs):
+            raise CachedTableError(path, "cached table was built from other runs than the campaign's pooled runs")
+        t = read_parquet(path, categories=("topic", "doc"))
+        tcode, topics = pd.factorize(t["topic"], sort=True)
+        dcode, docs = pd.factorize(t["doc"], sort=True)
+        topics, docs = [str(x) for x in topics], [str(x) for x in docs]
+        sortable = tcode.astype(np.int64) * max(len(docs), 1) + dcode
+        if len(sortable) > 1 and not (np.diff(sortable) > 0).all():
+            raise CachedTableError(path, "cached table's (topic, doc) pairs are not distinct and in order")
+        return cls(meta["runs"], meta["groups"], t["first"].to_numpy(np.int64), t["entry"].to_numpy(np.int64),
+                   t["second"].to_numpy(np.int64), sortable, topics, docs)
+
     def best(self, g) -> np.ndarray:
         """Every pair's entry depth in the pool without group ``g`` (``never``: no other group
-        retrieves it)."""
+        retrieves it); a group none of whose runs is pooled takes nothing away."""
+        if g not in self.gnames:
+            return self.low
         k = self.gnames.index(g)
         if len(self.gnames) == 1:
             return np.full(len(self.low), self.never)

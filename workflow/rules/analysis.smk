@@ -7,6 +7,7 @@ rule build_pool:
     output:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
+        left_out=f"{RES}/pool/left_out.parquet",
     log:
         f"{LOGS}/build_pool.log",
     benchmark:
@@ -26,7 +27,7 @@ rule build_pool:
 
 
 # each analysed run judged once against the analysis' assessments, for the analyses that
-# re-judge it (pool_analysis, leave_one_group_out): a changed run re-judges only itself
+# re-judge it (pool_sampling, pool_depth, leave_one_group_out): a changed run re-judges only itself
 rule judge_run:
     input:
         **ANALYSIS_TABLES,
@@ -72,7 +73,39 @@ rule topic_sampling:
         "../scripts/topic_sampling.py"
 
 
-rule pool_analysis:
+# Pal et al.'s random pool sampling reads only the judged runs: a changed run that is not
+# analysed (it only changes the pool) does not re-run it
+rule pool_sampling:
+    input:
+        **ANALYSIS_TABLES,
+        judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
+    output:
+        sampling=f"{RES}/analysis/pool_sampling.tsv",
+        smallest=f"{RES}/analysis/pool_sampling_smallest.tsv",
+        sampling_table=f"{RES}/analysis/pool_sampling_table.tsv",
+        plot=report(
+            f"{RES}/analysis/tau_vs_pool.png",
+            caption="../report/tau_pool.rst",
+            category="Analyses",
+            subcategory="pool size and depth",
+        ),
+    log:
+        f"{LOGS}/pool_sampling.log",
+    benchmark:
+        f"{LOGS}/benchmarks/pool_sampling.tsv"
+    priority: EARLY
+    conda:
+        ENV
+    params:
+        code=CODE,
+        cfg=analysis_cfg("pool_fractions"),
+    script:
+        "../scripts/pool_sampling.py"
+
+
+# the analyses of the pool itself: pool-depth reduction, relevant documents against depth,
+# the adaptive pool
+rule pool_depth:
     input:
         **ANALYSIS_TABLES,
         judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
@@ -80,21 +113,12 @@ rule pool_analysis:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
     output:
-        sampling=f"{RES}/analysis/pool_sampling.tsv",
-        smallest=f"{RES}/analysis/pool_sampling_smallest.tsv",
         depth=f"{RES}/analysis/pool_depth.tsv",
         curve=f"{RES}/analysis/relevant_vs_depth.tsv",
         reduced=f"{RES}/analysis/reduced_pools.tsv",
-        sampling_table=f"{RES}/analysis/pool_sampling_table.tsv",
         depth_table=f"{RES}/analysis/pool_depth_table.tsv",
         adaptive=f"{RES}/analysis/adaptive_pool.tsv",
         adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
-        plot=report(
-            f"{RES}/analysis/tau_vs_pool.png",
-            caption="../report/tau_pool.rst",
-            category="Analyses",
-            subcategory="pool size and depth",
-        ),
         depth_plot=report(
             f"{RES}/analysis/tau_vs_depth.png",
             caption="../report/pool_tables.rst",
@@ -108,18 +132,18 @@ rule pool_analysis:
             subcategory="pool size and depth",
         ),
     log:
-        f"{LOGS}/pool_analysis.log",
+        f"{LOGS}/pool_depth.log",
     benchmark:
-        f"{LOGS}/benchmarks/pool_analysis.tsv"
+        f"{LOGS}/benchmarks/pool_depth.tsv"
     priority: EARLY
     conda:
         ENV
     params:
         code=CODE,
-        cfg=analysis_cfg("pool_fractions", "pool_depth_percents", "adaptive_pool"),
+        cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
         pool_target=config["pool"].get("target"),
     script:
-        "../scripts/pool_analysis.py"
+        "../scripts/pool_depth.py"
 
 
 rule swap_rates:
@@ -153,7 +177,7 @@ rule leave_one_group_out:
     input:
         **ANALYSIS_TABLES,
         judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-        pool_runs=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
+        left_out=f"{RES}/pool/left_out.parquet",
     output:
         runs=f"{RES}/analysis/logo_runs.tsv",
         overall=f"{RES}/analysis/logo_overall.tsv",
@@ -177,6 +201,7 @@ rule leave_one_group_out:
         code=CODE,
         cfg=analysis_cfg(),
         pool=config["pool"],
+        pool_runs=POOL_RUNS,
     script:
         "../scripts/leave_one_group_out.py"
 

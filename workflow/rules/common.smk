@@ -58,7 +58,7 @@ COLLECTION = config.get("collection") or ""
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
 RES = f"results/{config['campaign']}"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
-# no scores (the pool, pool_analysis, leave_one_group_out) and of those that need one
+# no scores (the pool, pool_sampling, pool_depth, leave_one_group_out) and of those that need one
 # evaluation task's scores (aggregate_task, topic_sampling, swap_rates, significance): each
 # starts as soon as its inputs are there, so the analyses overlap the scoring instead of
 # waiting for all of it (the work is the same)

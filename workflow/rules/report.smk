@@ -51,28 +51,26 @@ if CUTOFF_TASKS:
             "../scripts/cutoff_tables.py"
 
 
+# one job per evaluation task, from that task's table: a changed run re-plots only its task
 rule plot_scores:
     input:
-        scores=f"{RES}/scores/all.parquet",
+        scores=task_scores("{task}"),
     output:
-        plots=[
-            report(
-                f"{RES}/plots/{t}.png",
-                caption="../report/curves.rst",
-                category="Scores",
-                subcategory=t,
-            )
-            for t in TASKS
-        ],
+        plot=report(
+            f"{RES}/plots/{{task}}.png",
+            caption="../report/curves.rst",
+            category="Scores",
+            subcategory="{task}",
+        ),
     log:
-        f"{LOGS}/plot_scores.log",
+        f"{LOGS}/plot_scores/{{task}}.log",
     benchmark:
-        f"{LOGS}/benchmarks/plot_scores.tsv"
+        f"{LOGS}/benchmarks/plot_scores/{{task}}.tsv"
     conda:
         ENV
     params:
         code=CODE,
-        main_measures={t: ETASKS[t]["main_measure"] for t in TASKS},
+        main_measure=lambda w: ETASKS[w.task]["main_measure"],
     script:
         "../scripts/plot_scores.py"
 

@@ -6,16 +6,10 @@ hand_over()  # a local run's stage server runs this script with the library impo
 
 from pathlib import Path
 
-from inexflow.aggregate import combine_scores, task_summary
+from inexflow.aggregate import combine_scores, read_task_scores, task_summary
 from inexflow.campaign import task_table
 from inexflow.stage import run_stage
-from inexflow.tables import check_identity, read_parquet, read_parquet_metadata, write_parquet, write_tsv
-
-
-def read_task_scores(path):
-    """One evaluation task's table (results/scores/by_task/TASK), checked to be that task's."""
-    check_identity(path, read_parquet_metadata(path), task=Path(path).stem)
-    return read_parquet(path)
+from inexflow.tables import write_parquet, write_tsv
 
 
 def main(smk, log):

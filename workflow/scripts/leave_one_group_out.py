@@ -10,26 +10,21 @@ import pandas as pd
 from inexflow.analysis.logo import BINS, leave_one_group_out, paper_tables
 from inexflow.analysis.plots import logo_histogram
 from inexflow.analysis.rejudge import JudgedRuns, labelled
-from inexflow.formats.assessments import Assessments
-from inexflow.pool import LazyTables
+from inexflow.pool import LeftOutEntries
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet_metadata, write_tsv
 
 
 def main(smk, log):
     cfg = smk.params.cfg
-    a = Assessments.load(Path(smk.input.documents).parent)
-    # every analysed run as judge_run judged it
-    judged = JudgedRuns.from_files(a, smk.input.judged, [smk.input.documents, smk.input.passages, smk.input.elements])
-    pool_runs = {Path(p).stem: p for p in smk.input.pool_runs}
-    groups = {r: read_parquet_metadata(p)["participant"] for r, p in pool_runs.items()}
-    groups.update({Path(p).stem: read_parquet_metadata(p)["participant"] for p in smk.input.judged})
+    judged = JudgedRuns.from_stage_inputs(smk.input)  # every analysed run as judge_run judged it
+    # the pooled runs' entry depths with and without each group, as build_pool cached them
+    entries = LeftOutEntries.load(smk.input.left_out, smk.params.pool_runs)
+    groups = {Path(p).stem: read_parquet_metadata(p)["participant"] for p in smk.input.judged}
     measures, relabel = labelled(cfg["measures"])
-    firstpos = LazyTables(pool_runs)
-    per_run, per_query = leave_one_group_out(judged, firstpos, groups, measures,
-                                             smk.params.pool.get("target"), smk.params.pool.get("depth"),
-                                             cached=True)
-    log.info("%d groups, %d runs", len(set(groups.values())), len(judged.runs))
+    per_run, per_query = leave_one_group_out(judged, entries, groups, measures,
+                                             smk.params.pool.get("target"), smk.params.pool.get("depth"))
+    log.info("%d groups, %d runs", len(entries.gnames), len(judged.runs))
     per_run, per_query = relabel(per_run), relabel(per_query)
     write_tsv(per_run, smk.output.runs)
     overall = (per_run.groupby(["measure", "change_bin"]).size().rename("count").reset_index()

@@ -8,17 +8,18 @@ import itertools
 
 import pandas as pd
 
+from inexflow.aggregate import read_task_scores
 from inexflow.analysis import plots
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.significance import agreement, agreement_table, all_pairs, quant_differences, test_error_rates
 from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, write_parquet, write_tsv
+from inexflow.tables import write_parquet, write_tsv
 
 
 def main(smk, log):
     cfg = smk.params.cfg
     sc = cfg["significance"]
-    scores = read_parquet(smk.input.scores)
+    scores = read_task_scores(smk.input.scores)
     tables, sig_sets, errors, mats = [], {}, [], {}
     for quant in sc["quants"]:
         for m in sc["measures"]:

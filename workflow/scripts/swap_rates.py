@@ -5,17 +5,18 @@ hand_over()  # a local run's stage server runs this script with the library impo
 
 import pandas as pd
 
+from inexflow.aggregate import read_task_scores
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.plots import error_rates
 from inexflow.analysis.swap import fit_exponential, goodness_of_fit, swap_rates, table7
 from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, write_tsv
+from inexflow.tables import write_tsv
 
 
 def main(smk, log):
     cfg = smk.params.cfg
     sw = cfg["swap"]
-    scores = read_parquet(smk.input.scores)
+    scores = read_task_scores(smk.input.scores)
     parts, fits = [], []
     for m in cfg["measures"]:
         mat = score_matrix(scores, cfg["task"], m, cfg["quant"])

@@ -3,16 +3,17 @@ from inexflow.stageserver import hand_over
 
 hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
 
+from inexflow.aggregate import read_task_scores
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.stability import smallest_stable, topic_sampling
 from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, write_tsv
+from inexflow.tables import write_tsv
 
 
 def main(smk, log):
     cfg = smk.params.cfg
-    scores = read_parquet(smk.input.scores)
+    scores = read_task_scores(smk.input.scores)
     mats = {m: score_matrix(scores, cfg["task"], m, cfg["quant"]) for m in cfg["measures"]}
     out = topic_sampling(mats, cfg["topic_fractions"], cfg["samples"], cfg["seed"])
     log.info("%d measures x %d fractions x %d samples", len(mats), len(cfg["topic_fractions"]), cfg["samples"])

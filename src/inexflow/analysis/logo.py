@@ -14,8 +14,6 @@ import logging
 import numpy as np
 import pandas as pd
 
-from inexflow.pool import leave_group_out_entries
-
 BINS = ["(-inf,-50]", "(-50,-10]", "(-10,0)", "0", "(0,10]", "(10,20]", "(20,50]", "(50,100]"]
 
 
@@ -55,20 +53,19 @@ def change_bin(baseline: float, new: float) -> str:
     return BINS[7]
 
 
-def leave_one_group_out(judged, runs_results: dict[str, pd.DataFrame], groups: dict[str, str], measures,
-                        target: int | None, depth: int | None, cached: bool = False):
-    """``runs_results``: the pooled runs' results, or (``cached``) their first positions (a
-    :class:`~inexflow.pool.LazyTables` keeps one in memory at a time).
+def leave_one_group_out(judged, entries, groups: dict[str, str], measures, target: int | None, depth: int | None):
+    """``entries``: the pooled runs' :class:`~inexflow.pool.LeftOutEntries` (from
+    :func:`~inexflow.pool.leave_group_out_entries`, or as build_pool cached it); ``groups``:
+    the group of every judged run.
 
     Returns (per-run table: group, run, measure, baseline, new, change_bin, t_p, significant;
     per-query bin counts: measure, bin, count)."""
     full = judged.score(judged.full_masks(), measures)
     run_rows, query_bins = [], []
-    entries = leave_group_out_entries(runs_results, groups, cached)
     rel_pairs = {t: entries.pair_index(t, docs) for t, docs in judged.rel_docs.items()}
-    for g in sorted(set(groups.values())):
+    for g in sorted(set(groups.values()) | set(entries.runs.values())):
         members = [r for r in judged.runs if groups.get(r) == g]
-        others = [r for r in runs_results if groups.get(r) != g]
+        others = [r for r, rg in entries.runs.items() if rg != g]
         if not members or not others:
             continue
         pooled = entries.pooled(g, target=target, depth=depth)  # = pool_from_entries(entries[g], ...)

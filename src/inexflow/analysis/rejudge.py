@@ -85,6 +85,16 @@ class JudgedRuns:
         return cls.from_parts(assessments, LazyTables({Path(p).stem: p for p in paths},
                                                       lambda p, name: load_judged(p, name, tables)))
 
+    @classmethod
+    def from_stage_inputs(cls, inputs) -> JudgedRuns:
+        """What the analyses that re-judge runs start from: ``inputs`` names the assessment
+        set's tables (``documents``, ``passages``, ``elements``, from parse_assessments) and
+        the analysed runs' ``judged`` tables (judge_run); see :meth:`from_files`."""
+        from pathlib import Path
+
+        tables = [inputs.documents, inputs.passages, inputs.elements]
+        return cls.from_files(Assessments.load(Path(inputs.documents).parent), inputs.judged, tables)
+
     def _index(self, assessments: Assessments) -> None:
         """What only the assessments decide: the topics, their relevant documents and
         highlighted characters, and every judged document numbered across topics."""

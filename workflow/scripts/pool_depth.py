@@ -1,4 +1,5 @@
-"""Stage pool_analysis: pool sampling, pool-depth reduction, relevant documents vs depth."""
+"""Stage pool_depth: Pal et al.'s pool-depth reduction (Tables 4-5, Figure 2), relevant documents against depth
+(Figure 6) and their adaptive pool (Discussion), over the judged runs and the pool."""
 from inexflow.stageserver import hand_over
 
 hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
@@ -15,12 +16,9 @@ from inexflow.analysis.stability import (
     depth_levels,
     depth_reduction,
     paper_shape,
-    pool_sampling,
     reduced_pools,
     relevant_vs_depth,
-    smallest_stable,
 )
-from inexflow.formats.assessments import Assessments
 from inexflow.pool import LazyTables, entries_from_first_positions
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_tsv
@@ -28,15 +26,9 @@ from inexflow.tables import read_parquet, write_tsv
 
 def main(smk, log):
     cfg = smk.params.cfg
-    a = Assessments.load(Path(smk.input.documents).parent)
-    # every run as judge_run judged it
-    judged = JudgedRuns.from_files(a, smk.input.judged, [smk.input.documents, smk.input.passages, smk.input.elements])
+    judged = JudgedRuns.from_stage_inputs(smk.input)  # every analysed run as judge_run judged it
     measures, relabel = labelled(cfg["measures"])
     log.info("%d runs judged on %d topics", len(judged.runs), len(judged.topics))
-    samp = relabel(pool_sampling(judged, measures, cfg["pool_fractions"], cfg["samples"], cfg["seed"]))
-    write_tsv(samp, smk.output.sampling)
-    write_tsv(smallest_stable(samp, "fraction", count="reldocs"), smk.output.smallest)
-    write_tsv(paper_shape(samp, "fraction"), smk.output.sampling_table)
     pool = read_parquet(smk.input.pool)
     depths = pd.read_csv(smk.input.depths, sep="\t", dtype={"topic": str})
     # Pal et al.: the pool regenerated from the analysed runs, cut at d_Q(X) per topic
@@ -51,8 +43,6 @@ def main(smk, log):
                smk.output.depth_plot)
     plot_relevant_vs_depth(curve, smk.output.curve_plot)
     write_tsv(reduced_pools(regenerated, levels, judged), smk.output.reduced)
-    tau_curves(samp, "fraction", "% of relevant documents judged", f"Pool sampling ({cfg['task']})",
-               smk.output.plot)
     ad = cfg["adaptive_pool"]
     per_topic, summary = adaptive_pool_analysis(judged, measures, regenerated, pool, ad["step"], ad["min_rate"],
                                                 ad["max_judged"] or smk.params.pool_target)
