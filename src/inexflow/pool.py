@@ -50,6 +50,15 @@ def entries_from_first_positions(firstpos) -> pd.DataFrame:
                          "doc": np.asarray(docs, dtype=object)[uniq & 0xFFFFFFFF], "entry": entry})
 
 
+def regenerated_entries(paths) -> pd.DataFrame:
+    """Pal et al.'s pool regenerated from some runs (the analysed ones): the entry depths
+    (:func:`entries_from_first_positions`) of the first-positions tables at ``paths``, each
+    named by its file (``firstpos/RUN.parquet``) and read one at a time."""
+    from pathlib import Path
+
+    return entries_from_first_positions(LazyTables({Path(p).stem: p for p in paths}))
+
+
 class LazyTables(Mapping):
     """name -> cached table, read from its parquet file (or by ``reader(path, name)``) each
     time it is asked for, and not kept: stages pass the runs' tables this way so that at most

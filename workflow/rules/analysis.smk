@@ -103,8 +103,7 @@ rule pool_sampling:
         "../scripts/pool_sampling.py"
 
 
-# the analyses of the pool itself: pool-depth reduction, relevant documents against depth,
-# the adaptive pool
+# the analyses of the pool itself: pool-depth reduction and relevant documents against depth
 rule pool_depth:
     input:
         **ANALYSIS_TABLES,
@@ -117,8 +116,6 @@ rule pool_depth:
         curve=f"{RES}/analysis/relevant_vs_depth.tsv",
         reduced=f"{RES}/analysis/reduced_pools.tsv",
         depth_table=f"{RES}/analysis/pool_depth_table.tsv",
-        adaptive=f"{RES}/analysis/adaptive_pool.tsv",
-        adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
         depth_plot=report(
             f"{RES}/analysis/tau_vs_depth.png",
             caption="../report/pool_tables.rst",
@@ -140,10 +137,34 @@ rule pool_depth:
         ENV
     params:
         code=CODE,
-        cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
-        pool_target=config["pool"].get("target"),
+        cfg=analysis_cfg("pool_depth_percents"),
     script:
         "../scripts/pool_depth.py"
+
+
+# Pal et al.'s adaptive pool (their Discussion), beside pool_depth from the same inputs
+rule adaptive_pool:
+    input:
+        **ANALYSIS_TABLES,
+        judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
+        firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
+        pool=f"{RES}/pool/pool.parquet",
+    output:
+        adaptive=f"{RES}/analysis/adaptive_pool.tsv",
+        adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
+    log:
+        f"{LOGS}/adaptive_pool.log",
+    benchmark:
+        f"{LOGS}/benchmarks/adaptive_pool.tsv"
+    priority: EARLY
+    conda:
+        ENV
+    params:
+        code=CODE,
+        cfg=analysis_cfg("adaptive_pool"),
+        pool_target=config["pool"].get("target"),
+    script:
+        "../scripts/adaptive_pool.py"
 
 
 rule swap_rates:

@@ -1,14 +1,12 @@
-"""Stage pool_depth: Pal et al.'s pool-depth reduction (Tables 4-5, Figure 2), relevant documents against depth
-(Figure 6) and their adaptive pool (Discussion), over the judged runs and the pool."""
+"""Stage pool_depth: Pal et al.'s pool-depth reduction (Tables 4-5, Figure 2) and relevant documents against
+depth (Figure 6), over the judged runs and the pool."""
 from inexflow.stageserver import hand_over
 
 hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
 
-from pathlib import Path
 
 import pandas as pd
 
-from inexflow.analysis.adaptive import adaptive_pool_analysis
 from inexflow.analysis.plots import relevant_vs_depth as plot_relevant_vs_depth
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns, labelled
@@ -19,7 +17,7 @@ from inexflow.analysis.stability import (
     reduced_pools,
     relevant_vs_depth,
 )
-from inexflow.pool import LazyTables, entries_from_first_positions
+from inexflow.pool import regenerated_entries
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_tsv
 
@@ -32,7 +30,7 @@ def main(smk, log):
     pool = read_parquet(smk.input.pool)
     depths = pd.read_csv(smk.input.depths, sep="\t", dtype={"topic": str})
     # Pal et al.: the pool regenerated from the analysed runs, cut at d_Q(X) per topic
-    regenerated = entries_from_first_positions(LazyTables({Path(p).stem: p for p in smk.input.firstpos}))
+    regenerated = regenerated_entries(smk.input.firstpos)
     levels = depth_levels(regenerated, dict(zip(depths["topic"], depths["pool_size"])), cfg["pool_depth_percents"])
     dep = relabel(depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"]))
     write_tsv(dep, smk.output.depth)
@@ -43,11 +41,6 @@ def main(smk, log):
                smk.output.depth_plot)
     plot_relevant_vs_depth(curve, smk.output.curve_plot)
     write_tsv(reduced_pools(regenerated, levels, judged), smk.output.reduced)
-    ad = cfg["adaptive_pool"]
-    per_topic, summary = adaptive_pool_analysis(judged, measures, regenerated, pool, ad["step"], ad["min_rate"],
-                                                ad["max_judged"] or smk.params.pool_target)
-    write_tsv(per_topic, smk.output.adaptive)
-    write_tsv(relabel(summary), smk.output.adaptive_summary)
 
 
 run_stage(main, snakemake)  # noqa: F821
