@@ -249,3 +249,15 @@ def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_ti
         write_parquet(t, paths[n])
     lazy = entries_from_first_positions(LazyTables(paths))
     assert lazy.equals(got)
+    # a file whose dictionary pages hold names no row uses (written from categoricals)
+    unused = fp["r2"].astype({"doc": pd.CategoricalDtype(["zz", *sorted(set(fp["r2"]["doc"])), "yy"]),
+                              "topic": pd.CategoricalDtype(["99", *sorted(set(fp["r2"]["topic"]))])})
+    write_parquet(unused, paths["r2"])
+    assert entries_from_first_positions(LazyTables(paths)).equals(got)
+    from inexflow.pool import leave_group_out_entries
+    loo = leave_group_out_entries(LazyTables(paths), {}, cached=True)
+    assert loo.docs == sorted(set(allr["doc"])) and loo.topics == sorted(set(allr["topic"]))
+    paths["r2"].unlink()
+    from inexflow.tables import CachedTableError
+    with pytest.raises(CachedTableError, match="r2.parquet: cached table is missing"):
+        entries_from_first_positions(LazyTables(paths))

@@ -71,31 +71,63 @@ class CachedTableError(InputError):
         super().__init__(path, None, f"{problem}; {RECOVER}")
 
 
+@contextmanager
+def _cached_table(path):
+    """Reading the cached table at ``path``: a missing or unreadable file is a
+    :class:`CachedTableError` naming it."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise CachedTableError(path, "cached table is missing") from None
+    except CachedTableError:
+        raise
+    except Exception as e:  # pyarrow reports truncation, bad magic bytes, ... with various types
+        raise CachedTableError(path, f"cached table cannot be read ({type(e).__name__}: {e})") from None
+
+
 def read_parquet(path, columns=None, categories=None) -> pd.DataFrame:
     """A cached table; an unreadable one is a :class:`CachedTableError` naming it. The string
     columns ``categories`` come as pandas categoricals, read from the file's dictionary pages
     without building a string per row (twice as fast to read and factorise)."""
-    try:
+    with _cached_table(path):
         if categories:
             return pd.read_parquet(path, columns=columns, read_dictionary=list(categories))
         return pd.read_parquet(path, columns=columns)
-    except FileNotFoundError:
-        raise CachedTableError(path, "cached table is missing") from None
-    except Exception as e:  # pyarrow reports truncation, bad magic bytes, ... with various types
-        raise CachedTableError(path, f"cached table cannot be read ({type(e).__name__}: {e})") from None
+
+
+def read_codes(path, coded, plain=()) -> dict:
+    """Columns of a cached table as NumPy arrays, read by pyarrow without building a pandas
+    table (about 2.5x faster for the many small first-positions tables the pool stages
+    read): each string column of ``coded`` as (codes, names), from the file's dictionary
+    pages, with only the names some row uses; each column of ``plain`` as an array."""
+    import pyarrow.parquet as pq
+
+    out = {}
+    with _cached_table(path):
+        t = pq.read_table(path, columns=[*coded, *plain], read_dictionary=list(coded)).unify_dictionaries()
+        for c in coded:
+            col = t.column(c).combine_chunks()
+            if col.null_count:
+                raise CachedTableError(path, f"cached table has missing values in column {c!r}")
+            codes = col.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+            names = col.dictionary.to_pylist()
+            used = np.bincount(codes, minlength=len(names)) > 0
+            if not used.all():
+                codes = (np.cumsum(used) - 1)[codes]
+                names = [n for n, u in zip(names, used) if u]
+            out[c] = (codes, names)
+        for c in plain:
+            out[c] = t.column(c).to_numpy()
+    return out
 
 
 def read_parquet_metadata(path) -> dict:
     import pyarrow.parquet as pq
 
-    try:
+    with _cached_table(path):
         meta = pq.read_schema(path).metadata or {}
         raw = meta.get(b"inexflow")
         return json.loads(raw) if raw else {}
-    except FileNotFoundError:
-        raise CachedTableError(path, "cached table is missing") from None
-    except Exception as e:
-        raise CachedTableError(path, f"cached table cannot be read ({type(e).__name__}: {e})") from None
 
 
 def checksum(path) -> str:
