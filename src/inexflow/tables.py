@@ -179,7 +179,12 @@ def _column_strings(col: pd.Series) -> list[str]:
         if col.dtype.kind in "iub":
             return list(map(str, vals))
     else:
-        vals = list(col) if col.hasnans else col.tolist()
+        if col.hasnans:
+            vals = list(col)
+        else:
+            vals = col.tolist()
+            if isinstance(col.dtype, pd.StringDtype):
+                return vals  # a string column's values are str already
     return list(map(format_value, vals))
 
 
