@@ -14,6 +14,10 @@ try:
     # is parsed; it serves once the run starts (onstart), and Snakemake's onsuccess and
     # onerror hooks stop it; other executors and dry runs use none
     stageserver.register(workflow, config)
+    from inexflow.lazy import spare_snakemake_pandas
+
+    # building the DAG needs no pandas (inexflow.lazy): about 0.2 s less for every snakemake call
+    spare_snakemake_pandas()
     from inexflow.campaign import runs_of
     from inexflow.config import prepare_config
     from inexflow.errors import UsageError
