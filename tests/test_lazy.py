@@ -59,3 +59,30 @@ def test_snakemake_params_are_serialised_as_before_without_importing_pandas():
         "print(no_pandas, got == want, s(None, df) == original(None, df), s(None, df) != want[-1],\n"
         "      s.spares_pandas, s is PersistenceBase._serialize_param_pandas)\n")
     assert out == "True True True True True True"
+
+
+def test_snakemake_stores_a_script_jobs_params_as_before_without_importing_pandas():
+    """What the script preamble stores for plain params (patched: no pandas import), and for an
+    array and, once pandas is imported, a DataFrame (Snakemake's own method then)."""
+    out = run_python(
+        "import sys\n"
+        "import numpy as np\n"
+        "from snakemake.iocontainers import Params, Snakemake\n"
+        "original = Snakemake._safely_store_params\n"
+        "from inexflow.lazy import spare_snakemake_pandas\n"
+        "spare_snakemake_pandas(); spare_snakemake_pandas()\n"
+        "patched = Snakemake._safely_store_params\n"
+        "def state(store, **params):\n"
+        "    s = object.__new__(Snakemake)\n"
+        "    store(s, Params(fromdict=params))\n"
+        "    return list(s._params_store), list(s._params_store._get_names()), s._params_types\n"
+        "plain = dict(code='abc', cfg={'a': [1, 2]}, n=3, none=None)\n"
+        "mine = state(patched, **plain)\n"
+        "no_pandas = 'pandas' not in sys.modules\n"
+        "arr = state(patched, a=np.arange(3), b='x')  # Snakemake's own method: it imports pandas\n"
+        "same = mine == state(original, **plain)\n"
+        "import pandas as pd\n"
+        "df = state(patched, t=pd.DataFrame({'a': [1]}))\n"
+        "print(same, no_pandas, arr == state(original, a=np.arange(3), b='x'), arr[2],\n"
+        "      df == state(original, t=pd.DataFrame({'a': [1]})), df[2], patched is not original)\n")
+    assert out == "True True True {0: 'np.ndarray'} True {0: 'pd.DataFrame'} True"

@@ -41,22 +41,38 @@ def pandas_on_first_use(namespace: dict):
 
 
 def spare_snakemake_pandas() -> None:
-    """Snakemake (9.x) imports pandas when it checks whether a job's params changed, only to
-    recognise pandas objects among them (``PersistenceBase._serialize_param_pandas``). While
-    pandas is not imported no value can be a pandas object, so Snakemake's built-in
-    serialiser gives exactly the same result: use it until then. Without those two methods
-    (another Snakemake) nothing is changed."""
+    """Snakemake (9.x) imports pandas (and polars, when installed) in its own process only to
+    recognise pandas objects among a job's params: when it checks whether they changed
+    (``PersistenceBase._serialize_param_pandas``, building the DAG) and when it writes a
+    script job's preamble (``Snakemake._safely_store_params``, before the first job starts).
+    While pandas and polars are not imported no value can be one of their objects, so
+    Snakemake's own handling of plain values gives exactly the same result: use it until then
+    (tested against Snakemake's methods). Where those methods are missing (another
+    Snakemake), nothing is changed."""
     try:
+        from snakemake.iocontainers import Params, Snakemake
         from snakemake.persistence import PersistenceBase
     except ImportError:
         return
     with_pandas = getattr(PersistenceBase, "_serialize_param_pandas", None)
     builtin = getattr(PersistenceBase, "_serialize_param_builtin", None)
-    if with_pandas is None or builtin is None or getattr(with_pandas, "spares_pandas", False):
-        return
+    if with_pandas is not None and builtin is not None and not getattr(with_pandas, "spares_pandas", False):
+        def serialize(self, value):
+            return builtin(self, value) if "pandas" not in sys.modules else with_pandas(self, value)
 
-    def serialize(self, value):
-        return builtin(self, value) if "pandas" not in sys.modules else with_pandas(self, value)
+        serialize.spares_pandas = True
+        PersistenceBase._serialize_param_pandas = serialize
+    store = getattr(Snakemake, "_safely_store_params", None)
+    if store is not None and not getattr(store, "spares_pandas", False):
+        def safely_store_params(self, params):
+            import numpy as np  # Snakemake has imported it already
 
-    serialize.spares_pandas = True
-    PersistenceBase._serialize_param_pandas = serialize
+            if "pandas" in sys.modules or "polars" in sys.modules or any(isinstance(v, np.ndarray) for v in params):
+                return store(self, params)
+            # what Snakemake stores when no value is a table or an array
+            self._params_store = Params(toclone=list(params))
+            self._params_types = {}
+            self._params_store._take_names(params._get_names())
+
+        safely_store_params.spares_pandas = True
+        Snakemake._safely_store_params = safely_store_params
