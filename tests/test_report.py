@@ -35,3 +35,25 @@ def test_a_table_too_large_for_the_report_shows_its_first_rows_and_says_so(tmp_p
     assert 0 < shown < 3000 and f"the first {shown:,} of 3,000 rows" in page.decode()
     # the rows shown are the first ones
     assert str(tsv) in page.decode() and f"r{shown - 1:05d}" in page.decode() and f"r{shown:05d}" not in page.decode()
+
+
+def test_every_kind_of_column_renders_as_the_cell_rules_say():
+    """Column-wise rendering (float, integer, boolean, text with and without missing values,
+    mixed objects) gives the cells the rules give: whole counts as integers, other floats
+    with 4 decimals (nan, inf as Python prints them), text escaped."""
+    import numpy as np
+    import pandas as pd
+
+    from inexflow.report import _table
+
+    df = pd.DataFrame({"samples": [3.0, 2.5, np.nan], "tau": [0.5, 1.0, np.inf], "depth": [1, 20, 300],
+                       "ok": [True, False, True], "run": pd.Series(["a<b", "c&d", "e"], dtype="str"),
+                       "group": pd.Series(["g", None, "h"], dtype="str"),
+                       "mixed": pd.Series([1.5, "x>", 2], dtype=object)})
+    rows = ["<td>3</td><td>0.5000</td><td>1</td><td>True</td><td>a&lt;b</td><td>g</td><td>1.5000</td>",
+            "<td>2.5000</td><td>1.0000</td><td>20</td><td>False</td><td>c&amp;d</td><td>nan</td><td>x&gt;</td>",
+            "<td>nan</td><td>inf</td><td>300</td><td>True</td><td>e</td><td>h</td><td>2</td>"]
+    head = "".join(f"<th>{c}</th>" for c in df.columns)
+    assert _table(df) == (f"<table><thead><tr>{head}</tr></thead><tbody>"
+                          + "".join(f"<tr>{r}</tr>" for r in rows) + "</tbody></table>")
+    assert _table(df.iloc[:0]) == f"<table><thead><tr>{head}</tr></thead><tbody></tbody></table>"
