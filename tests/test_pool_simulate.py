@@ -261,3 +261,16 @@ def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_ti
     from inexflow.tables import CachedTableError
     with pytest.raises(CachedTableError, match="r2.parquet: cached table is missing"):
         entries_from_first_positions(LazyTables(paths))
+
+
+def test_positions_up_to_the_int32_limit_pool_and_longer_lists_are_an_error():
+    """First positions are kept as int32 while pooling (memory): 2^31 - 1 still pools exactly,
+    a larger one is an error naming the run, never a wrapped number."""
+    from inexflow.errors import UsageError
+    from inexflow.pool import entries_from_first_positions
+
+    top = 2**31 - 1
+    ok = entries_from_first_positions({"r": pd.DataFrame({"topic": ["1", "1"], "doc": ["d", "e"], "pos": [top, 3]})})
+    assert ok["entry"].tolist() == [top, 3]
+    with pytest.raises(UsageError, match="run r: a result position over 2147483647"):
+        entries_from_first_positions({"r": pd.DataFrame({"topic": ["1"], "doc": ["d"], "pos": [top + 1]})})

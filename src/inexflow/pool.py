@@ -45,7 +45,7 @@ def entries_from_first_positions(firstpos) -> pd.DataFrame:
                              "entry": pd.Series([], dtype=np.int64)})
     codes, uniq = pd.factorize(keys)  # distinct pairs in order of first appearance
     entry = np.full(len(uniq), np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(entry, codes, pos)
+    np.minimum.at(entry, codes, pos.astype(np.int64))  # one dtype: ufunc.at's fast loop
     return pd.DataFrame({"topic": np.asarray(topics, dtype=object)[uniq >> 32],
                          "doc": np.asarray(docs, dtype=object)[uniq & 0xFFFFFFFF], "entry": entry})
 
@@ -96,9 +96,16 @@ def _first_position_keys(firstpos, names):
         tmap = np.array([tid.setdefault(str(x), len(tid)) for x in tu], dtype=np.int64)
         dmap = np.array([did.setdefault(str(x), len(did)) for x in du], dtype=np.int64)
         keys.append((tmap[tc] << 32) | dmap[dc] if len(p) else np.zeros(0, np.int64))
-        pos.append(p)
+        if len(p) and p.max() > np.iinfo(np.int32).max:
+            raise UsageError(f"run {name}: a result position over {np.iinfo(np.int32).max} (a list that long cannot be "
+                             "pooled)")
+        pos.append(p.astype(np.int32))  # positions in one run's list: int32 halves the largest arrays
         counts.append(len(p))
-    return _concat(keys), _concat(pos), list(tid), list(did), counts
+    all_keys = _concat(keys)
+    del keys[:]  # each run's parts freed before the next concatenation: memory peaks lower
+    all_pos = _concat(pos)
+    del pos[:]
+    return all_keys, all_pos, list(tid), list(did), counts
 
 
 def _coded(firstpos, name) -> tuple:
@@ -204,7 +211,7 @@ def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False) 
     m = np.full((len(order), max(len(gnames), 1)), NEVER, dtype=np.int64)
     flat = m.reshape(-1)  # flat cells: 2-4x faster than (row, column)
     for n, (a, b) in zip(names, zip(np.cumsum([0, *counts[:-1]]), np.cumsum(counts))):  # run by run
-        np.minimum.at(flat, codes[a:b] * m.shape[1] + gidx[groups.get(n, n)], pos[a:b])
+        np.minimum.at(flat, codes[a:b] * m.shape[1] + gidx[groups.get(n, n)], pos[a:b].astype(np.int64))
     first = m.argmin(axis=1)
     low = m[np.arange(len(m)), first]
     second = np.partition(m, 1, axis=1)[:, 1] if m.shape[1] > 1 else np.full(len(m), NEVER)

@@ -267,6 +267,8 @@ rule analysis_summary:
         f"{LOGS}/analysis_summary.log",
     benchmark:
         f"{LOGS}/benchmarks/analysis_summary.tsv"
+    # before the plots and the report, which nothing waits for: report_tables waits for it
+    priority: EARLY
     conda:
         ENV
     params:

@@ -14,6 +14,8 @@ rule correlate:
         f"{LOGS}/correlate.log",
     benchmark:
         f"{LOGS}/benchmarks/correlate.tsv"
+    # before the plots and the report, which nothing waits for: report_tables waits for it
+    priority: EARLY
     conda:
         ENV
     params:
