@@ -257,6 +257,12 @@ def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_ti
     from inexflow.pool import leave_group_out_entries
     loo = leave_group_out_entries(LazyTables(paths), {}, cached=True)
     assert loo.docs == sorted(set(allr["doc"])) and loo.topics == sorted(set(allr["topic"]))
+    # a run without results (its table has no rows, so its text columns have no type)
+    paths["r0"] = tmp_path / "r0.parquet"
+    write_parquet(first_positions(pd.DataFrame({"topic": pd.Series([], dtype=object),
+                                                "doc": pd.Series([], dtype=object)})), paths["r0"])
+    assert entries_from_first_positions(LazyTables(paths)).equals(got)
+    assert leave_group_out_entries(LazyTables(paths), {}, cached=True).docs == loo.docs
     paths["r2"].unlink()
     from inexflow.tables import CachedTableError
     with pytest.raises(CachedTableError, match="r2.parquet: cached table is missing"):

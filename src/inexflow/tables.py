@@ -100,6 +100,7 @@ def read_codes(path, coded, plain=()) -> dict:
     table (about 2.5x faster for the many small first-positions tables the pool stages
     read): each string column of ``coded`` as (codes, names), from the file's dictionary
     pages, with only the names some row uses; each column of ``plain`` as an array."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     out = {}
@@ -109,6 +110,8 @@ def read_codes(path, coded, plain=()) -> dict:
             col = t.column(c).combine_chunks()
             if col.null_count:
                 raise CachedTableError(path, f"cached table has missing values in column {c!r}")
+            if not pa.types.is_dictionary(col.type):  # a table without rows stores no strings: type null
+                col = col.cast(pa.string()).dictionary_encode()
             codes = col.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
             names = col.dictionary.to_pylist()
             used = np.bincount(codes, minlength=len(names)) > 0
