@@ -9,7 +9,9 @@ instead of ``import pandas as pd``: until one of ``pd``'s attributes is used, ``
 stand-in; on the first use it imports pandas and puts the module itself in the caller's
 namespace, so that from then on ``pd`` is pandas (no cost per call). Annotations are not
 evaluated (``from __future__ import annotations``), so ``pd.DataFrame`` in a signature does
-not count as a use. ``tests/test_workflow.py`` checks that building the DAG imports no pandas.
+not count as a use. ``tests/test_lazy.py`` checks these modules, and
+``tests/test_workflow.py`` that Snakemake's process imports no pandas while it builds the DAG
+and runs a job (with :func:`spare_snakemake_pandas`).
 """
 
 from __future__ import annotations
