@@ -63,9 +63,15 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
     assert set(zip(fol.documents.topic, fol.documents.doc)) <= set(zip(a05.documents.topic, a05.documents.doc))
 
 
+@pytest.mark.parametrize("histogram", [True, False])
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])
-def test_leave_group_out_entries_equal_pools_built_without_the_group(seed):
-    from inexflow.pool import entry_depths, leave_group_out_entries, pool_from_entries
+def test_leave_group_out_entries_equal_pools_built_without_the_group(seed, histogram, monkeypatch):
+    """The pools without each group equal those built from the other groups' runs, whether the
+    per-topic depths come from a (topic, depth) histogram or from sorting."""
+    from inexflow.pool import LeftOutEntries, entry_depths, leave_group_out_entries, pool_from_entries
+
+    if not histogram:
+        monkeypatch.setattr(LeftOutEntries, "_histogram_fits", lambda self, cells: False)
 
     rng = np.random.default_rng(seed)
     runs = {f"r{i}": pd.DataFrame({"topic": ["t"] * 6 + ["u"] * 6,

@@ -56,11 +56,14 @@ PRELOAD = ("pandas", "numpy", "pyarrow", "pyarrow.parquet", "pyarrow.compute", "
            "inexflow.formats.runs", "inexflow.formats.run_xml", "inexflow.formats.run_text",
            "inexflow.formats.assessments", "inexflow.formats.topics", "inexflow.formats.collection",
            "inexflow.measures", "inexflow.scoring", "inexflow.session", "inexflow.pool", "inexflow.aggregate")
-# and then one at a time while no job waits: what the analyses and the report need (scipy.stats
-# and matplotlib take about 1.2 s); a job served before they are in imports them itself
+# and then one at a time while no job waits: what the analyses and the report need (matplotlib
+# takes about 0.35 s); a job served before they are in imports them itself. A job that comes during
+# one of these imports waits for it, so scipy.stats (0.6 s), which only the significance stage
+# imports, is left to that stage: preloaded, it held a changed run's score and build_pool jobs
+# back by 0.35-0.45 s
 PRELOAD_IDLE = ("inexflow.campaign", "inexflow.correlate", "inexflow.analysis.rejudge", "inexflow.analysis.logo",
                 "inexflow.analysis.stability", "inexflow.analysis.swap", "inexflow.analysis.summary",
-                "inexflow.report", "inexflow.analysis.plots", "inexflow.analysis.significance")
+                "inexflow.report", "inexflow.analysis.plots", "scipy.special")
 _HEADER = struct.Struct("!I")
 _STATUS = struct.Struct("!i")
 _server = None  # the server process started by :func:`register` or :func:`start` in this (Snakemake) process
