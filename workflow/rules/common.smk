@@ -16,7 +16,8 @@ try:
     stageserver.register(workflow, config)
     from inexflow.lazy import spare_snakemake_pandas
 
-    # building the DAG needs no pandas (inexflow.lazy): about 0.2 s less for every snakemake call
+    # neither building the DAG nor writing the jobs' script preambles needs pandas in
+    # Snakemake's process (inexflow.lazy): about 0.2 s less for every snakemake call
     spare_snakemake_pandas()
     from inexflow.campaign import runs_of
     from inexflow.config import prepare_config
@@ -62,10 +63,11 @@ COLLECTION = config.get("collection") or ""
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
 RES = f"results/{config['campaign']}"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
-# no scores (the pool, pool_sampling, pool_depth, leave_one_group_out) and of those that need one
-# evaluation task's scores (aggregate_task, topic_sampling, swap_rates, significance): each
-# starts as soon as its inputs are there, so the analyses overlap the scoring instead of
-# waiting for all of it (the work is the same)
+# no scores (build_pool, judge_run, pool_sampling, pool_depth, adaptive_pool,
+# leave_one_group_out), of those that need one evaluation task's scores (aggregate_task,
+# topic_sampling, swap_rates, significance) and of the two that the report tables wait for
+# (correlate, analysis_summary): each starts as soon as its inputs are there, so the analyses
+# overlap the scoring instead of waiting for all of it (the work is the same)
 EARLY = 10
 LOGS = f"logs/{config['campaign']}"
 
