@@ -57,3 +57,32 @@ def test_every_kind_of_column_renders_as_the_cell_rules_say():
     assert _table(df) == (f"<table><thead><tr>{head}</tr></thead><tbody>"
                           + "".join(f"<tr>{r}</tr>" for r in rows) + "</tbody></table>")
     assert _table(df.iloc[:0]) == f"<table><thead><tr>{head}</tr></thead><tbody></tbody></table>"
+
+
+def test_a_stage_renders_the_report_pages_of_its_own_tables(tmp_path, capsys):
+    """run_stage renders the pages the rule declares (params ``pages``: table, page, title) once
+    the stage has written its tables; a page of a table that is not one of the job's outputs
+    is refused with one line naming it, and nothing is rendered from a stale table."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from inexflow.stage import run_stage
+
+    tsv, page = tmp_path / "t.tsv", tmp_path / "t.html"
+
+    def stage(smk, log):
+        write(tsv, "run\tsamples\nr1\t4.0\n")
+
+    smk = SimpleNamespace(rule="r", input=[], log=[], output=[str(tsv), str(page)],
+                          params=SimpleNamespace(pages=[(str(tsv), str(page), "the title")]))
+    run_stage(stage, smk)
+    html = page.read_text()
+    assert "<h2>the title</h2>" in html and "<td>r1</td><td>4</td>" in html and "1 rows" in html
+    other = tmp_path / "other.tsv"
+    write(other, "run\nr2\n")
+    smk.params.pages = [(str(other), str(tmp_path / "other.html"), "x")]
+    with pytest.raises(SystemExit) as e:
+        run_stage(stage, smk)
+    assert e.value.code == 1 and not (tmp_path / "other.html").exists()
+    assert f"its table {other} is not an output of this rule" in capsys.readouterr().err

@@ -98,6 +98,20 @@ def write_table_page(tsv, path, title: str, digits: int = 4, max_bytes: int = MA
     write_text(text, path)
 
 
+def write_table_pages(pages, outputs) -> None:
+    """The report pages a stage renders once its own work is done (the workflow's
+    ``table_pages``): ``pages`` holds (table, page, title) triples, each table one of the
+    job's ``outputs``, written by the stage itself (a page of another job's table would be
+    rendered before that table is up to date)."""
+    from inexflow.errors import UsageError
+
+    written = set(map(str, outputs))
+    for tsv, page, title in pages:
+        if str(tsv) not in written:
+            raise UsageError(f"report page {page}: its table {tsv} is not an output of this rule")
+        write_table_page(tsv, page, title)
+
+
 def write_report(path, summaries: list[str], correlation: str, depths: str, campaign: str):
     parts = [_head(f"inexflow: {campaign}"), f"<h1>Campaign {html.escape(campaign)}</h1>"]
     for s in summaries:

@@ -66,6 +66,11 @@ def run_stage(fn, smk):
     log.info("rule %s: inputs %s", rule, ", ".join(map(str, smk.input)) or "-")
     try:
         fn(smk, log)
+        pages = getattr(getattr(smk, "params", None), "pages", None)
+        if pages:  # the report pages of the tables the stage wrote (the workflow's table_pages)
+            from inexflow.report import write_table_pages
+
+            write_table_pages(pages, smk.output)
     except (InputError, UsageError) as e:
         msg = f"rule {rule} failed: {e}"
         log.error(msg)

@@ -8,6 +8,7 @@ rule build_pool:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
         left_out=f"{RES}/pool/left_out.parquet",
+        pages=table_pages("pool_depths"),
     log:
         f"{LOGS}/build_pool.log",
     benchmark:
@@ -17,6 +18,7 @@ rule build_pool:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         target=config["pool"].get("target"),
         depth=config["pool"].get("depth"),
     script:
@@ -59,6 +61,7 @@ rule topic_sampling:
             category="Analyses",
             subcategory="topic sampling",
         ),
+        pages=table_pages("topic_sampling", "topic_sampling_smallest"),
     log:
         f"{LOGS}/topic_sampling.log",
     benchmark:
@@ -68,6 +71,7 @@ rule topic_sampling:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         cfg=analysis_cfg("topic_fractions"),
     script:
         "../scripts/topic_sampling.py"
@@ -89,6 +93,9 @@ rule pool_sampling:
             category="Analyses",
             subcategory="pool size and depth",
         ),
+        pages=table_pages(
+            "pool_sampling", "pool_sampling_smallest", "pool_sampling_table"
+        ),
     log:
         f"{LOGS}/pool_sampling.log",
     benchmark:
@@ -98,6 +105,7 @@ rule pool_sampling:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         cfg=analysis_cfg("pool_fractions"),
     script:
         "../scripts/pool_sampling.py"
@@ -128,6 +136,9 @@ rule pool_depth:
             category="Analyses",
             subcategory="pool size and depth",
         ),
+        pages=table_pages(
+            "pool_depth", "pool_depth_table", "relevant_vs_depth", "reduced_pools"
+        ),
     log:
         f"{LOGS}/pool_depth.log",
     benchmark:
@@ -137,6 +148,7 @@ rule pool_depth:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         cfg=analysis_cfg("pool_depth_percents"),
     script:
         "../scripts/pool_depth.py"
@@ -152,6 +164,7 @@ rule adaptive_pool:
     output:
         adaptive=f"{RES}/analysis/adaptive_pool.tsv",
         adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
+        pages=table_pages("adaptive_pool", "adaptive_pool_summary"),
     log:
         f"{LOGS}/adaptive_pool.log",
     benchmark:
@@ -161,6 +174,7 @@ rule adaptive_pool:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         cfg=analysis_cfg("adaptive_pool"),
         pool_target=config["pool"].get("target"),
     script:
@@ -180,6 +194,7 @@ rule swap_rates:
             category="Analyses",
             subcategory="swap rates",
         ),
+        pages=table_pages("swap_rates", "swap_fit", "swap_table"),
     log:
         f"{LOGS}/swap_rates.log",
     benchmark:
@@ -189,6 +204,7 @@ rule swap_rates:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         cfg=analysis_cfg("swap"),
     script:
         "../scripts/swap_rates.py"
@@ -211,6 +227,13 @@ rule leave_one_group_out:
             category="Analyses",
             subcategory="leave one group out",
         ),
+        pages=table_pages(
+            "logo_runs",
+            "logo_overall",
+            "logo_per_query",
+            "logo_significance",
+            "logo_table",
+        ),
     log:
         f"{LOGS}/leave_one_group_out.log",
     benchmark:
@@ -220,6 +243,7 @@ rule leave_one_group_out:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         cfg=analysis_cfg(),
         pool=config["pool"],
         pool_runs=POOL_RUNS,
@@ -243,6 +267,13 @@ rule significance:
             category="Analyses",
             subcategory="significance",
         ),
+        pages=table_pages(
+            "significance",
+            "test_error_rates",
+            "significance_agreement",
+            "significance_agreement_table",
+            "quant_differences",
+        ),
     log:
         f"{LOGS}/significance.log",
     benchmark:
@@ -252,6 +283,7 @@ rule significance:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         cfg={"seed": ANALYSIS.get("seed"), "significance": ANALYSIS.get("significance")},
     script:
         "../scripts/significance.py"
@@ -263,16 +295,18 @@ rule analysis_summary:
     output:
         text=f"{RES}/analysis/summary.txt",
         tau_at_60=f"{RES}/analysis/tau_at_60_table.tsv",
+        pages=table_pages("tau_at_60_table"),
     log:
         f"{LOGS}/analysis_summary.log",
     benchmark:
         f"{LOGS}/benchmarks/analysis_summary.tsv"
-    # before the plots and the report, which nothing waits for: report_tables waits for it
+    # before the plots and the report, which nothing waits for: the last jobs of a run wait for it
     priority: EARLY
     conda:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         measures=ANALYSIS.get("measures"),
     script:
         "../scripts/analysis_summary.py"

@@ -143,8 +143,8 @@ def cutoff_outputs():
 
 
 def report_tables():
-    """The tables of the Snakemake report, each rendered as an HTML page by rule
-    report_tables: {name: (tsv, caption, category, subcategory, title)}."""
+    """The tables of the Snakemake report, each rendered as an HTML page by the rule that
+    writes it (table_pages): {name: (tsv, caption, category, subcategory, title)}."""
     tables = {
         f"ranking_{t}": (
             f"{RES}/summary/{t}.tsv",
@@ -258,6 +258,33 @@ def report_tables():
                 name.replace("_", " "),
             )
     return tables
+
+
+def table_pages(*names):
+    """The HTML pages of the report tables ``names`` (report_tables()), as report outputs of
+    the rule that writes those tables; its stage renders them once its own work is done
+    (params ``pages=page_sources``; inexflow.stage.run_stage), so that no job waits for every
+    table of the campaign. A table that this config's report does not show has no page.
+    """
+    tables = report_tables()
+    flag = report  # Snakemake's report() (snakefmt reads a line that starts with it as the directive)
+    return [
+        flag(
+            f"{RES}/report/tables/{n}.html",
+            caption=f"../report/{tables[n][1]}",
+            category=tables[n][2],
+            subcategory=tables[n][3],
+            labels={"table": tables[n][4]},
+        )
+        for n in names
+        if n in tables
+    ]
+
+
+def page_sources(wildcards, output):
+    """A rule's params ``pages``: (table, page, title) of each of its ``table_pages`` outputs."""
+    tables = report_tables()
+    return [(tables[Path(p).stem][0], p, tables[Path(p).stem][4]) for p in output.pages]
 
 
 def recallbases_for(w):

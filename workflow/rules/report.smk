@@ -10,16 +10,24 @@ rule correlate:
         by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
         table1=f"{RES}/analysis/correlation_measures_table.tsv",
         table2=f"{RES}/analysis/correlation_quants_table.tsv",
+        pages=table_pages(
+            "correlation",
+            "correlation_by_measure",
+            "correlation_by_quant",
+            "correlation_measures_table",
+            "correlation_quants_table",
+        ),
     log:
         f"{LOGS}/correlate.log",
     benchmark:
         f"{LOGS}/benchmarks/correlate.tsv"
-    # before the plots and the report, which nothing waits for: report_tables waits for it
+    # before the plots and the report, which nothing waits for: the last jobs of a run wait for it
     priority: EARLY
     conda:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         measures=config["correlation"]["measures"],
         quants=config["quantisations"],
     script:
@@ -33,6 +41,13 @@ if CUTOFF_TASKS:
             scores=f"{RES}/scores/all.parquet",
         output:
             tables=cutoff_outputs(),
+            pages=table_pages(
+                *[
+                    f"cutoff_{kind}_{t}"
+                    for t in CUTOFF_TASKS
+                    for kind in ("runs", "ranked")
+                ]
+            ),
         log:
             f"{LOGS}/cutoff_tables.log",
         benchmark:
@@ -41,6 +56,7 @@ if CUTOFF_TASKS:
             ENV
         params:
             code=CODE,
+            pages=page_sources,
             ks={
                 t: table_cutoffs(Options.from_config(config, t).cutoff_ks)
                 for t in CUTOFF_TASKS
@@ -95,36 +111,3 @@ rule report:
         campaign=config["campaign"],
     script:
         "../scripts/report.py"
-
-
-rule report_tables:
-    input:
-        tables=[v[0] for v in report_tables().values()],
-    output:
-        pages=[
-            report(
-                f"{RES}/report/tables/{name}.html",
-                caption=f"../report/{caption}",
-                category=category,
-                subcategory=subcategory,
-                labels={"table": title},
-            )
-            for name, (
-                _,
-                caption,
-                category,
-                subcategory,
-                title,
-            ) in report_tables().items()
-        ],
-    log:
-        f"{LOGS}/report_tables.log",
-    benchmark:
-        f"{LOGS}/benchmarks/report_tables.tsv"
-    conda:
-        ENV
-    params:
-        code=CODE,
-        titles=[v[4] for v in report_tables().values()],
-    script:
-        "../scripts/report_tables.py"

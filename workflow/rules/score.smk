@@ -70,6 +70,7 @@ rule aggregate:
         means=f"{RES}/scores/means.tsv",
         summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
         tasks=f"{RES}/evaluation_tasks.tsv",
+        pages=table_pages(*[f"ranking_{t}" for t in TASKS], "evaluation_tasks", "means"),
     log:
         f"{LOGS}/aggregate.log",
     benchmark:
@@ -78,6 +79,7 @@ rule aggregate:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
         participants={r: v["participant"] for r, v in RUNS.items()},
         main_measures={t: ETASKS[t]["main_measure"] for t in TASKS},
         eval_tasks=ETASKS,
