@@ -36,7 +36,7 @@ from inexflow.stageserver import served_usage
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = "config/campaigns/benchmark.yaml"  # --config
-ANALYSES = {"topic_sampling", "pool_sampling", "pool_depth", "adaptive_pool", "swap_rates", "leave_one_group_out", "significance",
+ANALYSES = {"topic_sampling", "pool_sampling", "pool_depth", "swap_rates", "leave_one_group_out", "significance",
             "analysis_summary", "correlate"}
 
 

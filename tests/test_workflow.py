@@ -253,7 +253,7 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
                                        ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
                                        # the analyses that read the focused scores, the runs or the pool;
                                        # not significance, which reads the thorough task's scores
-                                       ("topic_sampling", ""), ("pool_sampling", ""), ("pool_depth", ""), ("adaptive_pool", ""),
+                                       ("topic_sampling", ""), ("pool_sampling", ""), ("pool_depth", ""),
                                        ("swap_rates", ""), ("leave_one_group_out", ""),
                                        ("analysis_summary", ""), ("all", ""),
                                        # its task's curves only
@@ -269,7 +269,7 @@ def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign
     with edited(campaign / "demo" / "runs" / "g01-best-in-context-1.xml", "<rsv>", "<rsv>0"):
         jobs = dry_run_jobs(campaign)
         assert sorted({r for r, _ in jobs}) == sorted(
-            {"parse_run", "score", "aggregate_task", "build_pool", "pool_depth", "adaptive_pool", "leave_one_group_out",
+            {"parse_run", "score", "aggregate_task", "build_pool", "pool_depth", "leave_one_group_out",
              "aggregate",
              "correlate", "report", "analysis_summary", "plot_scores", "all"})
         assert {w for r, w in jobs if r in ("parse_run", "aggregate_task", "plot_scores")} == {

@@ -111,7 +111,9 @@ rule pool_sampling:
         "../scripts/pool_sampling.py"
 
 
-# the analyses of the pool itself: pool-depth reduction and relevant documents against depth
+# the analyses of the pool itself, in one job as they read the same judged runs and the same
+# pool regenerated from the analysed runs: pool-depth reduction, relevant documents against
+# depth, and Pal et al.'s adaptive pool (their Discussion)
 rule pool_depth:
     input:
         **ANALYSIS_TABLES,
@@ -124,6 +126,8 @@ rule pool_depth:
         curve=f"{RES}/analysis/relevant_vs_depth.tsv",
         reduced=f"{RES}/analysis/reduced_pools.tsv",
         depth_table=f"{RES}/analysis/pool_depth_table.tsv",
+        adaptive=f"{RES}/analysis/adaptive_pool.tsv",
+        adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
         depth_plot=report(
             f"{RES}/analysis/tau_vs_depth.png",
             caption="../report/pool_tables.rst",
@@ -137,7 +141,12 @@ rule pool_depth:
             subcategory="pool size and depth",
         ),
         pages=table_pages(
-            "pool_depth", "pool_depth_table", "relevant_vs_depth", "reduced_pools"
+            "pool_depth",
+            "pool_depth_table",
+            "relevant_vs_depth",
+            "reduced_pools",
+            "adaptive_pool",
+            "adaptive_pool_summary",
         ),
     log:
         f"{LOGS}/pool_depth.log",
@@ -149,36 +158,10 @@ rule pool_depth:
     params:
         code=CODE,
         pages=page_sources,
-        cfg=analysis_cfg("pool_depth_percents"),
-    script:
-        "../scripts/pool_depth.py"
-
-
-# Pal et al.'s adaptive pool (their Discussion), beside pool_depth from the same inputs
-rule adaptive_pool:
-    input:
-        **ANALYSIS_TABLES,
-        judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-        firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
-        pool=f"{RES}/pool/pool.parquet",
-    output:
-        adaptive=f"{RES}/analysis/adaptive_pool.tsv",
-        adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
-        pages=table_pages("adaptive_pool", "adaptive_pool_summary"),
-    log:
-        f"{LOGS}/adaptive_pool.log",
-    benchmark:
-        f"{LOGS}/benchmarks/adaptive_pool.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        cfg=analysis_cfg("adaptive_pool"),
+        cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
         pool_target=config["pool"].get("target"),
     script:
-        "../scripts/adaptive_pool.py"
+        "../scripts/pool_depth.py"
 
 
 rule swap_rates:
@@ -300,7 +283,7 @@ rule analysis_summary:
         f"{LOGS}/analysis_summary.log",
     benchmark:
         f"{LOGS}/benchmarks/analysis_summary.tsv"
-    # before the plots and the report, which nothing waits for: the last jobs of a run wait for it
+    # before the plots and the report, which nothing waits for
     priority: EARLY
     conda:
         ENV

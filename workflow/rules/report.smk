@@ -21,7 +21,7 @@ rule correlate:
         f"{LOGS}/correlate.log",
     benchmark:
         f"{LOGS}/benchmarks/correlate.tsv"
-    # before the plots and the report, which nothing waits for: the last jobs of a run wait for it
+    # before the plots, which nothing waits for: the report waits for it
     priority: EARLY
     conda:
         ENV

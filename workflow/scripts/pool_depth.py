@@ -1,5 +1,6 @@
-"""Stage pool_depth: Pal et al.'s pool-depth reduction (Tables 4-5, Figure 2) and relevant documents against
-depth (Figure 6), over the judged runs and the pool."""
+"""Stage pool_depth: Pal et al.'s pool-depth reduction (Tables 4-5, Figure 2), relevant documents against depth
+(Figure 6) and adaptive pool-depth strategy (their Discussion), over the judged runs, the pool and the pool
+regenerated from the analysed runs."""
 from inexflow.stageserver import hand_over
 
 hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
@@ -7,6 +8,7 @@ hand_over()  # a local run's stage server runs this script with the library impo
 
 import pandas as pd
 
+from inexflow.analysis.adaptive import adaptive_pool_analysis
 from inexflow.analysis.plots import relevant_vs_depth as plot_relevant_vs_depth
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns, labelled
@@ -41,6 +43,13 @@ def main(smk, log):
                smk.output.depth_plot)
     plot_relevant_vs_depth(curve, smk.output.curve_plot)
     write_tsv(reduced_pools(regenerated, levels, judged), smk.output.reduced)
+    # the adaptive pool deepens each topic's regenerated pool while it keeps finding relevant documents
+    ad = cfg["adaptive_pool"]
+    per_topic, summary = adaptive_pool_analysis(judged, measures, regenerated, pool, ad["step"], ad["min_rate"],
+                                                ad["max_judged"] or smk.params.pool_target)
+    log.info("adaptive pool over %d topics", len(per_topic))
+    write_tsv(per_topic, smk.output.adaptive)
+    write_tsv(relabel(summary), smk.output.adaptive_summary)
 
 
 run_stage(main, snakemake)  # noqa: F821
