@@ -14,7 +14,7 @@ times, in the same process and on the same files:
 Prints results per second and the ratio baseline_time / inexflow_time (> 1: faster).
 
     python benchmarks/focused_speed.py --runs 10 --results 1500
-    python benchmarks/focused_speed.py --runs 80 --baseline-cmd "java -jar inex_eval.jar -f"
+    python benchmarks/focused_speed.py --runs 80 --baseline-cmd "java -jar inex_eval.jar -f" [--repeat 3]
 """
 
 from __future__ import annotations
@@ -108,6 +108,8 @@ def main():
     ap.add_argument("--qrels", type=Path, default=QRELS)
     ap.add_argument("--baseline-cmd", help="command taking QRELS RUN... (e.g. 'java -jar inex_eval.jar -f')")
     ap.add_argument("--workdir", type=Path, help="keep the generated runs here and reuse them next time")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="time each command this many times, interleaved, and take the median (default %(default)s)")
     args = ap.parse_args()
 
     qrels = read_assessments(args.qrels)
@@ -128,13 +130,17 @@ def main():
         if args.baseline_cmd:
             files = [str(args.qrels)] + list(map(str, paths))
             cli = [sys.executable, "-m", "inexflow", "score", "--task", "focused", "--assessments"]
-            t_one = timed(cli[:-1] + ["--jobs", "1", "--assessments"] + files)
-            t_cli = timed(cli + files)
-            t_base = timed(shlex.split(args.baseline_cmd) + files)
+            cmds = [cli[:-1] + ["--jobs", "1", "--assessments"] + files, cli + files,
+                    shlex.split(args.baseline_cmd) + files]
+            # interleaved rounds: a slow moment of the machine, or the first (cold) call, weighs on
+            # all three commands alike, and the median drops it
+            rounds = [[timed(c) for c in cmds] for _ in range(max(args.repeat, 1))]
+            t_one, t_cli, t_base = (float(np.median(ts)) for ts in zip(*rounds))
             print(f"inexflow score -j 1   : {t_one:8.2f} s  {n / t_one:12.0f} results/s")
             print(f"inexflow score (all {len(os.sched_getaffinity(0))} cores): {t_cli:8.2f} s  {n / t_cli:12.0f} results/s")
             print(f"baseline              : {t_base:8.2f} s  {n / t_base:12.0f} results/s  ({args.baseline_cmd})")
-            print(f"ratio baseline/inexflow: {t_base / t_one:.2f} on one core, {t_base / t_cli:.2f} on all cores")
+            print(f"ratio baseline/inexflow: {t_base / t_one:.2f} on one core, {t_base / t_cli:.2f} on all cores "
+                  f"(medians of {len(rounds)} interleaved rounds)")
         else:
             t0 = time.perf_counter()
             base = [python_baseline(args.qrels, p) for p in paths]
