@@ -108,7 +108,7 @@ def main():
     ap.add_argument("--qrels", type=Path, default=QRELS)
     ap.add_argument("--baseline-cmd", help="command taking QRELS RUN... (e.g. 'java -jar inex_eval.jar -f')")
     ap.add_argument("--workdir", type=Path, help="keep the generated runs here and reuse them next time")
-    ap.add_argument("--repeat", type=int, default=3,
+    ap.add_argument("--repeat", type=int, default=5,
                     help="time each command this many times, interleaved, and take the median (default %(default)s)")
     args = ap.parse_args()
 
