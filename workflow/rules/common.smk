@@ -108,6 +108,11 @@ def task_tables(w):
     return aset_tables(ETASKS[w.task]["aset"])
 
 
+def summary_tables():
+    """The ranked summary of every evaluation task (rule aggregate)."""
+    return [f"{RES}/summary/{t}.tsv" for t in TASKS]
+
+
 def final_outputs():
     extra = [f"{RES}/topics.parquet"] if config.get("topics") else []
     if config.get("analysis"):
@@ -125,7 +130,7 @@ def final_outputs():
             f"{RES}/pool/depths.tsv",
             f"{RES}/analysis/correlation.tsv",
         ]
-        + [f"{RES}/summary/{t}.tsv" for t in TASKS]
+        + summary_tables()
         + extra
         + [f"{RES}/plots/{t}.png" for t in TASKS]
         + cutoff_outputs()
@@ -147,13 +152,13 @@ def report_tables():
     writes it (table_pages): {name: (tsv, caption, category, subcategory, title)}."""
     tables = {
         f"ranking_{t}": (
-            f"{RES}/summary/{t}.tsv",
+            tsv,
             "summary.rst",
             "Scores",
             t,
             f"Runs of task {t} ranked by {ETASKS[t]['main_measure']}",
         )
-        for t in TASKS
+        for t, tsv in zip(TASKS, summary_tables())
     }
     for t in CUTOFF_TASKS:
         tables[f"cutoff_runs_{t}"] = (
@@ -261,12 +266,15 @@ def report_tables():
 
 
 def table_pages(*names):
-    """The HTML pages of the report tables ``names`` (report_tables()), as report outputs of
-    the rule that writes those tables; its stage renders them once its own work is done
-    (params ``pages=page_sources``; inexflow.stage.run_stage), so that no job waits for every
-    table of the campaign. A table that this config's report does not show has no page.
+    """The HTML pages of the report tables ``names`` (report_tables(); a table's file names it
+    too), as report outputs of the rule that writes those tables; its stage renders them once
+    its own work is done (params ``pages=page_sources``; inexflow.stage.run_stage), so that no
+    job waits for every table of the campaign. A table that this config's report does not show
+    has no page.
     """
     tables = report_tables()
+    by_file = {v[0]: n for n, v in tables.items()}
+    names = [by_file.get(n, n) for n in names]
     flag = report  # Snakemake's report() (snakefmt reads a line that starts with it as the directive)
     return [
         flag(

@@ -41,13 +41,7 @@ if CUTOFF_TASKS:
             scores=f"{RES}/scores/all.parquet",
         output:
             tables=cutoff_outputs(),
-            pages=table_pages(
-                *[
-                    f"cutoff_{kind}_{t}"
-                    for t in CUTOFF_TASKS
-                    for kind in ("runs", "ranked")
-                ]
-            ),
+            pages=table_pages(*cutoff_outputs()),
         log:
             f"{LOGS}/cutoff_tables.log",
         benchmark:
@@ -95,7 +89,7 @@ rule plot_scores:
 
 rule report:
     input:
-        summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
+        summaries=summary_tables(),
         correlation=f"{RES}/analysis/correlation.tsv",
         depths=f"{RES}/pool/depths.tsv",
     output:

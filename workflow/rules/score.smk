@@ -68,9 +68,9 @@ rule aggregate:
         scores=f"{RES}/scores/all.parquet",
         scores_tsv=f"{RES}/scores/per_topic.tsv",
         means=f"{RES}/scores/means.tsv",
-        summaries=[f"{RES}/summary/{t}.tsv" for t in TASKS],
+        summaries=summary_tables(),
         tasks=f"{RES}/evaluation_tasks.tsv",
-        pages=table_pages(*[f"ranking_{t}" for t in TASKS], "evaluation_tasks", "means"),
+        pages=table_pages(*summary_tables(), "evaluation_tasks", "means"),
     log:
         f"{LOGS}/aggregate.log",
     benchmark:
