@@ -32,8 +32,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from inexflow.stageserver import served_usage
-
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = "config/campaigns/benchmark.yaml"  # --config
 ANALYSES = {"topic_sampling", "pool_sampling", "pool_depth", "swap_rates", "leave_one_group_out", "significance",
@@ -62,22 +60,16 @@ def compare_trees(a: Path, b: Path) -> list[str]:
 
 
 def stage_table() -> pd.DataFrame:
-    """Per rule: jobs, wall seconds (the ``benchmark:`` records) and peak memory. A job the stage
-    server ran (inexflow.stageserver) has its memory in its log: the record sees only the
-    job's own small process."""
+    """Per rule: jobs, wall seconds and peak memory (the ``benchmark:`` records)."""
     rows = []
-    logs = ROOT / "logs" / campaign_name()
-    records = logs / "benchmarks"
+    records = ROOT / "logs" / campaign_name() / "benchmarks"
     for f in glob.glob(str(records / "**" / "*.tsv"), recursive=True):
         rel = Path(f).relative_to(records)
         rule = rel.parts[0] if len(rel.parts) > 1 else rel.stem
         b = pd.read_csv(f, sep="\t")
-        log = (logs / rel).with_suffix(".log")
-        served = served_usage(log.read_text()) if log.is_file() else None
-        rss = served[1] if served else float(b["max_rss"].iloc[0])
-        rows.append((rule, float(b["s"].iloc[0]), rss, served is not None))
-    df = pd.DataFrame(rows, columns=["rule", "seconds", "max_rss_mb", "served"])
-    return df.groupby("rule").agg(jobs=("seconds", "size"), served=("served", "sum"), seconds=("seconds", "sum"),
+        rows.append((rule, float(b["s"].iloc[0]), float(b["max_rss"].iloc[0])))
+    df = pd.DataFrame(rows, columns=["rule", "seconds", "max_rss_mb"])
+    return df.groupby("rule").agg(jobs=("seconds", "size"), seconds=("seconds", "sum"),
                                   max_rss_mb=("max_rss_mb", "max")).sort_values("seconds", ascending=False)
 
 

@@ -5,10 +5,9 @@ Times, as medians of fresh processes:
 - a bare interpreter, then the imports a stage makes (numpy, pandas, the library modules of
   parse_run and score);
 - in a throw-away Snakemake workflow, JOBS trivial jobs that import pandas, run through
-  ``script:`` (as inexflow's rules are), through ``shell:`` (``python FILE``) and through
-  ``script:`` handed over to inexflow's stage server (``inexflow.stageserver``, as a local run
-  of the workflow does; the server is waited for before the jobs start), from their
-  ``benchmark:`` records, which time the job as Snakemake starts it.
+  ``script:`` (as inexflow's rules are) and through ``shell:`` (``python FILE``), and JOBS
+  that import only numpy and pyarrow through ``script:``, from their ``benchmark:`` records,
+  which time the job as Snakemake starts it.
 
 Prints seconds and each figure as a ratio of the pandas import (the floor of any stage).
 
@@ -36,30 +35,18 @@ IMPORTS = {
 }
 
 SNAKEFILE = '''
-import json, os, socket, sys, time
-from inexflow import stageserver
+import sys
 N = range({jobs})
-onstart:
-    stageserver.start(workflow, True)
-    path = json.loads(os.environ[stageserver.ENV])["socket"]
-    for _ in range(600):  # until it listens (its preload takes a few seconds)
-        try:
-            socket.socket(socket.AF_UNIX).connect(path)
-            break
-        except OSError:
-            time.sleep(0.05)
-onsuccess:
-    stageserver.stop()
 rule all:
-    input: expand("s/{{i}}.txt", i=N), expand("h/{{i}}.txt", i=N), expand("w/{{i}}.txt", i=N)
-rule via_server:
-    output: "w/{{i}}.txt"
-    benchmark: "b/served/{{i}}.tsv"
-    script: "stage_served.py"
+    input: expand("s/{{i}}.txt", i=N), expand("h/{{i}}.txt", i=N), expand("a/{{i}}.txt", i=N)
 rule via_script:
     output: "s/{{i}}.txt"
     benchmark: "b/script/{{i}}.tsv"
     script: "stage.py"
+rule via_script_arrow:
+    output: "a/{{i}}.txt"
+    benchmark: "b/script_arrow/{{i}}.tsv"
+    script: "stage_arrow.py"
 rule via_shell:
     output: "h/{{i}}.txt"
     benchmark: "b/shell/{{i}}.tsv"
@@ -83,12 +70,11 @@ def snakemake_jobs(jobs: int) -> dict[str, float]:
         (d / "Snakefile").write_text(SNAKEFILE.format(jobs=jobs))
         (d / "stage.py").write_text("import pandas\nopen(snakemake.output[0], 'w').write('x')\n")
         (d / "stage_shell.py").write_text("import sys, pandas\nopen(sys.argv[1], 'w').write('x')\n")
-        (d / "stage_served.py").write_text("from inexflow.stageserver import hand_over\nhand_over()\n"
-                                           "import pandas\nopen(snakemake.output[0], 'w').write('x')\n")
+        (d / "stage_arrow.py").write_text("import numpy, pyarrow.parquet\nopen(snakemake.output[0], 'w').write('x')\n")
         subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--quiet"], cwd=d, check=True,
                        capture_output=True)
         out = {}
-        for how in ("script", "shell", "served"):
+        for how in ("script", "script_arrow", "shell"):
             vals = [float((f.read_text().splitlines()[1]).split("\t")[0]) for f in (d / "b" / how).glob("*.tsv")]
             out[f"Snakemake {how}: job"] = statistics.median(vals)
         return out

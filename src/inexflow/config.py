@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from inexflow.campaign import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
-from inexflow.errors import ConfigError, UsageError  # noqa: F401  (ConfigError: also imported from here)
+from inexflow.errors import ConfigError, UsageError, log  # noqa: F401  (ConfigError: also imported from here)
 from inexflow.formats.runs import TASKS, normalise_task
 
 
@@ -362,6 +362,8 @@ def load_config(configfiles=(), default=DEFAULT_CONFIG) -> tuple[dict, dict]:
 RENAMED = [("depth_reductions", "pool_depth_percents",
             "X% is now Pal et al.'s X% pool (the depth where each topic's regenerated pool first holds X% of the "
             "original pool's documents), no longer the share of depth removed; e.g. [5, 10, 20, ..., 90, 100]")]
+# config keys that no longer do anything, with why: accepted with a warning for one release
+RETIRED = {"stage_server": "every job is now its own process, as Snakemake runs it; remove the key"}
 
 
 def prepare_config(config: dict, given: dict | None = None, configfiles=(), schema=None) -> dict:
@@ -375,6 +377,10 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     for old, new, why in RENAMED:
         if old in (config.get("analysis") or {}):
             raise ConfigError(f"config analysis.{old} was replaced by analysis.{new}: {why}")
+    for key, why in RETIRED.items():
+        if key in config:
+            del config[key]
+            log.warning("config %s no longer has an effect: %s", key, why)
     with open(schema or schema_path(), encoding="utf-8") as fh:
         schema_doc = _safe_load(fh)
     errors = schema_errors(config, schema_doc)

@@ -55,8 +55,6 @@ def module_snakefile(snakefile: Path, version: str) -> str:
 # config/config.yaml (see config/README.md) and run `snakemake --cores all` here.
 from snakemake.utils import min_version
 
-from inexflow import stageserver
-
 min_version("9.1.4")
 
 
@@ -71,11 +69,6 @@ module inexflow:
 
 
 use rule * from inexflow
-
-
-# Snakemake runs only this main Snakefile's hooks: the stage server of a local run (config
-# stage_server; inexflow.stageserver)
-stageserver.register(workflow, config)
 '''
 
 

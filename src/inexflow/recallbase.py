@@ -15,14 +15,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from inexflow.errors import InputError, UsageError
 from inexflow.formats.assessments import ELEMENT_COLUMNS, Assessments, make_table
 from inexflow.formats.xpath import ancestors
-from inexflow.lazy import pandas_on_first_use
 from inexflow.quantisation import quantise
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 RECALLBASE_COLUMNS = ["topic", "doc", "xpath", "size", "gain", "ideal"]
 # PassageIndex maps keys through a dense table up to this many (topic, doc) combinations

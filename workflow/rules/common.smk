@@ -7,18 +7,6 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 try:
-    from inexflow import stageserver
-
-    # a local run's jobs are forked by one stage server with the library imported (config
-    # stage_server; inexflow.stageserver): its process starts now and imports while the rest
-    # is parsed; it serves once the run starts (onstart), and Snakemake's onsuccess and
-    # onerror hooks stop it; other executors and dry runs use none
-    stageserver.register(workflow, config)
-    from inexflow.lazy import spare_snakemake_pandas
-
-    # neither building the DAG nor writing the jobs' script preambles needs pandas in
-    # Snakemake's process (inexflow.lazy): about 0.2 s less for every snakemake call
-    spare_snakemake_pandas()
     from inexflow.campaign import runs_of
     from inexflow.config import prepare_config
     from inexflow.errors import UsageError

@@ -1,9 +1,5 @@
 """Stage aggregate: the evaluation tasks' score tables -> one tidy table, the means, one ranked summary per
 evaluation task, and the table of the evaluation tasks."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.aggregate import combine_scores, read_task_scores, task_summary

@@ -1,8 +1,4 @@
 """Stage aggregate_task: the per-run score tables of one evaluation task -> one table."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.aggregate import combine_scores

@@ -1,9 +1,5 @@
 """Stage analysis_summary: the shape checks of the analyses, printed from their tables, and Pal et al.'s
 Tables 11-12 (tau at 60 % sampling)."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from inexflow.analysis.summary import summarise, tau_at_60
 from inexflow.stage import run_stage
 from inexflow.tables import write_text, write_tsv

@@ -1,9 +1,5 @@
 """Stage build_pool: parsed runs -> pooled documents and depth per topic, and every pooled (topic, doc) pair's
 entry depth with and without the group that retrieves it first (for leave_one_group_out)."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.pool import LazyTables, leave_group_out_entries, pool_from_entries

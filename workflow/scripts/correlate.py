@@ -1,8 +1,4 @@
 """Stage correlate: Kendall tau-b between the run rankings of measures and quantisations."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from inexflow.correlate import averaged_table, measure_correlations, paper_matrix
 from inexflow.stage import run_stage
 from inexflow.tables import read_parquet, write_tsv

@@ -2,10 +2,6 @@
 family: precision per quantisation and overlap per cut-off for each run (their Tables 1-4,
 6-8) and the runs ranked by precision at 10 and 100 averaged over the quantisations (Tables
 5 and 9)."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.measures.cutoff import ranked_runs, runs_cutoff_tables

@@ -1,8 +1,4 @@
 """Stage ideal_recallbase: assessments (+ index) -> full and ideal recall-base of one quantisation."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.formats.assessments import Assessments

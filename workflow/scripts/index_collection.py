@@ -1,8 +1,4 @@
 """Stage index_collection: the assessed documents of the collection (of every assessment set) -> element index."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.formats.assessments import Assessments

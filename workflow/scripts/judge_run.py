@@ -1,10 +1,6 @@
 """Stage judge_run: one analysed run judged against the analysis' assessments, once
 (results/CAMPAIGN/judged/RUN.parquet), for the analyses that re-judge it (pool_analysis,
 leave_one_group_out): they read these small tables instead of every run again."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.analysis.rejudge import JudgedRuns

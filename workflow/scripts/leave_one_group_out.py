@@ -1,8 +1,4 @@
 """Stage leave_one_group_out: re-judge each group's runs without its pool contribution."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 import pandas as pd

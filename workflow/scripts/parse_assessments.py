@@ -1,8 +1,4 @@
 """Stage parse_assessments: assessment files -> results/assessments/*.parquet."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.formats.assessments import read_assessments

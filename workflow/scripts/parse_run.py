@@ -1,8 +1,4 @@
 """Stage parse_run: one run file -> results/runs/RUN.parquet (element extents resolved)."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from inexflow.formats.runs import read_run
 from inexflow.pool import first_positions
 from inexflow.scoring import resolve_extents

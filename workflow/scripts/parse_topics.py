@@ -1,8 +1,4 @@
 """Stage parse_topics: topic file -> results/topics.parquet."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from inexflow.formats.topics import read_topics
 from inexflow.stage import run_stage
 from inexflow.tables import write_parquet

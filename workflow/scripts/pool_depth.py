@@ -1,10 +1,6 @@
 """Stage pool_depth: Pal et al.'s pool-depth reduction (Tables 4-5, Figure 2), relevant documents against depth
 (Figure 6) and adaptive pool-depth strategy (their Discussion), over the judged runs, the pool and the pool
 regenerated from the analysed runs."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 
 import pandas as pd
 

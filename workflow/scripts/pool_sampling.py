@@ -1,8 +1,4 @@
 """Stage pool_sampling: Pal et al.'s random pool sampling (Tables 1-3, Figure 1) over the judged runs."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns, labelled

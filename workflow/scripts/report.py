@@ -1,8 +1,4 @@
 """Stage report: one HTML page with the ranked summaries, correlations and the pool."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from inexflow.report import write_report
 from inexflow.stage import run_stage
 

@@ -1,9 +1,5 @@
 """Stage score: one parsed run x one measure family of one evaluation task -> tidy per-topic and
 mean scores (column ``task``: the evaluation task)."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from pathlib import Path
 
 from inexflow.formats.assessments import Assessments

@@ -1,9 +1,5 @@
 """Stage significance: all-pairs tests with BY control, test error rates, agreement, and
 where two quantisations disagree (Ogilvie & Lalmas, Figure 1)."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 import itertools
 
 import pandas as pd

@@ -1,8 +1,4 @@
 """Stage simulate_demo: the simulated campaign of config ``simulate:`` (as inexflow simulate)."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from inexflow.simulate import simulate, simulation_config
 from inexflow.stage import run_stage
 

@@ -1,8 +1,4 @@
 """Stage swap_rates: swap error rates versus topic-set size, exponential fit."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 import pandas as pd
 
 from inexflow.aggregate import read_task_scores

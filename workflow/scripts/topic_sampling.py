@@ -1,8 +1,4 @@
 """Stage topic_sampling: tau/tau_AP of rankings on random topic subsets vs all topics."""
-from inexflow.stageserver import hand_over
-
-hand_over()  # a local run's stage server runs this script with the library imported (inexflow.stageserver)
-
 from inexflow.aggregate import read_task_scores
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.plots import tau_curves

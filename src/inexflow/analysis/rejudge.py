@@ -14,14 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import numpy as np
+import pandas as pd
 
 from inexflow.formats.assessments import Assessments
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import in_evaluation_order
 from inexflow.measures.passage import grouped_cumsum, ip_from_running_sums, passage_results
 from inexflow.recallbase import normalised_passages, overlap_with_passages
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 # per-topic measure -> the interpolated-precision level it reads (None = AiP, the mean)
 PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "iP[0.10]": 10}

@@ -25,10 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inexflow.errors import InputError, read_bytes
-from inexflow.lazy import pandas_on_first_use
+import pandas as pd
 
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
+from inexflow.errors import InputError, read_bytes
 
 SCALES = ("inex2002", "inex2005", "inex2006", "fol", "trec")
 # the values of --assessments-format and of the config's assessments.format (the schema's enum is tested equal)

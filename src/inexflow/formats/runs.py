@@ -31,11 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from inexflow.errors import InputError, read_bytes
-from inexflow.lazy import pandas_on_first_use
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 RESULT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "offset": "int64",
                   "length": "int64", "rank": "int64", "rsv": "float64", "line": "int64"}

@@ -38,13 +38,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import pandas as pd
+
 from inexflow.errors import UsageError
 from inexflow.formats.assessments import Assessments
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import catalogue
 from inexflow.options import Options
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 SCORE_COLUMNS = ["run", "topic", "task", "quant", "measure", "value"]
 

@@ -31,15 +31,13 @@ level is first reached, as the paper requires; the 100 recall levels are those o
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.options import Options
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 RECALL_LEVELS = np.arange(1, 101)
 

@@ -21,15 +21,13 @@ overlap and rank).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
 from inexflow.options import Options
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 
 def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:

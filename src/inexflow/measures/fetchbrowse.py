@@ -24,13 +24,11 @@ Two scores, ep/gr measures only (MAep, iMAep):
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import mean_rows, run_gains, xcg_topic
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 
 def _ep(xg, xi) -> tuple[float, float]:

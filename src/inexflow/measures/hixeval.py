@@ -24,16 +24,14 @@ others with 0).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.cutoff import overlapping_flags
 from inexflow.measures.incontext import check_grouping, gp_measures
 from inexflow.measures.topicset import scored_topics, tidy
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 RANKS_2006 = (5, 10, 25, 50)
 

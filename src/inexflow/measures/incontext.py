@@ -33,9 +33,9 @@ import logging
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results
@@ -48,8 +48,6 @@ from inexflow.measures.toolorder import (
     warn_no_relevant,
 )
 from inexflow.measures.topicset import scored_topics, tidy
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 RANKS = (1, 2, 3, 5, 10, 25, 50)
 LEVELS11 = np.arange(0, 11)

@@ -21,15 +21,13 @@ must be resolved against the collection (config ``collection``, ``--collection``
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.options import Options
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 # the separate quantisations of exhaustivity and specificity (f'_quant(e), f'_quant(s))
 NG_QUANTS = {"strict": lambda v: (v == 3).astype(float), "gen": lambda v: v / 3.0}

@@ -42,9 +42,9 @@ from __future__ import annotations
 import bisect
 
 import numpy as np
+import pandas as pd
 
 from inexflow.errors import InputError, warn_input
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows, tool_mean
 from inexflow.measures.toolorder import (
@@ -59,8 +59,6 @@ from inexflow.measures.toolorder import (
 )
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.recallbase import PassageIndex, normalised_passages
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 LEVELS = np.arange(101)
 PER_TOPIC_IP = (0, 1, 5, 10)

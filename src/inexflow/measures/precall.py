@@ -18,14 +18,12 @@ Raghavan et al.; with graded ones (``gen``) relevance is summed in quant units, 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 RECALL_POINTS = np.arange(1, 101) / 100
 

@@ -33,11 +33,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from inexflow.errors import warn_input
-from inexflow.lazy import pandas_on_first_use
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 TEXT_FORMATS = ("fol-text", "xpath-text", "trec-text")
 

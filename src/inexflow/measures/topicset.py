@@ -8,11 +8,10 @@ warning.
 
 from __future__ import annotations
 
+import pandas as pd
+
 from inexflow.errors import InputError, warn_input
 from inexflow.formats.assessments import topic_sort_key
-from inexflow.lazy import pandas_on_first_use
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 
 def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None, judged=None) -> list[str]:

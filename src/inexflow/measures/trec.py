@@ -20,13 +20,11 @@ run to documents, scored against graded document relevance.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.topicset import scored_topics, tidy
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 

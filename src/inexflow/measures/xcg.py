@@ -31,13 +31,11 @@ recall-base.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-from inexflow.lazy import pandas_on_first_use
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.options import Options
-
-pd = pandas_on_first_use(globals())  # imported on first use: the Snakefile needs no pandas
 
 GR_LEVELS = np.round(np.arange(1, 101) / 100, 2)
 GR_TOLERANCE = 1e-9  # gain-recall within this of a level reaches it (summation-order rounding)
