@@ -239,11 +239,9 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
     assert dry_run_jobs(campaign) == []
     with edited(campaign / "demo" / "runs" / "g01-focused-1.xml", "<rsv>1.0</rsv>", "<rsv>1.5</rsv>"):
         jobs = dry_run_jobs(campaign)
-        assert sorted(jobs) == sorted([("parse_run", "run=g01-focused-1"),
-                                       ("score", "task=focused, run=g01-focused-1, family=passage"),
+        # an analysed run: parsed, scored and judged again in one job, and only it
+        assert sorted(jobs) == sorted([("evaluate_analysed_run", "run=g01-focused-1"),
                                        ("aggregate_task", "task=focused"),
-                                       # an analysed run: judged again, and only it
-                                       ("judge_run", "run=g01-focused-1"),
                                        ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
                                        # the analyses that read the focused scores, the runs or the pool;
                                        # not significance, which reads the thorough task's scores
@@ -256,19 +254,18 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
 
 def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign):
     """A best-in-context run is pooled but not analysed: it changes the pool (build_pool and
-    the analyses of the pool re-run) but not the judged runs, so pool_sampling, judge_run
-    and the analyses of the focused or thorough scores do not re-run, and only its task's
+    the analyses of the pool re-run) but not the judged runs, so pool_sampling, the analysed
+    runs' jobs and the analyses of the focused or thorough scores do not re-run, and only its task's
     curves are drawn again."""
     assert dry_run_jobs(campaign) == []
     with edited(campaign / "demo" / "runs" / "g01-best-in-context-1.xml", "<rsv>", "<rsv>0"):
         jobs = dry_run_jobs(campaign)
         assert sorted({r for r, _ in jobs}) == sorted(
-            {"parse_run", "score", "aggregate_task", "build_pool", "pool_depth", "leave_one_group_out",
+            {"evaluate_run", "aggregate_task", "build_pool", "pool_depth", "leave_one_group_out",
              "aggregate",
              "correlate", "report", "analysis_summary", "plot_scores", "all"})
-        assert {w for r, w in jobs if r in ("parse_run", "aggregate_task", "plot_scores")} == {
+        assert {w for r, w in jobs if r in ("evaluate_run", "aggregate_task", "plot_scores")} == {
             "run=g01-best-in-context-1", "task=best-in-context"}
-        assert all("run=g01-best-in-context-1" in w for r, w in jobs if r == "score")
 
 
 def test_changed_analysis_config_reruns_only_that_analysis(campaign):
@@ -309,8 +306,8 @@ def test_failing_stage_names_rule_file_and_line(tmp_path):
     p = snakemake(tmp_path, "--cores", "1", "results/demo/runs/g01-fol-1.parquet")
     assert p.returncode != 0
     out = p.stdout + p.stderr
-    assert "rule parse_run failed" in out and "g01-fol-1.txt:line 5: negative offset or length" in out
-    assert "g01-fol-1.txt:line 5: negative offset or length" in (tmp_path / "logs" / "demo" / "parse_run" /
+    assert "rule evaluate_analysed_run failed" in out and "g01-fol-1.txt:line 5: negative offset or length" in out
+    assert "g01-fol-1.txt:line 5: negative offset or length" in (tmp_path / "logs" / "demo" / "evaluate_run" /
                                                                  "g01-fol-1.log").read_text()
     assert not (tmp_path / "results" / "demo" / "runs" / "g01-fol-1.parquet").exists()
 
@@ -556,19 +553,19 @@ def test_snakemake_killed_then_unlock_as_the_readme_says_gives_same_bytes(campai
 def test_unreadable_or_replaced_cache_names_the_file(campaign, tmp_path):
     wd = tmp_path / "c"
     shutil.copytree(campaign, wd, symlinks=True)
-    runs = wd / "results" / "demo" / "runs"
+    runs = wd / "results" / "demo" / "scores" / "by_run"
     truncated = runs / "g01-focused-1.parquet"
     truncated.write_bytes(truncated.read_bytes()[:100])
-    p = snakemake(wd, "results/demo/scores/focused/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
+    p = snakemake(wd, "results/demo/scores/by_task/focused.parquet", "--cores", "1", "--forcerun", "aggregate_task")
     out = p.stdout + p.stderr
     assert p.returncode != 0 and "Traceback" not in out
     assert f"{truncated.relative_to(wd)}: cached table cannot be read" in out and "delete it and run snakemake" in out
     # a valid table of another run copied over this one
     shutil.copy(runs / "g02-focused-1.parquet", truncated)
-    p = snakemake(wd, "results/demo/scores/focused/g01-focused-1/passage.parquet", "--cores", "1", "--forcerun", "score")
+    p = snakemake(wd, "results/demo/scores/by_task/focused.parquet", "--cores", "1", "--forcerun", "aggregate_task")
     out = p.stdout + p.stderr
-    assert p.returncode != 0 and "holds name 'g02-focused-1', not 'g01-focused-1'" in out
-    assert "holds name 'g02-focused-1'" in (wd / "logs" / "demo" / "score" / "focused" / "g01-focused-1.passage.log").read_text()
+    assert p.returncode != 0 and "holds run 'g02-focused-1', not 'g01-focused-1'" in out
+    assert "holds run 'g02-focused-1'" in (wd / "logs" / "demo" / "aggregate_task" / "focused.log").read_text()
 
 
 def test_a_config_file_without_campaign_data_does_not_run_the_demo(tmp_path):

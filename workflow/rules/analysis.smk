@@ -28,27 +28,6 @@ rule build_pool:
 # --- the meta-evaluation analyses; each has its own config under `analysis:` ---------------------
 
 
-# each analysed run judged once against the analysis' assessments, for the analyses that
-# re-judge it (pool_sampling, pool_depth, leave_one_group_out): a changed run re-judges only itself
-rule judge_run:
-    input:
-        **ANALYSIS_TABLES,
-        run=f"{RES}/runs/{{run}}.parquet",
-    output:
-        judged=f"{RES}/judged/{{run}}.parquet",
-    log:
-        f"{LOGS}/judge_run/{{run}}.log",
-    benchmark:
-        f"{LOGS}/benchmarks/judge_run/{{run}}.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-    script:
-        "../scripts/judge_run.py"
-
-
 rule topic_sampling:
     input:
         scores=analysis_scores("task"),

@@ -2,6 +2,7 @@
 # The library is found by being installed in the Python that runs Snakemake (pip install
 # inexflow[workflow], or pip install -e '.[workflow]' in a clone) or in the rules' conda
 # environment (--sdm conda, workflow/envs/inexflow.yaml); the workflow never edits sys.path.
+import re
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -68,13 +69,14 @@ wildcard_constraints:
     aset="[A-Za-z0-9._+-]+",
 
 
+def run_scores(run):
+    """The scores of one run for every evaluation task it belongs to (rule evaluate_run)."""
+    return f"{RES}/scores/by_run/{run}.parquet"
+
+
 def task_score_files(task):
-    """The score tables of one evaluation task: one per run and measure family."""
-    return [
-        f"{RES}/scores/{task}/{run}/{fam}.parquet"
-        for run in runs_of(RUNS, task)
-        for fam in ETASKS[task]["families"]
-    ]
+    """The score tables of the runs of one evaluation task."""
+    return [run_scores(run) for run in runs_of(RUNS, task)]
 
 
 def task_scores(task):
@@ -283,21 +285,6 @@ def page_sources(wildcards, output):
     return [(tables[Path(p).stem][0], p, tables[Path(p).stem][4]) for p in output.pages]
 
 
-def recallbases_for(w):
-    t = ETASKS[w.task]
-    if "recallbases" in needs([w.family]):
-        return [f"{RES}/recallbase/{t['aset']}/{q}.parquet" for q in t["quantisations"]]
-    return []
-
-
-def index_for(w):
-    return (
-        [f"{RES}/collection/index.parquet"]
-        if COLLECTION and "index" in needs([w.family])
-        else []
-    )
-
-
 # the meta-evaluation analyses; each has its own config under `analysis:`
 ANALYSIS = config.get("analysis") or {}
 ANALYSIS_RUNS = runs_of(RUNS, ANALYSIS["task"]) if ANALYSIS else []
@@ -320,6 +307,51 @@ SUMMARY_INPUTS = {
     if REJUDGE
     else {}
 )
+# the analysis' assessment set; the runs it re-judges, judged where they are evaluated
+ANALYSIS_ASET = ETASKS[ANALYSIS["task"]]["aset"] if ANALYSIS else None
+ANALYSED_RUNS = ANALYSIS_RUNS if REJUDGE else []
+# the evaluation tasks of each run, and each task's scoring settings (rule evaluate_run)
+RUN_TASKS = {r: [] for r in RUNS}
+for _t in TASKS:
+    for _r in runs_of(RUNS, _t):
+        RUN_TASKS[_r].append(_t)
+TASK_SCORING = {
+    t: {
+        "type": ETASKS[t]["type"],
+        "families": ETASKS[t]["families"],
+        "aset": ETASKS[t]["aset"],
+        "options": Options.from_config(config, t).as_dict(),
+    }
+    for t in TASKS
+}
+
+
+def runs_regex(runs):
+    """A wildcard constraint that matches exactly the run names ``runs`` (none: nothing)."""
+    runs = sorted(runs)
+    return "|".join(re.escape(r) for r in runs) if runs else "(?!)"
+
+
+def evaluate_run_inputs(w):
+    """The inputs of one run's evaluate_run job: the run file, the collection index, the
+    assessment tables and recall-bases of its evaluation tasks (and of the analysis' set when
+    the run is judged for the analyses)."""
+    tasks = RUN_TASKS[w.run]
+    asets = list(dict.fromkeys([TASK_SCORING[t]["aset"] for t in tasks]))
+    if w.run in ANALYSED_RUNS and ANALYSIS_ASET not in asets:
+        asets.append(ANALYSIS_ASET)
+    recallbases = [
+        f"{RES}/recallbase/{ETASKS[t]['aset']}/{q}.parquet"
+        for t in tasks
+        if "recallbases" in needs(ETASKS[t]["families"])
+        for q in ETASKS[t]["quantisations"]
+    ]
+    return {
+        "run": RUNS[w.run]["file"],
+        "index": [f"{RES}/collection/index.parquet"] if COLLECTION else [],
+        "tables": [f for a in asets for f in aset_tables(a).values()],
+        "recallbases": list(dict.fromkeys(recallbases)),
+    }
 
 
 def analysis_scores(*path):

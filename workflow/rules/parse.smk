@@ -1,5 +1,5 @@
-# Parsing stages: assessments (one job per assessment set), topics, the collection index, one job per run; before them,
-# on a fresh clone, the simulated demo campaign.
+# Parsing stages: assessments (one job per assessment set), topics, the collection index; before
+# them, on a fresh clone, the simulated demo campaign. Runs are parsed by evaluate_run (score.smk).
 
 
 if PLANNED:
@@ -73,26 +73,3 @@ rule index_collection:
         collection=COLLECTION,
     script:
         "../scripts/index_collection.py"
-
-
-rule parse_run:
-    input:
-        run=lambda w: RUNS[w.run]["file"],
-        index=[f"{RES}/collection/index.parquet"] if COLLECTION else [],
-    output:
-        run=f"{RES}/runs/{{run}}.parquet",
-        docs=f"{RES}/firstpos/{{run}}.parquet",
-    log:
-        f"{LOGS}/parse_run/{{run}}.log",
-    benchmark:
-        f"{LOGS}/benchmarks/parse_run/{{run}}.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        task=lambda w: RUNS[w.run]["task"],
-        participant=lambda w: RUNS[w.run]["participant"],
-        collection=COLLECTION,
-    script:
-        "../scripts/parse_run.py"

@@ -1,5 +1,6 @@
-# Recall-bases (one job per assessment set x quantisation), scoring (one job per evaluation
-# task x run x measure family) and the score tables: one per evaluation task, then all.
+# Recall-bases (one job per assessment set x quantisation), every run parsed, scored (for each
+# evaluation task it belongs to and each measure family) and judged in one job of its own, and
+# the score tables: one per evaluation task, then all.
 
 
 rule ideal_recallbase:
@@ -21,26 +22,44 @@ rule ideal_recallbase:
         "../scripts/ideal_recallbase.py"
 
 
-rule score:
+rule evaluate_run:
     input:
-        unpack(task_tables),
-        run=f"{RES}/runs/{{run}}.parquet",
-        recallbases=recallbases_for,
-        index=index_for,
+        unpack(evaluate_run_inputs),
     output:
-        scores=f"{RES}/scores/{{task}}/{{run}}/{{family}}.parquet",
+        run=f"{RES}/runs/{{run}}.parquet",
+        docs=f"{RES}/firstpos/{{run}}.parquet",
+        scores=run_scores("{run}"),
     log:
-        f"{LOGS}/score/{{task}}/{{run}}.{{family}}.log",
+        f"{LOGS}/evaluate_run/{{run}}.log",
     benchmark:
-        f"{LOGS}/benchmarks/score/{{task}}/{{run}}.{{family}}.tsv"
+        f"{LOGS}/benchmarks/evaluate_run/{{run}}.tsv"
+    wildcard_constraints:
+        run=runs_regex(r for r in RUNS if r not in ANALYSED_RUNS),
+    priority: EARLY
     conda:
         ENV
     params:
         code=CODE,
-        type=lambda w: ETASKS[w.task]["type"],
-        options=lambda w: Options.from_config(config, w.task).as_dict(),
+        task=lambda w: RUNS[w.run]["task"],
+        participant=lambda w: RUNS[w.run]["participant"],
+        collection=COLLECTION,
+        tasks=lambda w: {t: TASK_SCORING[t] for t in RUN_TASKS[w.run]},
+        aset_dirs={a: str(Path(aset_tables(a)["elements"]).parent) for a in ASETS},
+        analysis_aset=ANALYSIS_ASET,
     script:
-        "../scripts/score.py"
+        "../scripts/evaluate_run.py"
+
+
+# the runs of the analysed task are judged in the same job, for the analyses that re-judge
+# them (pool_sampling, pool_depth, leave_one_group_out)
+use rule evaluate_run as evaluate_analysed_run with:
+    output:
+        run=f"{RES}/runs/{{run}}.parquet",
+        docs=f"{RES}/firstpos/{{run}}.parquet",
+        scores=run_scores("{run}"),
+        judged=f"{RES}/judged/{{run}}.parquet",
+    wildcard_constraints:
+        run=runs_regex(ANALYSED_RUNS),
 
 
 rule aggregate_task:

@@ -1,21 +1,26 @@
-"""Stage aggregate_task: the per-run score tables of one evaluation task -> one table."""
+"""Stage aggregate_task: the scores of one evaluation task's runs -> one table."""
 from pathlib import Path
 
 from inexflow.aggregate import combine_scores
 from inexflow.stage import run_stage
-from inexflow.tables import check_identity, read_parquet, read_parquet_metadata, write_parquet
+from inexflow.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
 
 
-def read_scores(path):
-    """One score table, checked to be the one of its task, run and family (results/scores/TASK/RUN/FAMILY)."""
-    p = Path(path)
-    check_identity(path, read_parquet_metadata(path), task=p.parent.parent.name, run=p.parent.name, family=p.stem)
-    return read_parquet(path)
+def read_scores(path, task):
+    """One run's scores for ``task``, from its table of every task it belongs to
+    (results/scores/by_run/RUN.parquet), checked to be that run's, scored for that task."""
+    meta = read_parquet_metadata(path)
+    check_identity(path, meta, run=Path(path).stem)
+    if task not in (meta.get("tasks") or []):
+        raise CachedTableError(path, f"cached table holds no scores for task {task!r} (the file was replaced "
+                                     "or is left from another campaign)")
+    scores = read_parquet(path)
+    return scores[scores["task"] == task]
 
 
 def main(smk, log):
     task = smk.wildcards.task
-    scores = combine_scores([read_scores(p) for p in smk.input.scores])
+    scores = combine_scores([read_scores(p, task) for p in smk.input.scores])
     log.info("task %s: %d score tables, %d values", task, len(smk.input.scores), len(scores))
     write_parquet(scores, smk.output.scores, {"task": task})
 

@@ -1,0 +1,79 @@
+"""Stage evaluate_run: one run file, read once, gives everything the campaign needs of it:
+
+- ``runs/RUN.parquet``: the parsed run, element extents resolved through the collection index;
+- ``firstpos/RUN.parquet``: the first position of each document per topic (all pooling needs);
+- ``scores/by_run/RUN.parquet``: its scores for every evaluation task it belongs to and every
+  measure family of that task (column ``task``: the evaluation task), scored through the same
+  :class:`~inexflow.session.Session` as ``inexflow score`` and :func:`inexflow.evaluate`;
+- ``judged/RUN.parquet`` (rule evaluate_analysed_run, the runs of the analysed task): the run
+  judged against the analysis' assessments, for the analyses that re-judge it.
+"""
+from pathlib import Path
+
+import pandas as pd
+
+from inexflow.analysis.rejudge import JudgedRuns
+from inexflow.formats.assessments import Assessments
+from inexflow.formats.runs import read_run
+from inexflow.measures import SCORE_COLUMNS
+from inexflow.options import Options
+from inexflow.pool import first_positions
+from inexflow.scoring import resolve_extents
+from inexflow.session import Session, scoring_context
+from inexflow.stage import made_from, run_stage
+from inexflow.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
+
+
+def recallbases(smk, aset: str) -> dict:
+    """The recall-bases of assessment set ``aset`` per quantisation (RES/recallbase/ASET/QUANT),
+    each checked to be the one of its quantisation, made from the current assessment tables."""
+    tables = [p for p in smk.input.tables if Path(p).parent.name == aset]
+    out = {}
+    for p in smk.input.recallbases:
+        if Path(p).parent.name == aset:
+            meta = read_parquet_metadata(p)
+            check_identity(p, meta, quant=Path(p).stem)
+            check_inputs(p, meta, tables)
+            out[Path(p).stem] = read_parquet(p)
+    return out
+
+
+def main(smk, log):
+    name = smk.wildcards.run
+    inputs = made_from(smk)  # every input, hashed once; each table records those it was made from
+    parsed_from = {f: k for f, k in inputs.items() if f == smk.input.run or f in smk.input.index}
+    run = read_run(smk.input.run, task=smk.params.task, participant=smk.params.participant)
+    run.name = name  # runs are filed under their file name: run ids need not be unique
+    index = read_parquet(smk.input.index) if smk.input.get("index") else None
+    if smk.params.collection:
+        run = resolve_extents(run, smk.params.collection, index)
+    log.info("run %s (participant %s, task %s, %s): %d results, %d topics", run.run_id, run.participant,
+             run.task, run.format, len(run.results), run.results["topic"].nunique())
+    run.save(smk.output.run, parsed_from)
+    # the first position of every document per topic: all that pooling needs from a run
+    write_parquet(first_positions(run.results), smk.output.docs, {"participant": run.participant})
+
+    assessments: dict[str, Assessments] = {}
+    tables = []
+    for task, t in smk.params.tasks.items():
+        a = assessments.get(t["aset"]) or assessments.setdefault(
+            t["aset"], Assessments.load(Path(smk.params.aset_dirs[t["aset"]])))
+        ctx = scoring_context(a, t["type"], t["families"], Options.from_dict(t["options"]),
+                              recallbases(smk, t["aset"]), index)
+        for family, scores in Session(ctx, t["families"]).score_families(run):
+            log.info("task %s family %s: %d values", task, family, len(scores))
+            tables.append(scores.assign(task=task))
+    scores = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
+    write_parquet(scores, smk.output.scores, {"run": name, "tasks": list(smk.params.tasks), "made_from": inputs})
+
+    if smk.output.get("judged"):
+        aset = smk.params.analysis_aset
+        a = assessments.get(aset) or Assessments.load(Path(smk.params.aset_dirs[aset]))
+        part = JudgedRuns.from_parts(a, {}).judge(run)
+        judged_from = parsed_from | {f: k for f, k in inputs.items() if Path(f).parent.name == aset and f in smk.input.tables}
+        log.info("run %s: %d results retrieve highlighted text", name, len(part))
+        write_parquet(part, smk.output.judged, {"name": name, "participant": run.participant,
+                                                "made_from": judged_from})
+
+
+run_stage(main, snakemake)  # noqa: F821
