@@ -27,7 +27,7 @@ test: $(BIN)/.installed
 # ruff (config in pyproject.toml), snakefmt and Snakemake's own linter: all must be clean
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
-	$(BIN)/snakefmt --check workflow
+	$(BIN)/snakefmt --check Snakefile workflow
 	$(BIN)/snakemake --lint -n --configfile config/config.yaml >/dev/null
 
 clean:

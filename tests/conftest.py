@@ -93,11 +93,11 @@ def parse_out(text: str) -> dict:
 
 
 def snakemake(workdir, *args):
-    """``snakemake -s workflow/Snakefile --directory WORKDIR ARGS`` in a subprocess, with the library
+    """``snakemake -s Snakefile --directory WORKDIR ARGS`` in a subprocess, with the library
     from src/ as the workflow sets it up (PYTHONPATH of the test run removed)."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "workflow" / "Snakefile"),
+    return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
                            "--directory", str(workdir), *map(str, args)], capture_output=True, text=True, env=env)
 
 

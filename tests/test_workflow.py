@@ -509,7 +509,7 @@ def start_and_kill_during_scoring(workdir: Path, whole_snakemake: bool) -> str:
 
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-s", str(ROOT / "workflow" / "Snakefile"),
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
                              "--directory", str(workdir), "--cores", "1"], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
     killed = None

@@ -2,8 +2,8 @@
 
 The library is organised as one module per input format (:mod:`inexflow.formats`),
 per measure family (:mod:`inexflow.measures`) and per analysis, with the Snakemake
-workflow (``workflow/Snakefile``, ``workflow/rules``) calling thin stage scripts in
-``workflow/scripts/``.
+workflow (the repository's ``Snakefile``, rules in ``workflow/rules``) calling thin stage
+scripts in ``scripts/``.
 Notebook use: ``inexflow.evaluate(qrels, run, ["MAiP", "iP[0.01]"], task="focused")``
 (:mod:`inexflow.api`).
 """

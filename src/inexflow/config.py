@@ -292,7 +292,7 @@ def schema_path() -> Path:
     from inexflow.deploy import workflow_dir
 
     try:
-        own = workflow_dir() / "schemas" / "config.schema.yaml"
+        own = workflow_dir() / SCHEMA
     except UsageError:
         own = None
     for p in (own, Path.cwd() / SCHEMA):

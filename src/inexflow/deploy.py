@@ -2,9 +2,9 @@
 
 The workflow files reach a user two ways, found in this order:
 
-- the wheel carries them as ``inexflow/_workflow`` and ``inexflow/_config`` (pyproject.toml maps
-  the repository's ``workflow/`` and ``config/`` there);
-- a source checkout (``pip install -e .``) has them at ``workflow/`` and ``config/`` beside ``src/``.
+- the wheel carries them as ``inexflow/_workflow`` (the repository's ``Snakefile``, ``workflow/``
+  and ``scripts/``, laid out as in the repository) and ``inexflow/_config`` (its ``config/``);
+- a source checkout (``pip install -e .``) has them in the repository root, beside ``src/``.
 
 :func:`init` writes what ``snakedeploy deploy-workflow`` writes (a ``workflow/Snakefile`` that
 uses the inexflow workflow as a Snakemake ``module``, plus a copy of ``config/``) but with the
@@ -32,8 +32,9 @@ def _first_dir(candidates, marker: str) -> Path | None:
 
 
 def workflow_dir() -> Path:
-    """The directory holding the workflow's ``Snakefile``, ``rules/``, ``scripts/``, ``schemas/``."""
-    d = _first_dir((_HERE / "_workflow", _HERE.parents[1] / "workflow"), "Snakefile")
+    """The directory holding the workflow's entry ``Snakefile``, ``workflow/`` (rules, schemas,
+    envs, report, profiles) and ``scripts/``: the repository root, or its copy in the wheel."""
+    d = _first_dir((_HERE / "_workflow", _HERE.parents[1]), "Snakefile")
     if d is None:
         raise UsageError(f"this inexflow installation ({_HERE}) holds no workflow files: reinstall it from a wheel "
                          "or a source checkout")
@@ -87,6 +88,6 @@ def init(dest, force: bool = False) -> list[Path]:
         raise UsageError(f"{', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}: "
                          "deploy into a new directory, or give --force to overwrite")
     write_text(module_snakefile(wf / "Snakefile", __version__), targets[0])
-    shutil.copytree(wf / "profiles", targets[1], dirs_exist_ok=True)
+    shutil.copytree(wf / "workflow" / "profiles", targets[1], dirs_exist_ok=True)
     shutil.copytree(cfg, targets[2], dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
     return targets

@@ -1,4 +1,4 @@
-"""Support for the thin stage scripts in ``workflow/scripts/`` run by Snakemake's ``script:``.
+"""Support for the thin stage scripts in ``scripts/`` run by Snakemake's ``script:``.
 
 :func:`run_stage` sends the library's log to the rule's log file (and stderr), and turns
 an input problem into one clear message naming the rule, the input and the reason, with

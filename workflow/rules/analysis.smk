@@ -22,7 +22,7 @@ rule build_pool:
         target=config["pool"].get("target"),
         depth=config["pool"].get("depth"),
     script:
-        "../scripts/build_pool.py"
+        "../../scripts/build_pool.py"
 
 
 # --- the meta-evaluation analyses; each has its own config under `analysis:` ---------------------
@@ -53,7 +53,7 @@ rule topic_sampling:
         pages=page_sources,
         cfg=analysis_cfg("topic_fractions"),
     script:
-        "../scripts/topic_sampling.py"
+        "../../scripts/topic_sampling.py"
 
 
 # Pal et al.'s random pool sampling reads only the judged runs: a changed run that is not
@@ -87,7 +87,7 @@ rule pool_sampling:
         pages=page_sources,
         cfg=analysis_cfg("pool_fractions"),
     script:
-        "../scripts/pool_sampling.py"
+        "../../scripts/pool_sampling.py"
 
 
 # the analyses of the pool itself, in one job as they read the same judged runs and the same
@@ -140,7 +140,7 @@ rule pool_depth:
         cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
         pool_target=config["pool"].get("target"),
     script:
-        "../scripts/pool_depth.py"
+        "../../scripts/pool_depth.py"
 
 
 rule swap_rates:
@@ -169,7 +169,7 @@ rule swap_rates:
         pages=page_sources,
         cfg=analysis_cfg("swap"),
     script:
-        "../scripts/swap_rates.py"
+        "../../scripts/swap_rates.py"
 
 
 rule leave_one_group_out:
@@ -210,7 +210,7 @@ rule leave_one_group_out:
         pool=config["pool"],
         pool_runs=POOL_RUNS,
     script:
-        "../scripts/leave_one_group_out.py"
+        "../../scripts/leave_one_group_out.py"
 
 
 rule significance:
@@ -248,7 +248,7 @@ rule significance:
         pages=page_sources,
         cfg={"seed": ANALYSIS.get("seed"), "significance": ANALYSIS.get("significance")},
     script:
-        "../scripts/significance.py"
+        "../../scripts/significance.py"
 
 
 rule analysis_summary:
@@ -271,4 +271,4 @@ rule analysis_summary:
         pages=page_sources,
         measures=ANALYSIS.get("measures"),
     script:
-        "../scripts/analysis_summary.py"
+        "../../scripts/analysis_summary.py"

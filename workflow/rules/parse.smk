@@ -19,7 +19,7 @@ if PLANNED:
         params:
             settings=config["simulate"],
         script:
-            "../scripts/simulate_demo.py"
+            "../../scripts/simulate_demo.py"
 
 
 rule parse_assessments:
@@ -37,7 +37,7 @@ rule parse_assessments:
         code=CODE,
         format=lambda w: ASETS[w.aset]["format"],
     script:
-        "../scripts/parse_assessments.py"
+        "../../scripts/parse_assessments.py"
 
 
 rule parse_topics:
@@ -54,7 +54,7 @@ rule parse_topics:
     params:
         code=CODE,
     script:
-        "../scripts/parse_topics.py"
+        "../../scripts/parse_topics.py"
 
 
 rule index_collection:
@@ -72,4 +72,4 @@ rule index_collection:
         code=CODE,
         collection=COLLECTION,
     script:
-        "../scripts/index_collection.py"
+        "../../scripts/index_collection.py"

@@ -31,7 +31,7 @@ rule correlate:
         measures=config["correlation"]["measures"],
         quants=config["quantisations"],
     script:
-        "../scripts/correlate.py"
+        "../../scripts/correlate.py"
 
 
 if CUTOFF_TASKS:
@@ -60,7 +60,7 @@ if CUTOFF_TASKS:
                 for t in CUTOFF_TASKS
             },
         script:
-            "../scripts/cutoff_tables.py"
+            "../../scripts/cutoff_tables.py"
 
 
 # one job per evaluation task, from that task's table: a changed run re-plots only its task
@@ -84,7 +84,7 @@ rule plot_scores:
         code=CODE,
         main_measure=lambda w: ETASKS[w.task]["main_measure"],
     script:
-        "../scripts/plot_scores.py"
+        "../../scripts/plot_scores.py"
 
 
 rule report:
@@ -104,4 +104,4 @@ rule report:
         code=CODE,
         campaign=config["campaign"],
     script:
-        "../scripts/report.py"
+        "../../scripts/report.py"

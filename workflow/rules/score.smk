@@ -19,7 +19,7 @@ rule ideal_recallbase:
         code=CODE,
         ideal_tie=config["ideal_tie"],
     script:
-        "../scripts/ideal_recallbase.py"
+        "../../scripts/ideal_recallbase.py"
 
 
 rule evaluate_run:
@@ -47,7 +47,7 @@ rule evaluate_run:
         aset_dirs={a: str(Path(aset_tables(a)["elements"]).parent) for a in ASETS},
         analysis_aset=ANALYSIS_ASET,
     script:
-        "../scripts/evaluate_run.py"
+        "../../scripts/evaluate_run.py"
 
 
 # the runs of the analysed task are judged in the same job, for the analyses that re-judge
@@ -77,7 +77,7 @@ rule aggregate_task:
     params:
         code=CODE,
     script:
-        "../scripts/aggregate_task.py"
+        "../../scripts/aggregate_task.py"
 
 
 rule aggregate:
@@ -104,4 +104,4 @@ rule aggregate:
         eval_tasks=ETASKS,
         run_counts={t: len(runs_of(RUNS, t)) for t in ETASKS},
     script:
-        "../scripts/aggregate.py"
+        "../../scripts/aggregate.py"
