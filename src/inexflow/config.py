@@ -385,7 +385,7 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
         schema_doc = _safe_load(fh)
     errors = schema_errors(config, schema_doc)
     if errors:
-        raise ConfigError("config is invalid (see README, 'Configuration'):\n  " + "\n  ".join(errors))
+        raise ConfigError("config is invalid (see docs/configuration.md):\n  " + "\n  ".join(errors))
     fill_defaults(config, schema_doc)
     validate_config(config)
     return discover_runs(config)
