@@ -293,6 +293,17 @@ def test_a_key_that_changed_meaning_names_its_replacement(tmp_path):
     assert "config analysis.depth_reductions was replaced by analysis.pool_depth_percents" in str(e.value)
 
 
+def test_a_retired_key_is_accepted_with_a_warning_that_it_does_nothing(caplog):
+    from inexflow.config import prepare_config
+
+    c = cfg()
+    c["stage_server"] = False
+    with caplog.at_level("WARNING", logger="inexflow"):
+        prepare_config(c)
+    assert "stage_server" not in c
+    assert "config stage_server no longer has an effect: every job is now its own process" in caplog.text
+
+
 def test_summary_trends_are_monotonicity_tests_on_rounded_values():
     from inexflow.analysis.summary import trend
 
