@@ -502,7 +502,7 @@ def browse_report(playwright, chromium: str, report: Path) -> dict:
 
 
 def start_and_kill_during_scoring(workdir: Path, whole_snakemake: bool) -> str:
-    """Start ``snakemake --cores 1`` on ``workdir`` and SIGKILL, as soon as a score job runs,
+    """Start ``snakemake --cores 1`` on ``workdir`` and SIGKILL, as soon as a run's job runs,
     that job alone or Snakemake with all its jobs (its process group). Returns its output."""
     import signal
     import time
@@ -515,7 +515,7 @@ def start_and_kill_during_scoring(workdir: Path, whole_snakemake: bool) -> str:
     killed = None
     deadline = time.time() + 120
     while killed is None and time.time() < deadline and proc.poll() is None:
-        found = subprocess.run(["pgrep", "-f", f"{workdir}/.snakemake/scripts/.*score.py"], capture_output=True,
+        found = subprocess.run(["pgrep", "-f", f"{workdir}/.snakemake/scripts/.*evaluate_run.py"], capture_output=True,
                                text=True).stdout.split()
         if found:
             killed = int(found[0])
@@ -525,7 +525,7 @@ def start_and_kill_during_scoring(workdir: Path, whole_snakemake: bool) -> str:
                 os.kill(killed, signal.SIGKILL)
         time.sleep(0.05)
     out, _ = proc.communicate(timeout=300)
-    assert killed is not None, "no score job was seen running"
+    assert killed is not None, "no evaluate_run job was seen running"
     assert proc.returncode != 0, out
     return out
 
