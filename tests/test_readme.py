@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from inexflow.cli import build_parser
+from inexflow.front.cli import build_parser
 
 README = (ROOT / "README.md").read_text()
 # options of the other tools the README shows: pip (--no-deps), snakedeploy (--tag), snakefmt (--check),

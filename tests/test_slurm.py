@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, assert_same_tree, snakemake
-from inexflow.simulate import SimulationConfig, simulate
+from inexflow.simulate.simulate import SimulationConfig, simulate
 
 pytestmark = pytest.mark.slurm
 

@@ -1,10 +1,10 @@
 """Stage index_collection: the assessed documents of the collection (of every assessment set) -> element index."""
 from pathlib import Path
 
-from inexflow.formats.assessments import Assessments
-from inexflow.scoring import index_assessed
-from inexflow.stage import run_stage
-from inexflow.tables import write_parquet
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import write_parquet
+from inexflow.measures.output import index_assessed
+from inexflow.model.assessments import Assessments
 
 
 def main(smk, log):

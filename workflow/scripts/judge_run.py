@@ -4,10 +4,10 @@ leave_one_group_out): they read these small tables instead of every run again.""
 from pathlib import Path
 
 from inexflow.analysis.rejudge import JudgedRuns
-from inexflow.formats.assessments import Assessments
-from inexflow.formats.runs import Run
-from inexflow.stage import made_from, run_stage
-from inexflow.tables import write_parquet
+from inexflow.campaign.stage import made_from, run_stage
+from inexflow.io.tables import write_parquet
+from inexflow.model.assessments import Assessments
+from inexflow.model.runs import Run
 
 
 def main(smk, log):

@@ -1,9 +1,9 @@
 """Stage parse_run: one run file -> results/runs/RUN.parquet (element extents resolved)."""
-from inexflow.formats.runs import read_run
-from inexflow.pool import first_positions
-from inexflow.scoring import resolve_extents
-from inexflow.stage import made_from, run_stage
-from inexflow.tables import read_parquet, write_parquet
+from inexflow.campaign.stage import made_from, run_stage
+from inexflow.io.tables import read_parquet, write_parquet
+from inexflow.measures.output import resolve_extents
+from inexflow.model.pool import first_positions
+from inexflow.model.runs import read_run
 
 
 def main(smk, log):

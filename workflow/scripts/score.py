@@ -2,13 +2,13 @@
 mean scores (column ``task``: the evaluation task)."""
 from pathlib import Path
 
-from inexflow.formats.assessments import Assessments
-from inexflow.formats.runs import Run
+from inexflow.campaign.stage import made_from, run_stage
+from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
 from inexflow.measures import score_run
-from inexflow.options import Options
-from inexflow.session import scoring_context
-from inexflow.stage import made_from, run_stage
-from inexflow.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
+from inexflow.measures.session import scoring_context
+from inexflow.model.assessments import Assessments
+from inexflow.model.options import Options
+from inexflow.model.runs import Run
 
 
 def main(smk, log):

@@ -9,8 +9,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from inexflow.io.tables import atomic_path  # noqa: E402
 from inexflow.measures.catalogue import CURVES, curve_point, curve_title  # noqa: E402
-from inexflow.tables import atomic_path  # noqa: E402
 
 
 def _save(fig, path):

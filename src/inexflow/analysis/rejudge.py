@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from inexflow.formats.assessments import Assessments
 from inexflow.measures import in_evaluation_order
 from inexflow.measures.passage import grouped_cumsum, ip_from_running_sums, passage_results
-from inexflow.recallbase import normalised_passages, overlap_with_passages
+from inexflow.model.assessments import Assessments
+from inexflow.model.recallbase import normalised_passages, overlap_with_passages
 
 # per-topic measure -> the interpolated-precision level it reads (None = AiP, the mean)
 PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "iP[0.10]": 10}
@@ -50,7 +50,7 @@ def analysis_measures() -> list[str]:
 
 class JudgedRuns:
     def __init__(self, assessments: Assessments, runs: Mapping[str, object]):
-        """Judge ``runs`` (name -> run; a :class:`~inexflow.pool.LazyTables` reads them one at
+        """Judge ``runs`` (name -> run; a :class:`~inexflow.model.pool.LazyTables` reads them one at
         a time) against ``assessments``."""
         import logging
 
@@ -65,7 +65,7 @@ class JudgedRuns:
     @classmethod
     def from_parts(cls, assessments: Assessments, parts: Mapping[str, pd.DataFrame]) -> JudgedRuns:
         """The same as ``JudgedRuns(assessments, runs)`` from each run's :meth:`judge` table,
-        cached by the ``judge_run`` stage (a :class:`~inexflow.pool.LazyTables` of them): the
+        cached by the ``judge_run`` stage (a :class:`~inexflow.model.pool.LazyTables` of them): the
         runs themselves are not read again."""
         self = cls.__new__(cls)
         self._index(assessments)
@@ -79,7 +79,7 @@ class JudgedRuns:
         against ``assessment_tables``."""
         from pathlib import Path
 
-        from inexflow.pool import LazyTables
+        from inexflow.model.pool import LazyTables
 
         tables = list(assessment_tables)
         return cls.from_parts(assessments, LazyTables({Path(p).stem: p for p in paths},
@@ -213,8 +213,8 @@ class JudgedRuns:
 def load_judged(path, name: str, assessment_tables) -> pd.DataFrame:
     """A run's cached :meth:`JudgedRuns.judge` table (the ``judge_run`` stage); a table of
     another run, or one made from other assessment tables than ``assessment_tables``, is a
-    :class:`~inexflow.tables.CachedTableError` naming it."""
-    from inexflow.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
+    :class:`~inexflow.io.tables.CachedTableError` naming it."""
+    from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
 
     meta = read_parquet_metadata(path)
     check_identity(path, meta, name=name)

@@ -41,9 +41,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.formats.assessments import Assessments
 from inexflow.measures import catalogue
-from inexflow.options import Options
+from inexflow.model.assessments import Assessments
+from inexflow.model.options import Options
 
 SCORE_COLUMNS = ["run", "topic", "task", "quant", "measure", "value"]
 
@@ -52,7 +52,7 @@ SCORE_COLUMNS = ["run", "topic", "task", "quant", "measure", "value"]
 class ScoringContext:
     """What a measure family may use: the assessments, the recall-bases per quantisation (for
     families that declare ``needs=("recallbases",)``), the collection index (``"index"``)
-    and the :class:`~inexflow.options.Options` (a mapping of option names is accepted too).
+    and the :class:`~inexflow.model.options.Options` (a mapping of option names is accepted too).
     """
 
     assessments: Assessments
@@ -70,7 +70,7 @@ class ScoringContext:
             self.options = Options.from_dict(opts)
 
     def opt(self, name):
-        """An option's value (its default from :class:`~inexflow.options.Options` when not set)."""
+        """An option's value (its default from :class:`~inexflow.model.options.Options` when not set)."""
         return getattr(self.options, name)
 
     def memo(self, key: str, compute):

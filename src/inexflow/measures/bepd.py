@@ -37,7 +37,7 @@ from inexflow.errors import InputError
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.options import Options
+from inexflow.model.options import Options
 
 RECALL_LEVELS = np.arange(1, 101)
 

@@ -27,7 +27,7 @@ from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
-from inexflow.options import Options
+from inexflow.model.options import Options
 
 
 def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:

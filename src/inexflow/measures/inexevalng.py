@@ -27,7 +27,7 @@ from inexflow.errors import UsageError
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.options import Options
+from inexflow.model.options import Options
 
 # the separate quantisations of exhaustivity and specificity (f'_quant(e), f'_quant(s))
 NG_QUANTS = {"strict": lambda v: (v == 3).astype(float), "gen": lambda v: v / 3.0}

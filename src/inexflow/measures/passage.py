@@ -58,7 +58,7 @@ from inexflow.measures.toolorder import (
     warn_no_relevant,
 )
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.recallbase import PassageIndex, normalised_passages
+from inexflow.model.recallbase import PassageIndex, normalised_passages
 
 LEVELS = np.arange(101)
 PER_TOPIC_IP = (0, 1, 5, 10)

@@ -1,7 +1,7 @@
 """Document-level measures as trec_eval computes them (family ``trec``): the reduction of a
 run to documents, scored against graded document relevance.
 
-- Assessments: TREC qrels (``topic iteration doc grade``, :mod:`inexflow.formats.qrels_trec`;
+- Assessments: TREC qrels (``topic iteration doc grade``, :mod:`inexflow.io.qrels_trec`;
   a grade > 0 is relevant, the grade is the nDCG gain), or FOL qrels and INEX assessments
   read at document level (a document with highlighted text is relevant, gain 1).
 - Runs: any run; a document counts at its first result in the topic (passage and element

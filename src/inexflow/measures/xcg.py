@@ -35,7 +35,7 @@ import pandas as pd
 
 from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.options import Options
+from inexflow.model.options import Options
 
 GR_LEVELS = np.round(np.arange(1, 101) / 100, 2)
 GR_TOLERANCE = 1e-9  # gain-recall within this of a level reaches it (summation-order rounding)

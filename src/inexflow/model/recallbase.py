@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
-from inexflow.formats.assessments import ELEMENT_COLUMNS, Assessments, make_table
-from inexflow.formats.xpath import ancestors
-from inexflow.quantisation import quantise
+from inexflow.io.xpath import ancestors
+from inexflow.model.assessments import ELEMENT_COLUMNS, Assessments, make_table
+from inexflow.model.quantisation import quantise
 
 RECALLBASE_COLUMNS = ["topic", "doc", "xpath", "size", "gain", "ideal"]
 # PassageIndex maps keys through a dense table up to this many (topic, doc) combinations

@@ -23,7 +23,7 @@ characters twice.
 from __future__ import annotations
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
-from inexflow.formats.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
+from inexflow.model.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
 
 INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int
 
@@ -113,8 +113,8 @@ def read_fol_qrels(path) -> Assessments:
 
 def write_fol_qrels(assessments: Assessments, path):
     """Write ``documents`` and ``passages`` back in FOL format (used by the simulator)."""
-    from inexflow.formats.assessments import topic_sort_key
-    from inexflow.tables import write_text
+    from inexflow.io.tables import write_text
+    from inexflow.model.assessments import topic_sort_key
 
     by = {k: g for k, g in assessments.passages.groupby(["topic", "doc"], sort=False)}
     docs = assessments.documents.copy()

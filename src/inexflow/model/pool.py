@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.formats.assessments import topic_sort_key
+from inexflow.model.assessments import topic_sort_key
 
 
 def first_positions(results: pd.DataFrame) -> pd.DataFrame:
@@ -63,7 +63,7 @@ class LazyTables(Mapping):
     """name -> cached table, read from its parquet file (or by ``reader(path, name)``) each
     time it is asked for, and not kept: stages pass the runs' tables this way so that at most
     one is in memory. Read from parquet, the ``topic`` and ``doc`` columns of a first-positions
-    table come as categoricals (:func:`~inexflow.tables.read_parquet`), which the pooling
+    table come as categoricals (:func:`~inexflow.io.tables.read_parquet`), which the pooling
     functions here factorise at no cost."""
 
     def __init__(self, paths: dict, reader=None):
@@ -73,7 +73,7 @@ class LazyTables(Mapping):
     def __getitem__(self, name):
         if self.reader is not None:
             return self.reader(self.paths[name], name)
-        from inexflow.tables import read_parquet
+        from inexflow.io.tables import read_parquet
         return read_parquet(self.paths[name], categories=("topic", "doc"))
 
     def __iter__(self):
@@ -110,10 +110,10 @@ def _first_position_keys(firstpos, names):
 
 def _coded(firstpos, name) -> tuple:
     """One first-positions table as (topic codes, topic names, doc codes, doc names,
-    positions): from its file by :func:`~inexflow.tables.read_codes` when ``firstpos`` is a
+    positions): from its file by :func:`~inexflow.io.tables.read_codes` when ``firstpos`` is a
     :class:`LazyTables` of files, else by factorising the table."""
     if isinstance(firstpos, LazyTables) and firstpos.reader is None:
-        from inexflow.tables import read_codes
+        from inexflow.io.tables import read_codes
 
         c = read_codes(firstpos.paths[name], ("topic", "doc"), ("pos",))
         return (*c["topic"], *c["doc"], c["pos"].astype(np.int64, copy=False))
@@ -254,8 +254,8 @@ class LeftOutEntries(Mapping):
     def load(cls, path, runs=None) -> LeftOutEntries:
         """The table build_pool cached at ``path`` (:meth:`to_frame`); with ``runs`` (the
         pooled runs' names), a table built from other runs is a
-        :class:`~inexflow.tables.CachedTableError` naming it."""
-        from inexflow.tables import CachedTableError, read_parquet, read_parquet_metadata
+        :class:`~inexflow.io.tables.CachedTableError` naming it."""
+        from inexflow.io.tables import CachedTableError, read_parquet, read_parquet_metadata
 
         meta = read_parquet_metadata(path)
         if runs is not None and sorted(meta.get("runs") or {}) != sorted(runs):

@@ -64,7 +64,7 @@ class Options:
         """The options of one evaluation task of a workflow config: the top-level keys, then
         the task's own ``overlap``, ``alpha``, ``quantisations``, ``cutoffs`` and
         ``topic_subset`` (:mod:`inexflow.campaign`)."""
-        from inexflow.campaign import OPTION_KEYS, evaluation_tasks
+        from inexflow.campaign.tasks import OPTION_KEYS, evaluation_tasks
 
         top = {k: config[k] for k in cls.names() if k in config and k not in ("overlap", "alpha")}
         tasks = config.get("_eval_tasks") or (evaluation_tasks(config) if task else {})

@@ -11,7 +11,7 @@ against them as trec_eval does (:mod:`inexflow.measures.trec`).
 from __future__ import annotations
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
-from inexflow.formats.assessments import DOCUMENT_COLUMNS, Assessments, make_table
+from inexflow.model.assessments import DOCUMENT_COLUMNS, Assessments, make_table
 
 TREC_DOCUMENT_COLUMNS = {**DOCUMENT_COLUMNS, "grade": "float64"}
 

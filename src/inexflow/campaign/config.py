@@ -14,9 +14,9 @@ import glob
 import re
 from pathlib import Path
 
-from inexflow.campaign import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
+from inexflow.campaign.tasks import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
 from inexflow.errors import ConfigError, UsageError, log  # noqa: F401  (ConfigError: also imported from here)
-from inexflow.formats.runs import TASKS, normalise_task
+from inexflow.model.runs import TASKS, normalise_task
 
 
 def sniff_run(path: str) -> dict:
@@ -64,12 +64,12 @@ def own_campaign_data(config: dict, given: dict, files) -> None:
 
 def demo_plan(config: dict) -> dict | None:
     """With a ``simulate:`` block whose campaign is not there yet (no ``OUT/campaign.json``):
-    the files rule ``simulate_demo`` will write (:func:`inexflow.simulate.planned_files`),
+    the files rule ``simulate_demo`` will write (:func:`inexflow.simulate.simulate.planned_files`),
     so the DAG can be built on a fresh clone. None otherwise."""
     sim = config.get("simulate")
     if not sim or (Path(sim["out"]) / "campaign.json").exists():
         return None
-    from inexflow.simulate import planned_files, simulation_config
+    from inexflow.simulate.simulate import planned_files, simulation_config
 
     try:
         return planned_files(sim["out"], simulation_config(sim))
@@ -167,7 +167,7 @@ def schema_errors(config: dict, schema: dict) -> list[str]:
 def validate_config(config: dict):
     """Checks the schema cannot express; fills ``_assessment_files``."""
     from inexflow.measures import FAMILIES
-    from inexflow.quantisation import QUANTISATIONS
+    from inexflow.model.quantisation import QUANTISATIONS
 
     known_quants = sorted({n for _, n in QUANTISATIONS})
     for q in config["quantisations"]:
@@ -205,8 +205,8 @@ def check_quantisations(aset: dict, quants, key="assessments.path"):
     """Every quantisation in ``quants`` is defined on the scale of the assessment set
     ``aset`` ({path, format, files}; the scale sniffed from the first file that shows an
     element, as the parse stage will read it)."""
-    from inexflow.formats.assessments import sniff_scale
-    from inexflow.quantisation import get_quantisation
+    from inexflow.model.assessments import sniff_scale
+    from inexflow.model.quantisation import get_quantisation
 
     fmt = aset.get("format", "auto")
     scale = None
@@ -287,9 +287,9 @@ DEFAULT_CONFIG = Path("config") / "config.yaml"
 
 def schema_path() -> Path:
     """The workflow's config schema: the one of this installation's workflow (the wheel's or
-    the source tree's, :func:`inexflow.deploy.workflow_dir`), else the one of the workflow
+    the source tree's, :func:`inexflow.campaign.deploy.workflow_dir`), else the one of the workflow
     directory the command runs in."""
-    from inexflow.deploy import workflow_dir
+    from inexflow.campaign.deploy import workflow_dir
 
     try:
         own = workflow_dir() / "schemas" / "config.schema.yaml"

@@ -26,7 +26,7 @@ def _cutoffs(text: str) -> list[int]:
 
 
 def _task(text: str) -> str:
-    from inexflow.formats.runs import TASKS, normalise_task
+    from inexflow.model.runs import TASKS, normalise_task
 
     if normalise_task(text) is None:
         raise argparse.ArgumentTypeError(f"unknown task {text!r}: one of {', '.join(TASKS)} or a submission label "
@@ -52,8 +52,8 @@ def _joined(values) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     from inexflow import __version__
-    from inexflow.options import Options
-    from inexflow.simconfig import SETTINGS, STRUCTURES, SimulationConfig
+    from inexflow.model.options import Options
+    from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig
 
     d = Options()  # every default below comes from here
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
     s.add_argument("--assessments", required=True, action="append", metavar="FILE",
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
-    from inexflow.formats.assessments import ASSESSMENT_FORMATS
+    from inexflow.model.assessments import ASSESSMENT_FORMATS
     s.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
     s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
     s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
@@ -170,8 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def options_from_args(args):
-    """The :class:`~inexflow.options.Options` of an ``inexflow score`` command line."""
-    from inexflow.options import Options
+    """The :class:`~inexflow.model.options.Options` of an ``inexflow score`` command line."""
+    from inexflow.model.options import Options
 
     return Options(quantisations=args.quant, ideal_tie=args.ideal_tie, cutoffs=args.cutoffs,
                    max_list_length=args.max_list_length, per_topic_curves=args.curves, overlap=args.overlap,
@@ -182,8 +182,8 @@ def options_from_args(args):
 
 
 def cmd_score(args) -> int:
-    from inexflow.formats.assessments import read_assessments
-    from inexflow.session import Session
+    from inexflow.measures.session import Session
+    from inexflow.model.assessments import read_assessments
 
     a = read_assessments(args.assessments, args.assessments_format)
     global _SCORE_JOB
@@ -235,8 +235,8 @@ _SCORE_JOB = None  # (args, Session) of the running ``inexflow score``
 def _score_one(path) -> tuple[str, list, InputError | None]:
     """One run's output block, the warnings it raised and its input error, if any (run in a
     worker process when scoring in parallel, so that warnings keep the order of the runs)."""
-    from inexflow.formats.runs import read_run
-    from inexflow.scoring import format_scores, json_lines
+    from inexflow.measures.output import format_scores, json_lines
+    from inexflow.model.runs import read_run
 
     args, session = _SCORE_JOB
     log = logging.getLogger("inexflow")
@@ -295,8 +295,8 @@ def _write_in_order(results, progress: Progress | None = None):
 
 
 def cmd_check_config(args) -> int:
-    from inexflow.campaign import runs_of, used_quantisations
-    from inexflow.config import load_config
+    from inexflow.campaign.config import load_config
+    from inexflow.campaign.tasks import runs_of, used_quantisations
 
     config, runs = load_config(args.configfile)
     tasks = [f"{t} {len(runs_of(runs, t))}" for t in config["_eval_tasks"]]
@@ -308,19 +308,19 @@ def cmd_check_config(args) -> int:
 
 
 def cmd_convert(args) -> int:
-    from inexflow.formats.run_text import convert_to_fol, fol_run_text
-    from inexflow.formats.runs import read_run
+    from inexflow.io.run_text import convert_to_fol, fol_run_text
+    from inexflow.model.runs import read_run
 
     if not args.collection and not args.assessments:
         raise UsageError("convert needs document lengths: give --collection DIR or --assessments FOL_QRELS")
     lengths = None
     if args.assessments:
-        from inexflow.formats.assessments import read_assessments
+        from inexflow.model.assessments import read_assessments
         d = read_assessments(args.assessments).documents
         lengths = d[d["doc_chars"] > 0].drop_duplicates("doc").set_index("doc")["doc_chars"].to_dict()
     text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths))
     if args.out:
-        from inexflow.tables import write_text
+        from inexflow.io.tables import write_text
         write_text(text, args.out)
     else:
         sys.stdout.write(text)
@@ -328,7 +328,7 @@ def cmd_convert(args) -> int:
 
 
 def cmd_workflow(args) -> int:
-    from inexflow.deploy import init, workflow_dir
+    from inexflow.campaign.deploy import init, workflow_dir
 
     init(args.dir, force=args.force)
     print(f"deployed the inexflow workflow ({workflow_dir()}) into {args.dir}: edit {args.dir}/config/config.yaml, "
@@ -337,7 +337,7 @@ def cmd_workflow(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from inexflow.simulate import SETTINGS, simulate, simulation_config
+    from inexflow.simulate.simulate import SETTINGS, simulate, simulation_config
 
     bars: dict[str, Progress] = {}
 

@@ -21,7 +21,7 @@ ASSESSMENTS_DIR, QUERY_TYPE and POOLS. In the workflow config an evaluation task
         cutoffs: [10, 25, 50]       # DCV (default: the campaign's)
 
 Without ``runs`` an evaluation task takes the submissions whose task label is its name
-(matched as :func:`inexflow.formats.runs.task_key` matches labels). The older ``tasks:``
+(matched as :func:`inexflow.model.runs.task_key` matches labels). The older ``tasks:``
 mapping stays as a shorthand: ``tasks.T`` is the evaluation task ``T`` of scoring type
 ``T`` holding every run of that type, on the campaign's assessments and settings.
 
@@ -36,7 +36,7 @@ import re
 from pathlib import Path
 
 from inexflow.errors import ConfigError
-from inexflow.formats.runs import TASKS, task_key
+from inexflow.model.runs import TASKS, task_key
 
 # the keys an evaluation task may set that override the campaign's top-level scoring options
 OPTION_KEYS = ("overlap", "alpha", "quantisations", "cutoffs", "topic_subset")
@@ -168,7 +168,7 @@ def task_table(tasks: dict[str, dict], counts: dict[str, int]):
     campaign's EvalJ blocks side by side; written as ``evaluation_tasks.tsv``)."""
     import pandas as pd
 
-    from inexflow.options import Options, default_overlap
+    from inexflow.model.options import Options, default_overlap
 
     def join(v):
         return "" if v is None else ",".join(map(str, v))

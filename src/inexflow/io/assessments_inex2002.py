@@ -12,9 +12,9 @@ quantisations; it is not an official mapping.
 from __future__ import annotations
 
 from inexflow.errors import InputError, warn_input
-from inexflow.formats.assessments import ELEMENT_COLUMNS, Assessments, make_table
-from inexflow.formats.xmlutil import attr, local, parse_xml, where
-from inexflow.formats.xpath import canonical_xpath
+from inexflow.io.xmlutil import attr, local, parse_xml, where
+from inexflow.io.xpath import canonical_xpath
+from inexflow.model.assessments import ELEMENT_COLUMNS, Assessments, make_table
 
 COVERAGE_TO_SPEC = {"N": 0, "S": 1, "L": 2, "E": 3}
 

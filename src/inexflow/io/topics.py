@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
-from inexflow.formats.xmlutil import attr, local, parse_xml, where
+from inexflow.io.xmlutil import attr, local, parse_xml, where
 
 TOPIC_COLUMNS = ["topic", "ct_no", "type", "title", "castitle", "description", "narrative"]
 
@@ -43,7 +43,7 @@ def write_topics(df: pd.DataFrame, path):
     """Write a topic table as an INEX topic file (used by the simulator)."""
     from xml.sax.saxutils import escape, quoteattr
 
-    from inexflow.tables import write_text
+    from inexflow.io.tables import write_text
 
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n<inex-topic-file>\n']
     for r in df.itertuples():

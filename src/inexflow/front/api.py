@@ -15,7 +15,7 @@
 recall levels, so MAiP = 67/101, which is what inex_eval v3.1 prints for these qrels and run.)
 
 The same session as ``inexflow score`` and the workflow's ``score`` stage
-(:class:`inexflow.session.Session`), so the numbers are the official tool's.
+(:class:`inexflow.measures.session.Session`), so the numbers are the official tool's.
 
 DataFrames use TREC-style column names:
 
@@ -38,9 +38,9 @@ import tempfile
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
-from inexflow.formats.assessments import Assessments, read_assessments
-from inexflow.formats.runs import Run, read_run
-from inexflow.options import Options
+from inexflow.model.assessments import Assessments, read_assessments
+from inexflow.model.options import Options
+from inexflow.model.runs import Run, read_run
 
 RUN_NAME = "run"
 
@@ -49,7 +49,7 @@ def _require(df: pd.DataFrame, what: str, columns) -> None:
     missing = [c for c in columns if c not in df.columns]
     if missing:
         raise UsageError(f"{what} DataFrame has no column {', '.join(missing)} (has {', '.join(map(str, df.columns))};"
-                         f" see inexflow.api for the column names)")
+                         f" see inexflow.front.api for the column names)")
 
 
 def _via_text(write_lines, read, what: str, where_of):
@@ -150,17 +150,17 @@ def evaluate(assessments, run, measures=None, *, task: str, families=None, colle
     """Score ``run`` against ``assessments`` and return a tidy DataFrame.
 
     ``assessments``: a path (file or directory), a list of paths, an
-    :class:`~inexflow.formats.assessments.Assessments` or a DataFrame; ``run``: a path, a
-    :class:`~inexflow.formats.runs.Run` or a DataFrame. ``measures``: names such as
+    :class:`~inexflow.model.assessments.Assessments` or a DataFrame; ``run``: a path, a
+    :class:`~inexflow.model.runs.Run` or a DataFrame. ``measures``: names such as
     ``"MAiP"``, ``"iP[0.01]"``, ``"nxCG[10]"``, ``"MAgP"`` (default: every measure of the
     families); ``task``: a scoring type or a submission label; ``families``: instead of the
-    task's default; ``options``: any :class:`~inexflow.options.Options` field (``cutoffs``,
+    task's default; ``options``: any :class:`~inexflow.model.options.Options` field (``cutoffs``,
     ``quantisations``, ``beta``, ``overlap``, ...). Returns the means (columns ``measure``,
     ``value``, plus ``quant`` where several quantisations are scored), or with
     ``per_topic=True`` the rows ``topic, quant, measure, value`` of every topic and ``all``.
     """
     from inexflow.measures import check_measures
-    from inexflow.session import Session
+    from inexflow.measures.session import Session
 
     opts = Options.from_dict(options)
     a = _assessments(assessments, assessments_format)

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, read_bytes
-from inexflow.formats.runs import RESULT_COLUMNS, Run, check_duplicates, normalise_task, order_results
-from inexflow.formats.xmlutil import attr, local, parse_xml, where
-from inexflow.formats.xpath import canonical_xpath
+from inexflow.io.xmlutil import attr, local, parse_xml, where
+from inexflow.io.xpath import canonical_xpath
+from inexflow.model.runs import RESULT_COLUMNS, Run, check_duplicates, normalise_task, order_results
 
 
 def _num(path, el, text, what, conv):
@@ -72,7 +72,7 @@ def _scan(data: bytes):
         return None
     from lxml import etree
 
-    from inexflow.formats.xmlutil import safe_parser
+    from inexflow.io.xmlutil import safe_parser
     try:
         root = etree.fromstring(data[:body] + b"</" + head.group(1) + b">", safe_parser())
     except etree.XMLSyntaxError:
@@ -281,7 +281,7 @@ def write_xml_run(run: Run, path, task_label: str):
     """Write ``run`` as an INEX XML submission (used by the simulator)."""
     from xml.sax.saxutils import quoteattr
 
-    from inexflow.tables import write_text
+    from inexflow.io.tables import write_text
 
     out = [f'<?xml version="1.0" encoding="UTF-8"?>\n<inex-submission participant-id={quoteattr(run.participant)} '
            f'run-id={quoteattr(run.run_id)} task={quoteattr(task_label)} query="automatic">\n']

@@ -117,7 +117,7 @@ class Run:
                 "task_label": self.task_label or self.task, "format": self.format, "source": self.source}
 
     def save(self, path, made_from: dict | None = None):
-        from inexflow.tables import write_parquet
+        from inexflow.io.tables import write_parquet
         write_parquet(self.results, path, {**self.meta(), "made_from": made_from or {}})
 
     @classmethod
@@ -125,7 +125,7 @@ class Run:
         """A run cached by :meth:`save`; with ``name``, a cached table of another run is an error.
         ``categorical``: topics and documents as pandas categoricals (read from the file's
         dictionary pages: faster to read and to factorise, for stages that only look them up)."""
-        from inexflow.tables import check_identity, read_parquet, read_parquet_metadata
+        from inexflow.io.tables import check_identity, read_parquet, read_parquet_metadata
         m = read_parquet_metadata(path)
         if name is not None:
             check_identity(path, m, name=name)
@@ -134,7 +134,7 @@ class Run:
                        read_parquet(path, categories=("topic", "doc") if categorical else None),
                        m.get("task_label", m["task"]), m.get("name", ""))
         except KeyError as e:
-            from inexflow.tables import CachedTableError
+            from inexflow.io.tables import CachedTableError
             raise CachedTableError(path, f"cached run table has no {e.args[0]!r} in its metadata") from None
 
 
@@ -142,7 +142,7 @@ def order_results(df: pd.DataFrame, has_rank: bool, codes: dict | None = None) -
     """Sort into evaluation order (see module docstring); ``df`` rows are in file order.
     ``codes`` may give a column's integer codes and distinct values (``{"topic": (codes,
     uniques)}``, as a reader's dictionary has them) so that they are not computed again."""
-    from inexflow.formats.assessments import topic_sort_key
+    from inexflow.model.assessments import topic_sort_key
 
     codes, topics = (codes or {}).get("topic") or pd.factorize(df["topic"])
     topic_pos = np.empty(len(topics), dtype=np.int64)
@@ -204,7 +204,7 @@ def detect_run_format(path) -> str:
 
 def read_run(path, task: str | None = None, participant: str | None = None, fmt: str = "auto") -> Run:
     """Read one run file. ``task``/``participant`` override or fill in what the file says."""
-    from inexflow.formats import run_text, run_xml
+    from inexflow.io import run_text, run_xml
 
     path = Path(path)
     if not path.is_file():

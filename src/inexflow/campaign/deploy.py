@@ -21,7 +21,7 @@ from pathlib import Path
 
 from inexflow.errors import UsageError
 
-_HERE = Path(__file__).resolve().parent
+_HERE = Path(__file__).resolve().parents[1]  # the inexflow package
 
 
 def _first_dir(candidates, marker: str) -> Path | None:
@@ -77,7 +77,7 @@ def init(dest, force: bool = False) -> list[Path]:
     ``workflow/profiles/`` and ``config/``. Existing files are kept unless ``force``; returns
     the paths written."""
     from inexflow import __version__
-    from inexflow.tables import write_text
+    from inexflow.io.tables import write_text
 
     dest = Path(dest)
     wf, cfg = workflow_dir(), config_dir()

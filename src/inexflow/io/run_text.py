@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
-from inexflow.formats.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
-from inexflow.formats.runs import RESULT_COLUMNS, Run, check_duplicates, order_results
-from inexflow.formats.xpath import canonical_xpath
+from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
+from inexflow.io.xpath import canonical_xpath
+from inexflow.model.runs import RESULT_COLUMNS, Run, check_duplicates, order_results
 
 EXPECTED = ("8 (topic Q0 doc rank rsv run-id offset length), 7 (... run-id xpath) "
             "or 6 (... run-id)")
@@ -250,6 +250,6 @@ def convert_to_fol(run, collection=None, doc_lengths: dict | None = None):
         res.loc[res.index[idx], "length"] = n[known].astype(np.int64).to_numpy()
         run.results = res
     if collection is not None:
-        from inexflow.scoring import resolve_extents
+        from inexflow.measures.output import resolve_extents
         run = resolve_extents(run, collection)
     return run

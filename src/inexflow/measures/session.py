@@ -1,8 +1,8 @@
 """One scoring session, assembled the same way for ``inexflow score``, the workflow's
 ``score`` stage and :func:`inexflow.evaluate`: the assessments, the measure families of the
 task, what those families need (recall-bases per quantisation, the collection index; see
-:func:`inexflow.measures.needs`) and the :class:`~inexflow.options.Options` with the
-overlap resolved for the task (:func:`inexflow.options.default_overlap`).
+:func:`inexflow.measures.needs`) and the :class:`~inexflow.model.options.Options` with the
+overlap resolved for the task (:func:`inexflow.model.options.default_overlap`).
 
 The workflow builds the recall-bases and the index in their own jobs and hands them in;
 the CLI and the API build them here, from the same functions.
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inexflow.formats.assessments import Assessments
 from inexflow.measures import SCORE_COLUMNS, ScoringContext, needs, score_run
-from inexflow.options import Options
+from inexflow.model.assessments import Assessments
+from inexflow.model.options import Options
 
 
 def scoring_context(a: Assessments, task: str, families, options: Options, recallbases=None,
@@ -44,8 +44,8 @@ class Session:
               collection=None) -> Session:
         """A session for runs of ``task`` (a scoring type or any submission label) scored with
         ``families`` (default: the task's, for the kind of assessments)."""
-        from inexflow.formats.runs import normalise_task
-        from inexflow.scoring import build_recallbases, families_for, index_assessed
+        from inexflow.measures.output import build_recallbases, families_for, index_assessed
+        from inexflow.model.runs import normalise_task
 
         options = options or Options()
         scoring = normalise_task(task) or task
@@ -60,8 +60,8 @@ class Session:
         """(family, scores) for every family, element results of ``run`` resolved through the
         collection first."""
         from inexflow.measures import ORDER
+        from inexflow.measures.output import resolve_extents
         from inexflow.measures.toolorder import in_file_order
-        from inexflow.scoring import resolve_extents
 
         run = resolve_extents(run, self.collection, self.context.index)
         in_file = in_file_order(run) if any(ORDER[f] == "file" for f in self.families) else None  # warns once

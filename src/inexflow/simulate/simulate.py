@@ -44,17 +44,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from inexflow.formats.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
-from inexflow.formats.collection import index_document
-from inexflow.formats.qrels_fol import write_fol_qrels
-from inexflow.formats.run_text import fol_run_text
-from inexflow.formats.run_xml import write_xml_run
-from inexflow.formats.runs import RESULT_COLUMNS, Run
-from inexflow.formats.topics import write_topics
-from inexflow.pool import entries_from_first_positions, first_positions, pool_from_entries
-from inexflow.recallbase import overlap_with_passages
-from inexflow.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config  # noqa: F401
-from inexflow.tables import write_json, write_text
+from inexflow.io.collection import index_document
+from inexflow.io.qrels_fol import write_fol_qrels
+from inexflow.io.run_text import fol_run_text
+from inexflow.io.run_xml import write_xml_run
+from inexflow.io.tables import write_json, write_text
+from inexflow.io.topics import write_topics
+from inexflow.model.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
+from inexflow.model.pool import entries_from_first_positions, first_positions, pool_from_entries
+from inexflow.model.recallbase import overlap_with_passages
+from inexflow.model.runs import RESULT_COLUMNS, Run
+from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config  # noqa: F401
 
 WORDS = ("retrieval evaluation element passage structure document section paragraph query topic relevance "
          "assessment judgement pool system measure precision recall gain effort ranking overlap focused "
@@ -275,7 +275,7 @@ def assessment_files(out: Path, cfg: SimulationConfig) -> list[str]:
 def planned_files(outdir, cfg: SimulationConfig) -> dict:
     """The files :func:`simulate` writes for ``cfg``, known without simulating: ``marker``
     (``campaign.json``, written last), ``topics``, ``assessments`` (every file) and ``runs``
-    ({path: what :func:`inexflow.config.sniff_run` will read in it: the XML ``task`` label and
+    ({path: what :func:`inexflow.campaign.config.sniff_run` will read in it: the XML ``task`` label and
     ``participant``, nothing for a text run}). The workflow plans a missing demo campaign with it."""
     if cfg.max_runs is not None:
         raise ValueError("a campaign with max_runs (a seeded selection of runs) cannot be planned before it is made")

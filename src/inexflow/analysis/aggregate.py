@@ -19,10 +19,10 @@ from inexflow.measures.catalogue import is_count
 def read_task_scores(path) -> pd.DataFrame:
     """One evaluation task's score table (``scores/by_task/TASK.parquet``, written by the
     ``aggregate_task`` stage), checked to be that task's: a table copied over another task's
-    is a :class:`~inexflow.tables.CachedTableError` naming the file."""
+    is a :class:`~inexflow.io.tables.CachedTableError` naming the file."""
     from pathlib import Path
 
-    from inexflow.tables import check_identity, read_parquet, read_parquet_metadata
+    from inexflow.io.tables import check_identity, read_parquet, read_parquet_metadata
 
     check_identity(path, read_parquet_metadata(path), task=Path(path).stem)
     return read_parquet(path)

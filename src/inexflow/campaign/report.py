@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from inexflow.tables import write_text
+from inexflow.io.tables import write_text
 
 # columns of the analysis tables that hold counts (sizes, depths, numbers of runs, pairs or
 # samples); a NaN among them makes pandas read them as floats

@@ -3,7 +3,7 @@
 :func:`run_stage` sends the library's log to the rule's log file (and stderr), and turns
 an input problem into one clear message naming the rule, the input and the reason, with
 a non-zero exit and no traceback. Outputs are written atomically by
-:mod:`inexflow.tables`, so a failed or killed job leaves nothing a re-run would trust.
+:mod:`inexflow.io.tables`, so a failed or killed job leaves nothing a re-run would trust.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def code_fingerprint(package_dir=None) -> str:
     import hashlib
     from pathlib import Path
 
-    root = Path(package_dir or Path(__file__).resolve().parent)
+    root = Path(package_dir or Path(__file__).resolve().parents[1])  # the inexflow package
     h = hashlib.sha256()
     for f in sorted(root.rglob("*.py")):
         if "__pycache__" in f.parts or "_workflow" in f.relative_to(root).parts:
@@ -47,10 +47,10 @@ def code_fingerprint(package_dir=None) -> str:
 
 def made_from(smk) -> dict:
     """{input file: SHA-256} of a job's input files, recorded in the tables it writes
-    (checked by :func:`inexflow.tables.check_inputs` where a later stage reads both)."""
+    (checked by :func:`inexflow.io.tables.check_inputs` where a later stage reads both)."""
     import os
 
-    from inexflow.tables import checksum
+    from inexflow.io.tables import checksum
 
     return {str(p): checksum(p) for p in smk.input if os.path.isfile(p)}
 
@@ -68,7 +68,7 @@ def run_stage(fn, smk):
         fn(smk, log)
         pages = getattr(getattr(smk, "params", None), "pages", None)
         if pages:  # the report pages of the tables the stage wrote (the workflow's table_pages)
-            from inexflow.report import write_table_pages
+            from inexflow.campaign.report import write_table_pages
 
             write_table_pages(pages, smk.output)
     except (InputError, UsageError) as e:

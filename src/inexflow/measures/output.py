@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
-from inexflow.formats.assessments import Assessments, topic_sort_key
-from inexflow.formats.collection import index_collection
-from inexflow.formats.runs import Run
+from inexflow.io.collection import index_collection
 from inexflow.measures.catalogue import NO_QUANT, is_count
-from inexflow.recallbase import assessed_gains, element_relevance, ideal_recallbase
+from inexflow.model.assessments import Assessments, topic_sort_key
+from inexflow.model.recallbase import assessed_gains, element_relevance, ideal_recallbase
+from inexflow.model.runs import Run
 
 log = logging.getLogger("inexflow")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.formats.xmlutil import local, parse_xml
+from inexflow.io.xmlutil import local, parse_xml
 
 INDEX_COLUMNS = {"doc": "object", "xpath": "object", "tag": "object", "start": "int64", "end": "int64",
                  "depth": "int64", "parent": "int64"}

@@ -10,9 +10,9 @@ Specificity is rsize / size. Files whose elements carry no ``exhaustivity`` are 
 from __future__ import annotations
 
 from inexflow.errors import InputError, warn_input
-from inexflow.formats.assessments import DOCUMENT_COLUMNS, ELEMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
-from inexflow.formats.xmlutil import attr, check_tag, local, parse_xml, where
-from inexflow.formats.xpath import canonical_xpath
+from inexflow.io.xmlutil import attr, check_tag, local, parse_xml, where
+from inexflow.io.xpath import canonical_xpath
+from inexflow.model.assessments import DOCUMENT_COLUMNS, ELEMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
 
 FILE_LEVEL = ("file",)
 ELEMENT_LEVEL = ("best-entry-point", "passage", "element")

@@ -65,7 +65,7 @@ class Assessments:
         return sorted(ts, key=topic_sort_key)
 
     def save(self, outdir):
-        from inexflow.tables import write_parquet
+        from inexflow.io.tables import write_parquet
         out = Path(outdir)
         meta = {"scale": self.scale, "source": self.source}
         write_parquet(self.elements, out / "elements.parquet", meta)
@@ -74,7 +74,7 @@ class Assessments:
 
     @classmethod
     def load(cls, outdir) -> Assessments:
-        from inexflow.tables import read_parquet, read_parquet_metadata
+        from inexflow.io.tables import read_parquet, read_parquet_metadata
         out = Path(outdir)
         meta = read_parquet_metadata(out / "elements.parquet")
         return cls(meta["scale"], meta["source"], read_parquet(out / "elements.parquet"),
@@ -118,7 +118,7 @@ def sniff_scale(path) -> str | None:
 
 def read_assessments(paths, fmt: str = "auto") -> Assessments:
     """Read one or more assessment files (one format) into one :class:`Assessments`."""
-    from inexflow.formats import assessments_inex2002, assessments_inex2005, qrels_fol, qrels_trec
+    from inexflow.io import assessments_inex2002, assessments_inex2005, qrels_fol, qrels_trec
 
     if isinstance(paths, (str, Path)):
         paths = [paths]
