@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from inexflow.measures import ScoringContext, score_run
-from inexflow.measures.output import build_recallbases
 from inexflow.model.assessments import read_assessments
+from inexflow.model.recallbase import build_recallbases
 from inexflow.model.runs import read_run
 from inexflow.simulate.simulate import SimulationConfig, simulate
 

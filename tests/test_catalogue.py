@@ -5,9 +5,9 @@ import pytest
 
 from inexflow.errors import UsageError
 from inexflow.measures import FAMILIES, ScoringContext, check_measures, measure_names, score_run
-from inexflow.measures.output import build_recallbases, index_assessed, resolve_extents
-from inexflow.model.assessments import read_assessments
-from inexflow.model.runs import read_run
+from inexflow.model.assessments import index_assessed, read_assessments
+from inexflow.model.recallbase import build_recallbases
+from inexflow.model.runs import read_run, resolve_extents
 from inexflow.simulate.simulate import SimulationConfig, simulate
 
 # family -> (assessments under the simulated campaign, task of the run it scores)

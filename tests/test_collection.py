@@ -5,8 +5,7 @@ import pytest
 from conftest import write
 from inexflow.errors import InputError
 from inexflow.io.collection import elements_covering, index_collection
-from inexflow.measures.output import resolve_extents
-from inexflow.model.runs import read_run
+from inexflow.model.runs import read_run, resolve_extents
 
 DOC = "<article><fm>ab</fm><bdy><p>cde</p>x<p>fg</p></bdy></article>"
 # text = "ab" + "cde" + "x" + "fg" = "abcdexfg"

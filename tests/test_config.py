@@ -265,7 +265,7 @@ def test_both_doors_resolve_the_same_overlap():
 
 
 def test_schema_assessment_formats_are_the_readers():
-    from inexflow.model.assessments import ASSESSMENT_FORMATS
+    from inexflow.io.detect import ASSESSMENT_FORMATS
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     assert tuple(schema["properties"]["assessments"]["properties"]["format"]["enum"]) == ASSESSMENT_FORMATS
@@ -274,7 +274,7 @@ def test_schema_assessment_formats_are_the_readers():
 def test_schema_scoring_types_and_structures_are_the_library_s():
     """One truth: the schema's scoring types (tasks, evaluation_tasks.NAME.type) and simulated
     structures are the library's lists."""
-    from inexflow.model.runs import TASKS
+    from inexflow.io.task_labels import TASKS
     from inexflow.simulate.simulate import STRUCTURES
 
     props = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())["properties"]

@@ -117,8 +117,8 @@ def test_fetchbrowse_by_hand(tmp_path):
 @given(st.permutations(["1", "2", "3"]), st.integers(0, 1000), st.sampled_from(["off", "on"]))
 def test_permuting_topics_changes_no_mean(tmp_path_factory, order, seed, overlap):
     from inexflow.measures import ScoringContext, score_run
-    from inexflow.measures.output import build_recallbases
     from inexflow.model.assessments import read_assessments
+    from inexflow.model.recallbase import build_recallbases
     from inexflow.model.runs import read_run
 
     d = tmp_path_factory.mktemp("perm")
@@ -148,8 +148,8 @@ def test_unassessed_partly_seen_element_scores_zero():
 @pytest.mark.parametrize("overlap", ["on", "off"])
 def test_ideal_run_scores_one(tmp_path, overlap):
     from inexflow.measures import ScoringContext, score_run
-    from inexflow.measures.output import build_recallbases
     from inexflow.model.assessments import read_assessments
+    from inexflow.model.recallbase import build_recallbases
     from inexflow.model.runs import Run
 
     a = read_assessments(write(tmp_path / "a.xml", ASSESS))

@@ -90,10 +90,10 @@ class INEX(Measure):
     def aggregator(self) -> Agg:
         """The catalogue's aggregator of this measure in the families that can score the task
         (``families``, else the task's families on any kind of assessments)."""
+        from inexflow.io.task_labels import normalise_task
         from inexflow.measures import check_measures, measure_names
         from inexflow.measures.catalogue import aggregator
         from inexflow.measures.output import DEFAULT_FAMILIES
-        from inexflow.model.runs import normalise_task
 
         s = self._settings()
         opts = Options.from_dict({k: v for k, v in s.items() if k in _OPTIONS}).as_dict()

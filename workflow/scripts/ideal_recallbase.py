@@ -3,8 +3,8 @@ from pathlib import Path
 
 from inexflow.campaign.stage import made_from, run_stage
 from inexflow.io.tables import read_parquet, write_parquet
-from inexflow.measures.output import build_recallbases
 from inexflow.model.assessments import Assessments
+from inexflow.model.recallbase import build_recallbases
 
 
 def main(smk, log):

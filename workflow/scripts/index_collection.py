@@ -3,8 +3,7 @@ from pathlib import Path
 
 from inexflow.campaign.stage import run_stage
 from inexflow.io.tables import write_parquet
-from inexflow.measures.output import index_assessed
-from inexflow.model.assessments import Assessments
+from inexflow.model.assessments import Assessments, index_assessed
 
 
 def main(smk, log):

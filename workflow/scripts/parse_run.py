@@ -1,9 +1,8 @@
 """Stage parse_run: one run file -> results/runs/RUN.parquet (element extents resolved)."""
 from inexflow.campaign.stage import made_from, run_stage
 from inexflow.io.tables import read_parquet, write_parquet
-from inexflow.measures.output import resolve_extents
 from inexflow.model.pool import first_positions
-from inexflow.model.runs import read_run
+from inexflow.model.runs import read_run, resolve_extents
 
 
 def main(smk, log):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 
 from inexflow.errors import UsageError
+from inexflow.io.canonical import topic_sort_key
 from inexflow.measures.catalogue import per_topic_name
-from inexflow.model.assessments import topic_sort_key
 
 
 def score_matrix(scores: pd.DataFrame, task: str, measure: str, quant: str | None = None) -> pd.DataFrame:

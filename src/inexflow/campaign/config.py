@@ -16,7 +16,7 @@ from pathlib import Path
 
 from inexflow.campaign.tasks import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
 from inexflow.errors import ConfigError, UsageError, log  # noqa: F401  (ConfigError: also imported from here)
-from inexflow.model.runs import TASKS, normalise_task
+from inexflow.io.task_labels import TASKS, normalise_task
 
 
 def sniff_run(path: str) -> dict:
@@ -205,7 +205,7 @@ def check_quantisations(aset: dict, quants, key="assessments.path"):
     """Every quantisation in ``quants`` is defined on the scale of the assessment set
     ``aset`` ({path, format, files}; the scale sniffed from the first file that shows an
     element, as the parse stage will read it)."""
-    from inexflow.model.assessments import sniff_scale
+    from inexflow.io.detect import sniff_scale
     from inexflow.model.quantisation import get_quantisation
 
     fmt = aset.get("format", "auto")

@@ -21,7 +21,7 @@ ASSESSMENTS_DIR, QUERY_TYPE and POOLS. In the workflow config an evaluation task
         cutoffs: [10, 25, 50]       # DCV (default: the campaign's)
 
 Without ``runs`` an evaluation task takes the submissions whose task label is its name
-(matched as :func:`inexflow.model.runs.task_key` matches labels). The older ``tasks:``
+(matched as :func:`inexflow.io.task_labels.task_key` matches labels). The older ``tasks:``
 mapping stays as a shorthand: ``tasks.T`` is the evaluation task ``T`` of scoring type
 ``T`` holding every run of that type, on the campaign's assessments and settings.
 
@@ -36,7 +36,7 @@ import re
 from pathlib import Path
 
 from inexflow.errors import ConfigError
-from inexflow.model.runs import TASKS, task_key
+from inexflow.io.task_labels import TASKS, task_key
 
 # the keys an evaluation task may set that override the campaign's top-level scoring options
 OPTION_KEYS = ("overlap", "alpha", "quantisations", "cutoffs", "topic_subset")

@@ -26,7 +26,7 @@ def _cutoffs(text: str) -> list[int]:
 
 
 def _task(text: str) -> str:
-    from inexflow.model.runs import TASKS, normalise_task
+    from inexflow.io.task_labels import TASKS, normalise_task
 
     if normalise_task(text) is None:
         raise argparse.ArgumentTypeError(f"unknown task {text!r}: one of {', '.join(TASKS)} or a submission label "
@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
     s.add_argument("--assessments", required=True, action="append", metavar="FILE",
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
-    from inexflow.model.assessments import ASSESSMENT_FORMATS
+    from inexflow.io.detect import ASSESSMENT_FORMATS
     s.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
     s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
     s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
@@ -308,8 +308,8 @@ def cmd_check_config(args) -> int:
 
 
 def cmd_convert(args) -> int:
-    from inexflow.io.run_text import convert_to_fol, fol_run_text
-    from inexflow.model.runs import read_run
+    from inexflow.io.run_text import fol_run_text
+    from inexflow.model.runs import convert_to_fol, read_run
 
     if not args.collection and not args.assessments:
         raise UsageError("convert needs document lengths: give --collection DIR or --assessments FOL_QRELS")

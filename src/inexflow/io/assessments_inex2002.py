@@ -12,9 +12,9 @@ quantisations; it is not an official mapping.
 from __future__ import annotations
 
 from inexflow.errors import InputError, warn_input
+from inexflow.io.canonical import ELEMENT_COLUMNS, AssessmentTables, make_table
 from inexflow.io.xmlutil import attr, local, parse_xml, where
 from inexflow.io.xpath import canonical_xpath
-from inexflow.model.assessments import ELEMENT_COLUMNS, Assessments, make_table
 
 COVERAGE_TO_SPEC = {"N": 0, "S": 1, "L": 2, "E": 3}
 
@@ -29,7 +29,7 @@ def _scale_value(path, el, text, what):
     return v
 
 
-def read_inex2002(path) -> Assessments:
+def read_inex2002(path) -> AssessmentTables:
     root = parse_xml(path)
     tops = [root] if local(root.tag) in ("assessments", "assessment") else [
         el for el in root.iter() if local(el.tag) in ("assessments", "assessment")]
@@ -67,4 +67,4 @@ def read_inex2002(path) -> Assessments:
                 rows.append((topic, doc, xp, float(e), float(s), -1, -1))
     if not rows:
         warn_input(path, None, "no assessed elements in file")
-    return Assessments("inex2002", str(path), elements=make_table(rows, ELEMENT_COLUMNS))
+    return AssessmentTables("inex2002", str(path), elements=make_table(rows, ELEMENT_COLUMNS))

@@ -10,9 +10,9 @@ Specificity is rsize / size. Files whose elements carry no ``exhaustivity`` are 
 from __future__ import annotations
 
 from inexflow.errors import InputError, warn_input
+from inexflow.io.canonical import DOCUMENT_COLUMNS, ELEMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table
 from inexflow.io.xmlutil import attr, check_tag, local, parse_xml, where
 from inexflow.io.xpath import canonical_xpath
-from inexflow.model.assessments import DOCUMENT_COLUMNS, ELEMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
 
 FILE_LEVEL = ("file",)
 ELEMENT_LEVEL = ("best-entry-point", "passage", "element")
@@ -29,7 +29,7 @@ def _size(path, el, name):
     return v
 
 
-def read_inex2005(path) -> Assessments:
+def read_inex2005(path) -> AssessmentTables:
     root = parse_xml(path)
     tops = [root] if local(root.tag) == "assessments" else [
         el for el in root.iter() if local(el.tag) == "assessments"]
@@ -107,5 +107,5 @@ def read_inex2005(path) -> Assessments:
         row = els[els["exh"].isna()].iloc[0]
         raise InputError(path, f"topic {row.topic} doc {row.doc} {row.xpath}",
                          "element without exhaustivity in a file that uses it", "exhaustivity=\"?|0|1|2\"")
-    return Assessments(scale, str(path), elements=els, passages=make_table(passages, PASSAGE_COLUMNS),
+    return AssessmentTables(scale, str(path), elements=els, passages=make_table(passages, PASSAGE_COLUMNS),
                        documents=make_table(documents, DOCUMENT_COLUMNS))

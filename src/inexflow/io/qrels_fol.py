@@ -23,7 +23,7 @@ characters twice.
 from __future__ import annotations
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
-from inexflow.model.assessments import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, Assessments, make_table
+from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table
 
 INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int
 
@@ -49,7 +49,7 @@ def _int(path, lineno, text, what, negative_ok=False):
     return v
 
 
-def read_fol_qrels(path) -> Assessments:
+def read_fol_qrels(path) -> AssessmentTables:
     docs, passages = [], []
     seen = {}
     text = decode_text(path, read_bytes(path, "qrels file"))
@@ -107,14 +107,14 @@ def read_fol_qrels(path) -> Assessments:
         docs.append((topic, doc, rel, dlen, bep, ""))
     if not docs:
         warn_input(path, None, "no assessments in file")
-    return Assessments("fol", str(path), passages=make_table(passages, PASSAGE_COLUMNS),
+    return AssessmentTables("fol", str(path), passages=make_table(passages, PASSAGE_COLUMNS),
                        documents=make_table(docs, DOCUMENT_COLUMNS))
 
 
-def write_fol_qrels(assessments: Assessments, path):
+def write_fol_qrels(assessments: AssessmentTables, path):
     """Write ``documents`` and ``passages`` back in FOL format (used by the simulator)."""
+    from inexflow.io.canonical import topic_sort_key
     from inexflow.io.tables import write_text
-    from inexflow.model.assessments import topic_sort_key
 
     by = {k: g for k, g in assessments.passages.groupby(["topic", "doc"], sort=False)}
     docs = assessments.documents.copy()

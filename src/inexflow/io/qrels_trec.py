@@ -11,12 +11,12 @@ against them as trec_eval does (:mod:`inexflow.measures.trec`).
 from __future__ import annotations
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
-from inexflow.model.assessments import DOCUMENT_COLUMNS, Assessments, make_table
+from inexflow.io.canonical import DOCUMENT_COLUMNS, AssessmentTables, make_table
 
 TREC_DOCUMENT_COLUMNS = {**DOCUMENT_COLUMNS, "grade": "float64"}
 
 
-def read_trec_qrels(path) -> Assessments:
+def read_trec_qrels(path) -> AssessmentTables:
     rows, seen = [], {}
     text = decode_text(path, read_bytes(path, "qrels file"))
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -38,4 +38,4 @@ def read_trec_qrels(path) -> Assessments:
         rows.append((topic, doc, 0, -1, -1, "", float(grade)))
     if not rows:
         warn_input(path, None, "no judgements in file")
-    return Assessments("trec", str(path), documents=make_table(rows, TREC_DOCUMENT_COLUMNS))
+    return AssessmentTables("trec", str(path), documents=make_table(rows, TREC_DOCUMENT_COLUMNS))

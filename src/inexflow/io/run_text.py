@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, order_results
 from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
 from inexflow.io.xpath import canonical_xpath
-from inexflow.model.runs import RESULT_COLUMNS, Run, check_duplicates, order_results
 
 EXPECTED = ("8 (topic Q0 doc rank rsv run-id offset length), 7 (... run-id xpath) "
             "or 6 (... run-id)")
@@ -106,7 +106,7 @@ def _first_columns(path) -> int:
     return 0
 
 
-def read_text_run(path) -> Run:
+def read_text_run(path) -> RunTable:
     ncols = _first_columns(path)
     fast = _fast_read(path, ncols) if ncols in (6, 8) else None
     if fast is not None and len(fast[0]):
@@ -150,16 +150,16 @@ def warn_blank_lines(path, blank_lines):
                    "the official inex_eval rejects a run with blank lines: 'fields missing')")
 
 
-def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict | None = None) -> Run:
+def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict | None = None) -> RunTable:
     if len(run_ids) > 1:
         warn_input(path, None, f"several run ids {run_ids[:5]}; using {run_ids[0]!r}")
     check_duplicates(df, path, codes)
     df = order_results(df, has_rank=True, codes=codes)
     fmt = {8: "fol-text", 7: "xpath-text", 6: "trec-text"}[ncols]
-    return Run(run_ids[0], "", "", fmt, str(path), df[list(RESULT_COLUMNS)])
+    return RunTable(run_ids[0], "", "", fmt, str(path), df[list(RESULT_COLUMNS)])
 
 
-def _read_validating(path) -> Run:
+def _read_validating(path) -> RunTable:
     import io
 
     text = decode_text(path, read_bytes(path, "run file"))
@@ -234,22 +234,3 @@ def fol_run_text(run) -> str:
                          f"({int(bad.sum())} such results)", "a collection or FOL qrels giving document lengths")
     return "".join(f"{t} Q0 {d} {k} {s!r} {run.run_id} {o} {n}\n" for t, d, k, s, o, n in zip(
         res["topic"], res["doc"], res["rank"], res["rsv"], res["offset"], res["length"]))
-
-
-def convert_to_fol(run, collection=None, doc_lengths: dict | None = None):
-    """A TREC (whole-document) or element run with the character range of every result: from
-    the collection, or for whole documents from ``doc_lengths`` (doc -> characters, e.g. the
-    ``doc_chars`` of FOL qrels). A document found in neither is an error naming its line."""
-    res = run.results.copy()
-    whole = ((res["xpath"] == "") & (res["length"] < 0)).to_numpy()
-    if doc_lengths is not None and whole.any():
-        n = res.loc[whole, "doc"].map(doc_lengths)
-        known = n.notna().to_numpy()
-        idx = np.flatnonzero(whole)[known]
-        res.loc[res.index[idx], "offset"] = 0
-        res.loc[res.index[idx], "length"] = n[known].astype(np.int64).to_numpy()
-        run.results = res
-    if collection is not None:
-        from inexflow.measures.output import resolve_extents
-        run = resolve_extents(run, collection)
-    return run

@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, read_bytes
+from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, order_results
+from inexflow.io.task_labels import normalise_task
 from inexflow.io.xmlutil import attr, local, parse_xml, where
 from inexflow.io.xpath import canonical_xpath
-from inexflow.model.runs import RESULT_COLUMNS, Run, check_duplicates, normalise_task, order_results
 
 
 def _num(path, el, text, what, conv):
@@ -178,7 +179,7 @@ def _field(codes, lt, nxt, which, tag_len: int, pattern: str | None = None, dtyp
     return out
 
 
-def read_xml_run(path) -> Run:
+def read_xml_run(path) -> RunTable:
     scanned = _scan(read_bytes(path, "run file"))
     root = parse_xml(path) if scanned is None else scanned[0]
     if local(root.tag) != "inex-submission":
@@ -197,7 +198,7 @@ def read_xml_run(path) -> Run:
         df, all_ranked = _tree_rows(path, root)
     check_duplicates(df, path)
     df = order_results(df, has_rank=all_ranked)
-    return Run(run_id, participant, task, "inex-xml", str(path), df, task_attr)
+    return RunTable(run_id, participant, task, "inex-xml", str(path), df, task_attr)
 
 
 def _tree_rows(path, root) -> tuple[pd.DataFrame, bool]:
@@ -277,7 +278,7 @@ def _format_distinct(df: pd.DataFrame, columns, fmt) -> np.ndarray:
     return np.array([fmt(*row) for row in zip(*values)] or [""], dtype=object)[key]
 
 
-def write_xml_run(run: Run, path, task_label: str):
+def write_xml_run(run: RunTable, path, task_label: str):
     """Write ``run`` as an INEX XML submission (used by the simulator)."""
     from xml.sax.saxutils import quoteattr
 

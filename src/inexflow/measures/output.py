@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import logging
 
-import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, UsageError
-from inexflow.io.collection import index_collection
+from inexflow.errors import UsageError
+from inexflow.io.canonical import topic_sort_key
 from inexflow.measures.catalogue import NO_QUANT, is_count
-from inexflow.model.assessments import Assessments, topic_sort_key
-from inexflow.model.recallbase import assessed_gains, element_relevance, ideal_recallbase
-from inexflow.model.runs import Run
+from inexflow.model.assessments import Assessments
 
 log = logging.getLogger("inexflow")
 
@@ -43,73 +40,6 @@ def families_for(task: str, a: Assessments, override: list[str] | None = None) -
         raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
                          f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")
     return fams
-
-
-def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> Run:
-    """Fill offset/length of element results (and of whole-document results, length -1)
-    with the character range from the collection.
-
-    Documents found in ``index`` are taken from it; the others are indexed from
-    ``collection`` (a document missing there is an error naming it).
-    """
-    if collection is None:
-        return run
-    res = run.results
-    el = (res["xpath"] != "").to_numpy()
-    whole = ((res["xpath"] == "") & (res["length"] < 0)).to_numpy()
-    if not (el.any() or whole.any()):
-        return run
-    need = list(dict.fromkeys(res.loc[el | whole, "doc"]))
-    have = set(index["doc"].unique()) if index is not None and len(index) else set()
-    extra = index_collection(collection, [d for d in need if d not in have])
-    ix = pd.concat([index, extra], ignore_index=True) if index is not None and len(index) else extra
-    res = res.copy()
-    if el.any():
-        m = res.loc[el, ["doc", "xpath", "line", "topic"]].merge(
-            ix[["doc", "xpath", "start", "end"]], on=["doc", "xpath"], how="left")
-        bad = m["start"].isna().to_numpy()
-        if bad.any():
-            r = m[bad].iloc[0]
-            raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not "
-                             f"exist in the collection document ({int(bad.sum())} unresolvable results)",
-                             "the xpath of an element of that document")
-        res.loc[el, "offset"] = m["start"].to_numpy(np.int64)
-        res.loc[el, "length"] = (m["end"] - m["start"]).to_numpy(np.int64)
-    if whole.any():
-        roots = ix[ix["depth"] == 1].set_index("doc")["end"]
-        res.loc[whole, "offset"] = 0
-        res.loc[whole, "length"] = res.loc[whole, "doc"].map(roots).to_numpy(np.int64)
-    run.results = res
-    return run
-
-
-def index_assessed(collection, a, log=None) -> pd.DataFrame:
-    """The collection index of every document assessed in ``a`` (an :class:`Assessments`
-    or a list of them: a campaign's assessment sets). An assessed element that the
-    collection document does not have is an error naming it: assessments and collection
-    do not belong together, and scoring would silently lose the element's extent."""
-    sets = a if isinstance(a, (list, tuple)) else [a]
-    docs = sorted(set().union(*(set(s.documents["doc"]) | set(s.elements["doc"]) | set(s.passages["doc"])
-                                for s in sets)))
-    index = index_collection(collection, docs, log=log)
-    for s in sets:
-        els = s.elements[["topic", "doc", "xpath"]]
-        if len(els):
-            m = els.merge(index[["doc", "xpath"]].drop_duplicates(), on=["doc", "xpath"], how="left", indicator=True)
-            bad = m[m["_merge"] == "left_only"]
-            if len(bad):
-                r = bad.iloc[0]
-                raise InputError(s.source, f"topic {r.topic}", f"assessed element {r.doc}{r.xpath} does not exist in "
-                                 f"the collection document ({len(bad)} such elements)",
-                                 f"assessments made on the collection {collection}")
-    return index
-
-
-def build_recallbases(a: Assessments, index: pd.DataFrame | None, quants, tie="ancestor") -> dict[str, pd.DataFrame]:
-    """Every assessed element with its gain and the ``ideal`` flag, for every quantisation in
-    ``quants`` (the full recall-base is the rows with gain > 0)."""
-    els = element_relevance(a, index)
-    return {q: ideal_recallbase(assessed_gains(els, a.scale, q), tie) for q in quants}
 
 
 def format_value(measure: str, v: float) -> str:

@@ -44,8 +44,10 @@ class Session:
               collection=None) -> Session:
         """A session for runs of ``task`` (a scoring type or any submission label) scored with
         ``families`` (default: the task's, for the kind of assessments)."""
-        from inexflow.measures.output import build_recallbases, families_for, index_assessed
-        from inexflow.model.runs import normalise_task
+        from inexflow.io.task_labels import normalise_task
+        from inexflow.measures.output import families_for
+        from inexflow.model.assessments import index_assessed
+        from inexflow.model.recallbase import build_recallbases
 
         options = options or Options()
         scoring = normalise_task(task) or task
@@ -60,8 +62,8 @@ class Session:
         """(family, scores) for every family, element results of ``run`` resolved through the
         collection first."""
         from inexflow.measures import ORDER
-        from inexflow.measures.output import resolve_extents
         from inexflow.measures.toolorder import in_file_order
+        from inexflow.model.runs import resolve_extents
 
         run = resolve_extents(run, self.collection, self.context.index)
         in_file = in_file_order(run) if any(ORDER[f] == "file" for f in self.families) else None  # warns once

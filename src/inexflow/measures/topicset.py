@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
-from inexflow.model.assessments import topic_sort_key
+from inexflow.io.canonical import topic_sort_key
 
 
 def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None, judged=None) -> list[str]:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.model.assessments import topic_sort_key
+from inexflow.io.canonical import topic_sort_key
 
 
 def first_positions(results: pd.DataFrame) -> pd.DataFrame:

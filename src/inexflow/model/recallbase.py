@@ -18,8 +18,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
+from inexflow.io.canonical import ELEMENT_COLUMNS, make_table
 from inexflow.io.xpath import ancestors
-from inexflow.model.assessments import ELEMENT_COLUMNS, Assessments, make_table
+from inexflow.model.assessments import Assessments
 from inexflow.model.quantisation import quantise
 
 RECALLBASE_COLUMNS = ["topic", "doc", "xpath", "size", "gain", "ideal"]
@@ -235,3 +236,10 @@ def ideal_recallbase(full: pd.DataFrame, tie: str = "ancestor") -> pd.DataFrame:
     out = full.copy()
     out["ideal"] = ideal
     return out[RECALLBASE_COLUMNS]
+
+
+def build_recallbases(a: Assessments, index: pd.DataFrame | None, quants, tie="ancestor") -> dict[str, pd.DataFrame]:
+    """Every assessed element with its gain and the ``ideal`` flag, for every quantisation in
+    ``quants`` (the full recall-base is the rows with gain > 0)."""
+    els = element_relevance(a, index)
+    return {q: ideal_recallbase(assessed_gains(els, a.scale, q), tie) for q in quants}
