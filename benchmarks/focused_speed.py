@@ -30,7 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from inexflow.measures import ScoringContext, score_run
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.session import score_run
 from inexflow.model.assessments import read_assessments
 from inexflow.model.runs import read_run
 

@@ -258,7 +258,8 @@ def test_topic_subset(tmp_path):
     import logging
 
     from inexflow.errors import UsageError
-    from inexflow.measures import ScoringContext, score_run
+    from inexflow.measures.context import ScoringContext
+    from inexflow.measures.session import score_run
     from inexflow.model.assessments import read_assessments
     from inexflow.model.runs import read_run
     a = read_assessments(write(tmp_path / "q.fol", QRELS + "2 Q0 A 10 500 0 0:10\n"))

@@ -122,7 +122,8 @@ def test_check_config_names_the_yaml_line(tmp_path):
 
 def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypatch):
     from inexflow.campaign.config import load_config
-    from inexflow.simulate.simulate import SimulationConfig, simulate
+    from inexflow.simulate.simconfig import SimulationConfig
+    from inexflow.simulate.simulate import simulate
 
     simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=1, results_per_topic=10,
                                                  pool_target=5))
@@ -189,7 +190,8 @@ def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_
 ])
 def test_evaluation_task_errors_name_the_key(tmp_path, monkeypatch, change, message):
     from inexflow.campaign.config import load_config
-    from inexflow.simulate.simulate import SimulationConfig, simulate
+    from inexflow.simulate.simconfig import SimulationConfig
+    from inexflow.simulate.simulate import simulate
 
     simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=1, results_per_topic=10,
                                                  pool_target=5, tasks=("focused", "fol")))
@@ -208,7 +210,8 @@ def test_evaluation_task_errors_name_the_key(tmp_path, monkeypatch, change, mess
 def test_a_run_is_scored_in_every_evaluation_task_that_takes_it(tmp_path, monkeypatch):
     from inexflow.campaign.config import load_config
     from inexflow.model.options import Options
-    from inexflow.simulate.simulate import SimulationConfig, simulate
+    from inexflow.simulate.simconfig import SimulationConfig
+    from inexflow.simulate.simulate import simulate
 
     simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=2, results_per_topic=10,
                                                  pool_target=5, tasks=("focused", "fol")))
@@ -275,7 +278,7 @@ def test_schema_scoring_types_and_structures_are_the_library_s():
     """One truth: the schema's scoring types (tasks, evaluation_tasks.NAME.type) and simulated
     structures are the library's lists."""
     from inexflow.io.task_labels import TASKS
-    from inexflow.simulate.simulate import STRUCTURES
+    from inexflow.simulate.simconfig import STRUCTURES
 
     props = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())["properties"]
     assert tuple(props["tasks"]["propertyNames"]["enum"]) == TASKS

@@ -221,7 +221,8 @@ def test_reader_codes_equal_factorising_and_give_the_same_scores(shared_data, tm
     table without them, and a replaced table never carries them."""
     import pandas as pd
 
-    from inexflow.measures import ScoringContext, score_run
+    from inexflow.measures.context import ScoringContext
+    from inexflow.measures.session import score_run
     from inexflow.model.assessments import read_assessments
     from inexflow.model.runs import read_run
 

@@ -9,7 +9,8 @@ import pytest
 from inexflow.model.assessments import read_assessments
 from inexflow.model.pool import build_pool
 from inexflow.model.runs import read_run
-from inexflow.simulate.simulate import SimulationConfig, simulate
+from inexflow.simulate.simconfig import SimulationConfig
+from inexflow.simulate.simulate import simulate
 
 
 def test_pool_depth_by_hand():
@@ -138,7 +139,8 @@ def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
     from pathlib import Path
 
     from inexflow.campaign.config import sniff_run
-    from inexflow.simulate.simulate import planned_files, simulation_config
+    from inexflow.simulate.simconfig import simulation_config
+    from inexflow.simulate.simulate import planned_files
 
     cfg = simulation_config({"seed": 5, "docs": 30, "topics": 3, "groups": 2, "results": 10, "pool_target": 8,
                              "structure": structure})
@@ -225,7 +227,7 @@ def test_simulator_reports_progress(tmp_path):
 
 def test_simulate_command_defaults_are_the_simulation_configs():
     from inexflow.front.cli import build_parser
-    from inexflow.simulate.simulate import SETTINGS, simulation_config
+    from inexflow.simulate.simconfig import SETTINGS, simulation_config
 
     args = build_parser().parse_args(["simulate", "--out", "x"])
     assert simulation_config({k: getattr(args, k) for k in SETTINGS}) == SimulationConfig()

@@ -18,7 +18,7 @@ How it plugs in: every inexflow measure carries ``runtime_impl``, so the runtime
 ``ir_measures.DefaultPipeline`` scores it; nothing in ir_measures is patched.
 
 - ``INEX(measure=NAME, task=TASK, **options)``: NAME is any measure of the task's families
-  (``MAiP``, ``iP[0.01]``, ``MAgP``, ``nxCG[10]``, ...; :func:`inexflow.measures.measure_names`),
+  (``MAiP``, ``iP[0.01]``, ``MAgP``, ``nxCG[10]``, ...; :func:`inexflow.measures.registry.measure_names`),
   TASK a scoring type or submission label, options any :class:`~inexflow.model.options.Options`
   field (``beta``, ``cutoffs``, ``quantisations``, ``collection`` for element runs ...).
 - qrels and runs: the DataFrames of :mod:`inexflow.front.api` (``query_id``, ``doc_id``,
@@ -91,9 +91,8 @@ class INEX(Measure):
         """The catalogue's aggregator of this measure in the families that can score the task
         (``families``, else the task's families on any kind of assessments)."""
         from inexflow.io.task_labels import normalise_task
-        from inexflow.measures import check_measures, measure_names
         from inexflow.measures.catalogue import aggregator
-        from inexflow.measures.output import DEFAULT_FAMILIES
+        from inexflow.measures.registry import DEFAULT_FAMILIES, check_measures, measure_names
 
         s = self._settings()
         opts = Options.from_dict({k: v for k, v in s.items() if k in _OPTIONS}).as_dict()

@@ -10,8 +10,8 @@ try:
     from inexflow.campaign.tasks import runs_of
     from inexflow.campaign.config import prepare_config
     from inexflow.errors import UsageError
-    from inexflow.measures import needs
-    from inexflow.measures.cutoff import table_cutoffs
+    from inexflow.measures.registry import needs
+    from inexflow.measures.registry import table_cutoffs
     from inexflow.model.options import Options
     from inexflow.campaign.stage import code_fingerprint
 except ImportError as e:

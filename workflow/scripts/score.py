@@ -4,8 +4,7 @@ from pathlib import Path
 
 from inexflow.campaign.stage import made_from, run_stage
 from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
-from inexflow.measures import score_run
-from inexflow.measures.session import scoring_context
+from inexflow.measures.session import score_run, scoring_context
 from inexflow.model.assessments import Assessments
 from inexflow.model.options import Options
 from inexflow.model.runs import Run

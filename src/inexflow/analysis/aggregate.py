@@ -12,8 +12,8 @@ from __future__ import annotations
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.measures import SCORE_COLUMNS
 from inexflow.measures.catalogue import is_count
+from inexflow.measures.context import SCORE_COLUMNS
 
 
 def read_task_scores(path) -> pd.DataFrame:

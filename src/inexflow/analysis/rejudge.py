@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from inexflow.measures import in_evaluation_order
 from inexflow.measures.passage import grouped_cumsum, ip_from_running_sums, passage_results
+from inexflow.measures.session import in_evaluation_order
 from inexflow.model.assessments import Assessments
 from inexflow.model.recallbase import normalised_passages, overlap_with_passages
 

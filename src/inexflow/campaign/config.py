@@ -69,7 +69,8 @@ def demo_plan(config: dict) -> dict | None:
     sim = config.get("simulate")
     if not sim or (Path(sim["out"]) / "campaign.json").exists():
         return None
-    from inexflow.simulate.simulate import planned_files, simulation_config
+    from inexflow.simulate.simconfig import simulation_config
+    from inexflow.simulate.simulate import planned_files
 
     try:
         return planned_files(sim["out"], simulation_config(sim))
@@ -166,7 +167,7 @@ def schema_errors(config: dict, schema: dict) -> list[str]:
 
 def validate_config(config: dict):
     """Checks the schema cannot express; fills ``_assessment_files``."""
-    from inexflow.measures import FAMILIES
+    from inexflow.measures.registry import FAMILIES
     from inexflow.model.quantisation import QUANTISATIONS
 
     known_quants = sorted({n for _, n in QUANTISATIONS})
@@ -237,9 +238,9 @@ def measure_options(config: dict, task: dict | None = None) -> dict:
 
 def check_measure_keys(config: dict):
     """Every key that names measures is checked against the measure catalogue of the task's
-    families (``inexflow.measures.measure_names``) before anything runs."""
+    families (``inexflow.measures.registry.measure_names``) before anything runs."""
     from inexflow.analysis.rejudge import analysis_measures
-    from inexflow.measures import check_measures
+    from inexflow.measures.registry import check_measures
 
     tasks = config.get("_eval_tasks") or evaluation_tasks(config)
 

@@ -159,7 +159,7 @@ def evaluate(assessments, run, measures=None, *, task: str, families=None, colle
     ``value``, plus ``quant`` where several quantisations are scored), or with
     ``per_topic=True`` the rows ``topic, quant, measure, value`` of every topic and ``all``.
     """
-    from inexflow.measures import check_measures
+    from inexflow.measures.registry import check_measures
     from inexflow.measures.session import Session
 
     opts = Options.from_dict(options)

@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print errors only, no warnings")
     sub = p.add_subparsers(dest="command", required=True)
 
-    from inexflow.measures import FAMILIES
+    from inexflow.measures.registry import FAMILIES
     s = sub.add_parser("score", help="score runs and print measure<TAB>topic<TAB>value lines",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Score one or more runs against assessments, like the official INEX tools.",
@@ -337,7 +337,8 @@ def cmd_workflow(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from inexflow.simulate.simulate import SETTINGS, simulate, simulation_config
+    from inexflow.simulate.simconfig import SETTINGS, simulation_config
+    from inexflow.simulate.simulate import simulate
 
     bars: dict[str, Progress] = {}
 

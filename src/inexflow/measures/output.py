@@ -8,39 +8,10 @@ import logging
 
 import pandas as pd
 
-from inexflow.errors import UsageError
 from inexflow.io.canonical import topic_sort_key
 from inexflow.measures.catalogue import NO_QUANT, is_count
-from inexflow.model.assessments import Assessments
 
 log = logging.getLogger("inexflow")
-
-# Default measure families per task and kind of assessments (passage = FOL qrels).
-DEFAULT_FAMILIES = {
-    ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["passage_thorough"],
-    ("focused", "element"): ["xcg"], ("fetch-browse", "element"): ["fetchbrowse"],
-    ("focused", "passage"): ["passage"],
-    ("relevant-in-context", "passage"): ["ric"], ("best-in-context", "passage"): ["bic"],
-    ("best-in-context", "element"): ["bepd"], ("relevant-in-context", "element"): ["hixeval"],
-}
-
-
-def assessment_kind(a: Assessments) -> str:
-    return {"fol": "passage", "trec": "document"}.get(a.scale, "element")
-
-
-def families_for(task: str, a: Assessments, override: list[str] | None = None) -> list[str]:
-    if override:
-        from inexflow.measures import get_family
-        for f in override:
-            get_family(f)
-        return list(override)
-    fams = ["trec"] if assessment_kind(a) == "document" else DEFAULT_FAMILIES.get((task, assessment_kind(a)))
-    if not fams:
-        raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
-                         f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")
-    return fams
-
 
 def format_value(measure: str, v: float) -> str:
     """A value as the official tool prints it: counts as integers, other values as Java's

@@ -1,7 +1,7 @@
 """One scoring session, assembled the same way for ``inexflow score``, the workflow's
 ``score`` stage and :func:`inexflow.evaluate`: the assessments, the measure families of the
 task, what those families need (recall-bases per quantisation, the collection index; see
-:func:`inexflow.measures.needs`) and the :class:`~inexflow.model.options.Options` with the
+:func:`inexflow.measures.registry.needs`) and the :class:`~inexflow.model.options.Options` with the
 overlap resolved for the task (:func:`inexflow.model.options.default_overlap`).
 
 The workflow builds the recall-bases and the index in their own jobs and hands them in;
@@ -12,9 +12,16 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inexflow.measures import SCORE_COLUMNS, ScoringContext, needs, score_run
-from inexflow.model.assessments import Assessments
+from inexflow.errors import UsageError
+from inexflow.io.task_labels import normalise_task
+from inexflow.measures.context import SCORE_COLUMNS, ScoringContext
+from inexflow.measures.registry import families_for, get_family, needs
+from inexflow.measures.toolorder import in_file_order
+from inexflow.measures.trec import trec_eval_order
+from inexflow.model.assessments import Assessments, index_assessed
 from inexflow.model.options import Options
+from inexflow.model.recallbase import build_recallbases
+from inexflow.model.runs import resolve_extents
 
 
 def scoring_context(a: Assessments, task: str, families, options: Options, recallbases=None,
@@ -23,7 +30,6 @@ def scoring_context(a: Assessments, task: str, families, options: Options, recal
     declare they need them, so that both doors give every family the same inputs."""
     need = needs(families)
     if a.scale == "trec" and set(families) != {"trec"}:
-        from inexflow.errors import UsageError
         other = ", ".join(f for f in families if f != "trec")
         raise UsageError(f"family {other} needs highlighted passages or element assessments; {a.source} holds TREC "
                          "qrels (topic iteration doc grade: document grades only). Score them with the trec family "
@@ -44,11 +50,6 @@ class Session:
               collection=None) -> Session:
         """A session for runs of ``task`` (a scoring type or any submission label) scored with
         ``families`` (default: the task's, for the kind of assessments)."""
-        from inexflow.io.task_labels import normalise_task
-        from inexflow.measures.output import families_for
-        from inexflow.model.assessments import index_assessed
-        from inexflow.model.recallbase import build_recallbases
-
         options = options or Options()
         scoring = normalise_task(task) or task
         fams = families_for(scoring, assessments, families)
@@ -61,16 +62,29 @@ class Session:
     def score_families(self, run) -> list[tuple[str, pd.DataFrame]]:
         """(family, scores) for every family, element results of ``run`` resolved through the
         collection first."""
-        from inexflow.measures import ORDER
-        from inexflow.measures.toolorder import in_file_order
-        from inexflow.model.runs import resolve_extents
-
         run = resolve_extents(run, self.collection, self.context.index)
-        in_file = in_file_order(run) if any(ORDER[f] == "file" for f in self.families) else None  # warns once
-        return [(fam, score_run(in_file if ORDER[fam] == "file" else run, fam, self.context)) for fam in self.families]
+        in_file = in_file_order(run) if any(get_family(f).order == "file" for f in self.families) else None  # warns once
+        return [(fam, score_run(in_file if get_family(fam).order == "file" else run, fam, self.context)) for fam in self.families]
 
     def score(self, run) -> pd.DataFrame:
         """Every family's scores of ``run``: the tidy table ``run, topic, task, quant, measure,
         value``."""
         tables = [t for _, t in self.score_families(run)]
         return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
+
+
+def in_evaluation_order(run, family: str):
+    """``run`` with its results in the order ``family`` scores them: the one ordering rule
+    (docs/measures.md). "file" order warns once where ranks disagree with the file
+    (:func:`inexflow.measures.toolorder.in_file_order`)."""
+    order = get_family(family).order
+    return {"file": in_file_order, "trec_eval": trec_eval_order}.get(order, lambda r: r)(run)
+
+
+def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
+    """Score ``run`` with ``family``; the tidy table ``SCORE_COLUMNS``."""
+    fn = get_family(family).score_function()
+    df = fn(in_evaluation_order(run, family), ctx)
+    df.insert(0, "run", run.name)
+    df.insert(2, "task", run.task)
+    return df[SCORE_COLUMNS]

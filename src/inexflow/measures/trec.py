@@ -22,15 +22,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.registry import P_CUTOFFS
 from inexflow.measures.topicset import scored_topics, tidy
-
-P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-
-
-def trec_measure_names(opts: dict) -> list[str]:
-    return ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "ndcg"] + [f"P_{k}" for k in P_CUTOFFS]
 
 
 def trec_eval_order(run):
@@ -55,7 +50,6 @@ def document_grades(a) -> pd.DataFrame:
     return pd.DataFrame({"topic": d["topic"], "doc": d["doc"], "grade": grade.to_numpy(np.float64)})
 
 
-@register_family("trec", trec_measure_names, order="trec_eval")
 def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:
     grades = ctx.memo("document_grades", lambda: document_grades(ctx.assessments))
     topics = scored_topics(run, list(pd.unique(grades["topic"])), ctx)

@@ -1,7 +1,7 @@
 """Every scoring option and its default, defined once.
 
 :class:`Options` is read by the measure families (through
-:class:`inexflow.measures.ScoringContext`), built from ``inexflow score``'s arguments
+:class:`inexflow.measures.context.ScoringContext`), built from ``inexflow score``'s arguments
 (the CLI takes its defaults from here), from the workflow config
 (:meth:`Options.from_config`; the schema's defaults are tested to be these) and by
 :func:`inexflow.evaluate`. It is a frozen dataclass: a session's options cannot drift.
