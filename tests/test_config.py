@@ -7,6 +7,7 @@ import yaml
 
 from conftest import ROOT, cli, write
 from inexflow.campaign.config import ConfigError, check_measure_keys, check_quantisations, own_campaign_data
+from inexflow.campaign.tasks import task_options
 from inexflow.errors import UsageError
 
 BASE = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
@@ -209,7 +210,6 @@ def test_evaluation_task_errors_name_the_key(tmp_path, monkeypatch, change, mess
 
 def test_a_run_is_scored_in_every_evaluation_task_that_takes_it(tmp_path, monkeypatch):
     from inexflow.campaign.config import load_config
-    from inexflow.model.options import Options
     from inexflow.simulate.simconfig import SimulationConfig
     from inexflow.simulate.simulate import simulate
 
@@ -233,9 +233,9 @@ def test_a_run_is_scored_in_every_evaluation_task_that_takes_it(tmp_path, monkey
         "g01-focused-1": ["Focused", "Elements"], "g02-focused-1": ["Focused", "Elements"],
         "g01-fol-1": ["Focused", "Focused.first2"], "g02-fol-1": ["Focused", "Focused.first2"]}
     assert sorted(config["_assessment_sets"]) == ["inex2005", "main"]
-    o = Options.from_config(config, "Focused.first2")
+    o = task_options(config, "Focused.first2")
     assert (o.topic_subset, o.cutoffs, o.quantisations) == (("2009001",), (3,), ("gen",))
-    assert Options.from_config(config, "Elements").quantisations == ("strict",)
+    assert task_options(config, "Elements").quantisations == ("strict",)
 
 
 def test_schema_defaults_are_the_options_defaults():
@@ -257,14 +257,13 @@ def test_schema_defaults_are_the_options_defaults():
 
 def test_both_doors_resolve_the_same_overlap():
     from inexflow.front.cli import build_parser, options_from_args
-    from inexflow.model.options import Options
 
     for task, want in (("focused", "on"), ("thorough", "off"), ("fetch-browse", "off")):
         cli = options_from_args(build_parser().parse_args(["score", "--task", task, "--assessments", "q", "r"]))
-        assert cli.for_task(task).overlap == Options.from_config(cfg(), task).for_task(task).overlap == want
+        assert cli.for_task(task).overlap == task_options(cfg(), task).for_task(task).overlap == want
     c = cfg()
     c["tasks"]["focused"]["overlap"] = "off"
-    assert Options.from_config(c, "focused").for_task("focused").overlap == "off"
+    assert task_options(c, "focused").for_task("focused").overlap == "off"
 
 
 def test_schema_assessment_formats_are_the_readers():

@@ -17,7 +17,7 @@ def imported_after(statement: str) -> set[str]:
     "import inexflow.measures.registry",
     # workflow/rules/common.smk's imports
     "from inexflow.campaign.config import prepare_config\nfrom inexflow.campaign.stage import code_fingerprint\n"
-    "from inexflow.campaign.tasks import runs_of\nfrom inexflow.measures.registry import needs, "
+    "from inexflow.campaign.tasks import runs_of, task_options\nfrom inexflow.measures.registry import needs, "
     "table_cutoffs\nfrom inexflow.model.options import Options",
 ])
 def test_what_the_snakefile_imports_loads_no_pandas(statement):

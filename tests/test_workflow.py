@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, assert_same_tree, snakemake
+from inexflow.campaign.tasks import task_options
 from inexflow.simulate.simconfig import SimulationConfig
 from inexflow.simulate.simulate import simulate
 
@@ -126,7 +127,6 @@ def assert_cli_equals_workflow(workdir: Path, cfg: dict):
 
     from inexflow.campaign.tasks import evaluation_tasks
     from inexflow.front.cli import build_parser, main, options_from_args
-    from inexflow.model.options import Options
 
     old = os.getcwd()
     os.chdir(workdir)
@@ -137,7 +137,7 @@ def assert_cli_equals_workflow(workdir: Path, cfg: dict):
             assert task == table.parent.parent.name
             et = evaluation_tasks(cfg)[task]
             run_file = next(workdir.glob(f"*/runs/{run}.*"))
-            opts = Options.from_config(cfg, task)
+            opts = task_options(cfg, task)
             args = ["score", "--task", et["type"], "--family", family, "--assessments", et["assessments"]["path"],
                     "-q", "-j", "1", "--format", "tsv", *cli_args(opts), str(run_file)]
             if cfg.get("collection"):

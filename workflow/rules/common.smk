@@ -7,13 +7,11 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 try:
-    from inexflow.campaign.tasks import runs_of
     from inexflow.campaign.config import prepare_config
-    from inexflow.errors import UsageError
-    from inexflow.measures.registry import needs
-    from inexflow.measures.registry import table_cutoffs
-    from inexflow.model.options import Options
     from inexflow.campaign.stage import code_fingerprint
+    from inexflow.campaign.tasks import runs_of, task_options
+    from inexflow.errors import UsageError
+    from inexflow.measures.registry import needs, table_cutoffs
 except ImportError as e:
     raise WorkflowError(
         f"the inexflow library is not installed in this Python ({e}): "

@@ -38,7 +38,7 @@ rule score:
     params:
         code=CODE,
         type=lambda w: ETASKS[w.task]["type"],
-        options=lambda w: Options.from_config(config, w.task).as_dict(),
+        options=lambda w: task_options(config, w.task).as_dict(),
     script:
         "../scripts/score.py"
 

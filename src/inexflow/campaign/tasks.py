@@ -37,6 +37,7 @@ from pathlib import Path
 
 from inexflow.errors import ConfigError
 from inexflow.io.task_labels import TASKS, task_key
+from inexflow.model.options import Options, default_overlap
 
 # the keys an evaluation task may set that override the campaign's top-level scoring options
 OPTION_KEYS = ("overlap", "alpha", "quantisations", "cutoffs", "topic_subset")
@@ -95,6 +96,16 @@ def evaluation_tasks(config: dict) -> dict[str, dict]:
             et["topic_subset"] = [str(x) for x in et["topic_subset"]]
         out[name] = et
     return out
+
+
+def task_options(config: dict, task: str | None = None) -> Options:
+    """The scoring options of one evaluation task of a workflow config: the top-level keys, then
+    the task's own ``overlap``, ``alpha``, ``quantisations``, ``cutoffs`` and ``topic_subset``
+    (:data:`OPTION_KEYS`)."""
+    top = {k: config[k] for k in Options.names() if k in config and k not in ("overlap", "alpha")}
+    tasks = config.get("_eval_tasks") or (evaluation_tasks(config) if task else {})
+    t = tasks.get(task) or {}
+    return Options.from_dict({**top, **{k: t[k] for k in OPTION_KEYS if t.get(k) is not None}})
 
 
 def assessment_sets(tasks: dict[str, dict], campaign_assessments: dict) -> dict[str, dict]:
@@ -167,8 +178,6 @@ def task_table(tasks: dict[str, dict], counts: dict[str, int]):
     """One row per evaluation task: its settings and how many runs it scores (``counts``; the
     campaign's EvalJ blocks side by side; written as ``evaluation_tasks.tsv``)."""
     import pandas as pd
-
-    from inexflow.model.options import Options, default_overlap
 
     def join(v):
         return "" if v is None else ",".join(map(str, v))

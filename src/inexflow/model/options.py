@@ -3,13 +3,15 @@
 :class:`Options` is read by the measure families (through
 :class:`inexflow.measures.context.ScoringContext`), built from ``inexflow score``'s arguments
 (the CLI takes its defaults from here), from the workflow config
-(:meth:`Options.from_config`; the schema's defaults are tested to be these) and by
+(:func:`inexflow.campaign.tasks.task_options`; the schema's defaults are tested to be these) and by
 :func:`inexflow.evaluate`. It is a frozen dataclass: a session's options cannot drift.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+
+from inexflow.errors import UsageError
 
 
 def default_overlap(task: str) -> str:
@@ -51,25 +53,11 @@ class Options:
     @classmethod
     def from_dict(cls, d: dict) -> Options:
         """Options from a mapping of option names; an unknown name is a usage error."""
-        from inexflow.errors import UsageError
-
         unknown = sorted(set(d) - set(cls.names()))
         if unknown:
             raise UsageError(f"unknown scoring option(s) {', '.join(unknown)} (known: {', '.join(cls.names())})")
         return cls(**{k: v for k, v in d.items() if v is not None or k in ("overlap", "topic_subset",
                                                                              "mean_doc_length")})
-
-    @classmethod
-    def from_config(cls, config: dict, task: str | None = None) -> Options:
-        """The options of one evaluation task of a workflow config: the top-level keys, then
-        the task's own ``overlap``, ``alpha``, ``quantisations``, ``cutoffs`` and
-        ``topic_subset`` (:mod:`inexflow.campaign`)."""
-        from inexflow.campaign.tasks import OPTION_KEYS, evaluation_tasks
-
-        top = {k: config[k] for k in cls.names() if k in config and k not in ("overlap", "alpha")}
-        tasks = config.get("_eval_tasks") or (evaluation_tasks(config) if task else {})
-        t = tasks.get(task) or {}
-        return cls.from_dict({**top, **{k: t[k] for k in OPTION_KEYS if t.get(k) is not None}})
 
     def for_task(self, task: str) -> Options:
         """These options with the overlap resolved for ``task``."""
