@@ -15,6 +15,7 @@ def imported_after(statement: str) -> set[str]:
 
 @pytest.mark.parametrize("statement", [
     "import inexflow.measures.registry",
+    "import inexflow.front.cli",  # --help, --version, check-config, workflow init
     # workflow/rules/common.smk's imports
     "from inexflow.campaign.config import prepare_config\nfrom inexflow.campaign.stage import code_fingerprint\n"
     "from inexflow.campaign.tasks import runs_of, task_options\nfrom inexflow.measures.registry import needs, "

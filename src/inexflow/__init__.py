@@ -8,6 +8,8 @@ Notebook use: ``inexflow.evaluate(qrels, run, ["MAiP", "iP[0.01]"], task="focuse
 (:mod:`inexflow.front.api`).
 """
 
+import importlib
+
 __version__ = "0.1.0"
 
 # The notebook API, imported on first use so that ``import inexflow`` stays cheap:
@@ -21,7 +23,5 @@ assert set(__all__[1:]) == set(_API)
 
 def __getattr__(name):
     if name in _API:
-        import importlib
-
         return getattr(importlib.import_module(_API[name]), name)
     raise AttributeError(f"module 'inexflow' has no attribute {name!r}")

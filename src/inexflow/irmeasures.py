@@ -45,6 +45,10 @@ from ir_measures import Metric
 from ir_measures.measures.base import Agg, Measure, ParamInfo
 
 from inexflow.errors import UsageError
+from inexflow.front.api import evaluate
+from inexflow.io.task_labels import normalise_task
+from inexflow.measures.catalogue import AGGREGATORS, aggregator, per_topic_name
+from inexflow.measures.registry import DEFAULT_FAMILIES, check_measures, measure_names
 from inexflow.model.options import Options
 
 _OPTIONS = [f.name for f in dataclasses.fields(Options)]
@@ -64,8 +68,6 @@ class _CatalogueAgg(Agg):
             self.values.append(value)
 
     def result(self):
-        from inexflow.measures.catalogue import AGGREGATORS
-
         return AGGREGATORS[self.how](self.values) if self.values else math.nan
 
 
@@ -90,10 +92,6 @@ class INEX(Measure):
     def aggregator(self) -> Agg:
         """The catalogue's aggregator of this measure in the families that can score the task
         (``families``, else the task's families on any kind of assessments)."""
-        from inexflow.io.task_labels import normalise_task
-        from inexflow.measures.catalogue import aggregator
-        from inexflow.measures.registry import DEFAULT_FAMILIES, check_measures, measure_names
-
         s = self._settings()
         opts = Options.from_dict({k: v for k, v in s.items() if k in _OPTIONS}).as_dict()
         task = normalise_task(self["task"]) or self["task"]
@@ -112,9 +110,6 @@ class INEX(Measure):
         return _CatalogueAgg(how)
 
     def runtime_impl(self, qrels, run):
-        from inexflow.front.api import evaluate
-        from inexflow.measures.catalogue import per_topic_name
-
         settings = self._settings()
         key = (self["task"], repr(sorted(settings.items())))
         if not (_LAST and _LAST[0] is qrels and _LAST[1] is run and _LAST[2] == key):

@@ -9,9 +9,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from inexflow.errors import UsageError
+from inexflow.io.tables import check_identity, read_parquet, read_parquet_metadata
 from inexflow.measures.catalogue import is_count
 from inexflow.measures.context import SCORE_COLUMNS
 
@@ -20,10 +23,6 @@ def read_task_scores(path) -> pd.DataFrame:
     """One evaluation task's score table (``scores/by_task/TASK.parquet``, written by the
     ``aggregate_task`` stage), checked to be that task's: a table copied over another task's
     is a :class:`~inexflow.io.tables.CachedTableError` naming the file."""
-    from pathlib import Path
-
-    from inexflow.io.tables import check_identity, read_parquet, read_parquet_metadata
-
     check_identity(path, read_parquet_metadata(path), task=Path(path).stem)
     return read_parquet(path)
 

@@ -10,13 +10,23 @@ the file name), from the XML ``participant-id``, or else the run name.
 
 from __future__ import annotations
 
+import copy
+import fnmatch
 import glob
 import re
 from pathlib import Path
 
+import jsonschema
+import yaml
+
+from inexflow.campaign.deploy import workflow_dir
 from inexflow.campaign.tasks import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
-from inexflow.errors import ConfigError, UsageError, log  # noqa: F401  (ConfigError: also imported from here)
+from inexflow.errors import ConfigError, InputError, UsageError, decode_text, log, read_bytes  # noqa: F401  (ConfigError: also imported from here)
+from inexflow.io.detect import sniff_scale
 from inexflow.io.task_labels import TASKS, normalise_task
+from inexflow.measures.registry import FAMILIES, check_measures
+from inexflow.model.quantisation import QUANTISATIONS, get_quantisation
+from inexflow.simulate.simconfig import simulation_config
 
 
 def sniff_run(path: str) -> dict:
@@ -49,8 +59,6 @@ def own_campaign_data(config: dict, given: dict, files) -> None:
     demo campaign), so a missing key is an error naming it, not the demo's value. A missing
     ``campaign``, ``assessments`` or ``runs`` is named here; a missing ``collection`` or
     ``topics`` means none; the other keys are checked by the schema."""
-    import copy
-
     missing = [k for k in DATA_KEYS if k not in given and k not in OPTIONAL_DATA_KEYS]
     if missing:
         raise ConfigError(f"config {', '.join(map(str, files))}: no {', '.join(repr(k) for k in missing)} given "
@@ -69,8 +77,7 @@ def demo_plan(config: dict) -> dict | None:
     sim = config.get("simulate")
     if not sim or (Path(sim["out"]) / "campaign.json").exists():
         return None
-    from inexflow.simulate.simconfig import simulation_config
-    from inexflow.simulate.simulate import planned_files
+    from inexflow.simulate.simulate import planned_files  # pandas: the Snakefile imports this module without it
 
     try:
         return planned_files(sim["out"], simulation_config(sim))
@@ -80,8 +87,6 @@ def demo_plan(config: dict) -> dict | None:
 
 def _matching(pattern: str, paths) -> list[str]:
     """The planned paths a config path (file, directory or glob) stands for."""
-    import fnmatch
-
     d = pattern.rstrip("/") + "/"
     return sorted(p for p in paths if p == pattern or fnmatch.fnmatchcase(p, pattern)
                   or (p.startswith(d) and "/" not in p[len(d):]))
@@ -148,15 +153,11 @@ def assessment_files(spec: str, planned=None, key="assessments.path") -> list[st
 def _safe_load(text):
     """YAML as ``yaml.safe_load`` reads it, by libyaml's parser where PyYAML has it (8x faster
     on the config schema, which every ``snakemake`` call reads)."""
-    import yaml
-
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def schema_errors(config: dict, schema: dict) -> list[str]:
     """Every violation of the JSON schema as one line ``config.KEY.PATH: problem``."""
-    import jsonschema
-
     validator = jsonschema.Draft202012Validator(schema)
     out = []
     for err in sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path))):
@@ -167,9 +168,6 @@ def schema_errors(config: dict, schema: dict) -> list[str]:
 
 def validate_config(config: dict):
     """Checks the schema cannot express; fills ``_assessment_files``."""
-    from inexflow.measures.registry import FAMILIES
-    from inexflow.model.quantisation import QUANTISATIONS
-
     known_quants = sorted({n for _, n in QUANTISATIONS})
     for q in config["quantisations"]:
         if q not in known_quants:
@@ -206,9 +204,6 @@ def check_quantisations(aset: dict, quants, key="assessments.path"):
     """Every quantisation in ``quants`` is defined on the scale of the assessment set
     ``aset`` ({path, format, files}; the scale sniffed from the first file that shows an
     element, as the parse stage will read it)."""
-    from inexflow.io.detect import sniff_scale
-    from inexflow.model.quantisation import get_quantisation
-
     fmt = aset.get("format", "auto")
     scale = None
     for first in aset["files"]:  # the first file that tells (a topic may have no element)
@@ -239,9 +234,7 @@ def measure_options(config: dict, task: dict | None = None) -> dict:
 def check_measure_keys(config: dict):
     """Every key that names measures is checked against the measure catalogue of the task's
     families (``inexflow.measures.registry.measure_names``) before anything runs."""
-    from inexflow.analysis.rejudge import analysis_measures
-    from inexflow.measures.registry import check_measures
-
+    from inexflow.analysis.rejudge import analysis_measures  # pandas: the Snakefile imports this module without it
     tasks = config.get("_eval_tasks") or evaluation_tasks(config)
 
     def task_of(key, task):
@@ -290,8 +283,6 @@ def schema_path() -> Path:
     """The workflow's config schema: the one of this installation's workflow (the wheel's or
     the source tree's, :func:`inexflow.campaign.deploy.workflow_dir`), else the one of the workflow
     directory the command runs in."""
-    from inexflow.campaign.deploy import workflow_dir
-
     try:
         own = workflow_dir() / "schemas" / "config.schema.yaml"
     except UsageError:
@@ -306,10 +297,6 @@ def schema_path() -> Path:
 def load_yaml(path) -> dict:
     """A YAML config file as a dict; a syntax error names the file and line (Snakemake's own
     message names neither)."""
-    import yaml
-
-    from inexflow.errors import InputError, decode_text, read_bytes
-
     text = decode_text(path, read_bytes(path, "config file"))
     try:
         data = _safe_load(text)

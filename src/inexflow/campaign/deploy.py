@@ -19,6 +19,7 @@ import json
 import shutil
 from pathlib import Path
 
+from inexflow import __version__
 from inexflow.errors import UsageError
 
 _HERE = Path(__file__).resolve().parents[1]  # the inexflow package
@@ -76,8 +77,7 @@ def init(dest, force: bool = False) -> list[Path]:
     """Deploy the workflow into ``dest``: ``workflow/Snakefile`` (the module declaration),
     ``workflow/profiles/`` and ``config/``. Existing files are kept unless ``force``; returns
     the paths written."""
-    from inexflow import __version__
-    from inexflow.io.tables import write_text
+    from inexflow.io.tables import write_text  # pandas: the Snakefile imports this module without it
 
     dest = Path(dest)
     wf, cfg = workflow_dir(), config_dir()

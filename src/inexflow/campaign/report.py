@@ -8,7 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from inexflow.errors import UsageError
 from inexflow.io.tables import write_text
+from inexflow.measures.catalogue import is_count
 
 # columns of the analysis tables that hold counts (sizes, depths, numbers of runs, pairs or
 # samples); a NaN among them makes pandas read them as floats
@@ -45,8 +47,6 @@ def _table(df: pd.DataFrame, digits: int = 4) -> str:
     """An HTML table; ratios with ``digits`` decimals, counts (the catalogue's
     :func:`~inexflow.measures.catalogue.is_count` measures, :data:`ANALYSIS_COUNTS` and
     integer columns) as integers."""
-    from inexflow.measures.catalogue import is_count
-
     counts = [is_count(str(c)) or str(c) in ANALYSIS_COUNTS for c in df.columns]
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
     cols = [_cells(df.iloc[:, i], c, digits) for i, c in enumerate(counts)]
@@ -103,8 +103,6 @@ def write_table_pages(pages, outputs) -> None:
     ``table_pages``): ``pages`` holds (table, page, title) triples, each table one of the
     job's ``outputs``, written by the stage itself (a page of another job's table would be
     rendered before that table is up to date)."""
-    from inexflow.errors import UsageError
-
     written = set(map(str, outputs))
     for tsv, page, title in pages:
         if str(tsv) not in written:

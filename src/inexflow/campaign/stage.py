@@ -8,9 +8,14 @@ a non-zero exit and no traceback. Outputs are written atomically by
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
 import sys
 import time
+from pathlib import Path
+
+from inexflow.errors import InputError, UsageError
 
 
 def setup_logging(logfile: str | None):
@@ -33,9 +38,6 @@ def code_fingerprint(package_dir=None) -> str:
     """A short SHA-256 of the library's Python sources (relative paths and bytes, in path
     order): the workflow passes it to every rule as a param, so Snakemake's params trigger
     re-runs the jobs whose library code changed."""
-    import hashlib
-    from pathlib import Path
-
     root = Path(package_dir or Path(__file__).resolve().parents[1])  # the inexflow package
     h = hashlib.sha256()
     for f in sorted(root.rglob("*.py")):
@@ -48,17 +50,13 @@ def code_fingerprint(package_dir=None) -> str:
 def made_from(smk) -> dict:
     """{input file: SHA-256} of a job's input files, recorded in the tables it writes
     (checked by :func:`inexflow.io.tables.check_inputs` where a later stage reads both)."""
-    import os
-
-    from inexflow.io.tables import checksum
+    from inexflow.io.tables import checksum  # pandas: the Snakefile imports this module without it
 
     return {str(p): checksum(p) for p in smk.input if os.path.isfile(p)}
 
 
 def run_stage(fn, smk):
     """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
-    from inexflow.errors import InputError, UsageError
-
     logfile = smk.log[0] if len(smk.log) else None
     log = setup_logging(logfile)
     rule = getattr(smk, "rule", "stage")
@@ -68,7 +66,7 @@ def run_stage(fn, smk):
         fn(smk, log)
         pages = getattr(getattr(smk, "params", None), "pages", None)
         if pages:  # the report pages of the tables the stage wrote (the workflow's table_pages)
-            from inexflow.campaign.report import write_table_pages
+            from inexflow.campaign.report import write_table_pages  # pandas: the Snakefile imports this module without it
 
             write_table_pages(pages, smk.output)
     except (InputError, UsageError) as e:

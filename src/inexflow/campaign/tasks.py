@@ -32,6 +32,7 @@ set, quantisation).
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from pathlib import Path
 
@@ -130,8 +131,6 @@ def assessment_sets(tasks: dict[str, dict], campaign_assessments: dict) -> dict[
 def select_runs(tasks: dict[str, dict], runs: dict[str, dict], key: str) -> None:
     """Every run's evaluation tasks (``runs[name]['eval_tasks']``, in config order). A run in
     none is an error, as is a run whose scoring type differs from its evaluation task's."""
-    import fnmatch
-
     for r in runs.values():
         r["eval_tasks"] = []
     for name, et in tasks.items():
@@ -177,7 +176,7 @@ def used_quantisations(config: dict, tasks: dict[str, dict]) -> list[str]:
 def task_table(tasks: dict[str, dict], counts: dict[str, int]):
     """One row per evaluation task: its settings and how many runs it scores (``counts``; the
     campaign's EvalJ blocks side by side; written as ``evaluation_tasks.tsv``)."""
-    import pandas as pd
+    import pandas as pd  # pandas: the Snakefile imports this module without it
 
     def join(v):
         return "" if v is None else ",".join(map(str, v))

@@ -38,6 +38,8 @@ import tempfile
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
+from inexflow.measures.registry import check_measures
+from inexflow.measures.session import Session
 from inexflow.model.assessments import Assessments, read_assessments
 from inexflow.model.options import Options
 from inexflow.model.runs import Run, read_run
@@ -159,9 +161,6 @@ def evaluate(assessments, run, measures=None, *, task: str, families=None, colle
     ``value``, plus ``quant`` where several quantisations are scored), or with
     ``per_topic=True`` the rows ``topic, quant, measure, value`` of every topic and ``all``.
     """
-    from inexflow.measures.registry import check_measures
-    from inexflow.measures.session import Session
-
     opts = Options.from_dict(options)
     a = _assessments(assessments, assessments_format)
     session = Session.build(a, task, families, opts, collection)

@@ -12,7 +12,19 @@ import multiprocessing
 import os
 import sys
 
+from inexflow import __version__
+from inexflow.campaign.config import load_config
+from inexflow.campaign.deploy import init, workflow_dir
+from inexflow.campaign.tasks import runs_of, used_quantisations
 from inexflow.errors import InputError, UsageError
+from inexflow.io.detect import ASSESSMENT_FORMATS
+from inexflow.io.task_labels import TASKS, normalise_task
+from inexflow.measures.registry import FAMILIES
+from inexflow.model.options import Options
+from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config
+
+# The commands that read, score or write tables import pandas (and the modules that use it) when
+# they run, so that --help, --version, check-config and workflow init start without it.
 
 
 def _cutoffs(text: str) -> list[int]:
@@ -26,8 +38,6 @@ def _cutoffs(text: str) -> list[int]:
 
 
 def _task(text: str) -> str:
-    from inexflow.io.task_labels import TASKS, normalise_task
-
     if normalise_task(text) is None:
         raise argparse.ArgumentTypeError(f"unknown task {text!r}: one of {', '.join(TASKS)} or a submission label "
                                          "such as CO.Focussed, SSCAS, AllInContext")
@@ -51,10 +61,6 @@ def _joined(values) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from inexflow import __version__
-    from inexflow.model.options import Options
-    from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig
-
     d = Options()  # every default below comes from here
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
     p.add_argument("--version", action="version", version=f"inexflow {__version__}")
@@ -63,7 +69,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print errors only, no warnings")
     sub = p.add_subparsers(dest="command", required=True)
 
-    from inexflow.measures.registry import FAMILIES
     s = sub.add_parser("score", help="score runs and print measure<TAB>topic<TAB>value lines",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Score one or more runs against assessments, like the official INEX tools.",
@@ -78,7 +83,6 @@ def build_parser() -> argparse.ArgumentParser:
                         "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
     s.add_argument("--assessments", required=True, action="append", metavar="FILE",
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
-    from inexflow.io.detect import ASSESSMENT_FORMATS
     s.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
     s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
     s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
@@ -171,8 +175,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def options_from_args(args):
     """The :class:`~inexflow.model.options.Options` of an ``inexflow score`` command line."""
-    from inexflow.model.options import Options
-
     return Options(quantisations=args.quant, ideal_tie=args.ideal_tie, cutoffs=args.cutoffs,
                    max_list_length=args.max_list_length, per_topic_curves=args.curves, overlap=args.overlap,
                    alpha=args.alpha, empty_topics_zero=args.empty_topics_zero, all_qrels_topics=args.all_qrels_topics,
@@ -295,9 +297,6 @@ def _write_in_order(results, progress: Progress | None = None):
 
 
 def cmd_check_config(args) -> int:
-    from inexflow.campaign.config import load_config
-    from inexflow.campaign.tasks import runs_of, used_quantisations
-
     config, runs = load_config(args.configfile)
     tasks = [f"{t} {len(runs_of(runs, t))}" for t in config["_eval_tasks"]]
     print(f"config of campaign {config['campaign']!r} is valid: {len(runs)} runs in {len(tasks)} evaluation tasks "
@@ -328,8 +327,6 @@ def cmd_convert(args) -> int:
 
 
 def cmd_workflow(args) -> int:
-    from inexflow.campaign.deploy import init, workflow_dir
-
     init(args.dir, force=args.force)
     print(f"deployed the inexflow workflow ({workflow_dir()}) into {args.dir}: edit {args.dir}/config/config.yaml, "
           f"then cd {args.dir} && snakemake --cores all")
@@ -337,7 +334,6 @@ def cmd_workflow(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from inexflow.simulate.simconfig import SETTINGS, simulation_config
     from inexflow.simulate.simulate import simulate
 
     bars: dict[str, Progress] = {}

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, warn_input
 from inexflow.io.xmlutil import local, parse_xml
 
 INDEX_COLUMNS = {"doc": "object", "xpath": "object", "tag": "object", "start": "int64", "end": "int64",
@@ -68,8 +68,6 @@ def index_collection(collection, docs, missing: str = "error", log=None) -> pd.D
     ``missing='error'`` makes a document absent from the collection an error naming it;
     ``'warn'`` logs it and leaves it out (its results then cannot be resolved).
     """
-    from inexflow.errors import warn_input
-
     collection = Path(collection)
     if not collection.is_dir():
         raise InputError(collection, None, "collection directory not found")

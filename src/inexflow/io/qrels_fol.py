@@ -23,7 +23,8 @@ characters twice.
 from __future__ import annotations
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
-from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table
+from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table, topic_sort_key
+from inexflow.io.tables import write_text
 
 INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int
 
@@ -113,9 +114,6 @@ def read_fol_qrels(path) -> AssessmentTables:
 
 def write_fol_qrels(assessments: AssessmentTables, path):
     """Write ``documents`` and ``passages`` back in FOL format (used by the simulator)."""
-    from inexflow.io.canonical import topic_sort_key
-    from inexflow.io.tables import write_text
-
     by = {k: g for k, g in assessments.passages.groupby(["topic", "doc"], sort=False)}
     docs = assessments.documents.copy()
     docs["_k"] = docs["topic"].map(topic_sort_key)

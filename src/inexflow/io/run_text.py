@@ -10,11 +10,13 @@ line number.
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, order_results
@@ -53,7 +55,6 @@ _EDGES = re.compile(rb"^ | $", re.M)
 def _fast_read(path, ncols: int) -> dict | None:
     """Typed, multi-threaded read with pyarrow of a well-formed run: {column number: array},
     strings as object arrays. None when anything is off (the validating reader then says what)."""
-    import pyarrow as pa
     import pyarrow.csv as pacsv
 
     data = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")
@@ -160,8 +161,6 @@ def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict 
 
 
 def _read_validating(path) -> RunTable:
-    import io
-
     text = decode_text(path, read_bytes(path, "run file"))
     try:
         raw = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, dtype=str, skip_blank_lines=False,

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import math
 import re
+from xml.sax.saxutils import quoteattr
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from lxml import etree
 
 from inexflow.errors import InputError, read_bytes
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, order_results
+from inexflow.io.tables import write_text
 from inexflow.io.task_labels import normalise_task
-from inexflow.io.xmlutil import attr, local, parse_xml, where
+from inexflow.io.xmlutil import attr, local, parse_xml, safe_parser, where
 from inexflow.io.xpath import canonical_xpath
 
 
@@ -71,9 +76,6 @@ def _scan(data: bytes):
             or b"<?" in data[body:] or b"&" in data[body:] or b"]]>" in data \
             or len(data.translate(None, _CONTROL)) != len(data) or not data[body:end].isascii():
         return None
-    from lxml import etree
-
-    from inexflow.io.xmlutil import safe_parser
     try:
         root = etree.fromstring(data[:body] + b"</" + head.group(1) + b">", safe_parser())
     except etree.XMLSyntaxError:
@@ -157,9 +159,6 @@ class _Unusual(Exception):
 def _field(codes, lt, nxt, which, tag_len: int, pattern: str | None = None, dtype: str | None = None):
     """The stripped text of the elements whose start tags are ``lt[which]``: (distinct values,
     codes) for text, or the converted array for ``dtype`` (every value must match ``pattern``)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     s, e = lt[which] + tag_len, nxt[which]
     ln = e - s
     offsets = np.r_[0, np.cumsum(ln)].astype(np.int64)
@@ -280,10 +279,6 @@ def _format_distinct(df: pd.DataFrame, columns, fmt) -> np.ndarray:
 
 def write_xml_run(run: RunTable, path, task_label: str):
     """Write ``run`` as an INEX XML submission (used by the simulator)."""
-    from xml.sax.saxutils import quoteattr
-
-    from inexflow.io.tables import write_text
-
     out = [f'<?xml version="1.0" encoding="UTF-8"?>\n<inex-submission participant-id={quoteattr(run.participant)} '
            f'run-id={quoteattr(run.run_id)} task={quoteattr(task_label)} query="automatic">\n']
     res = run.results

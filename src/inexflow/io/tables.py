@@ -9,6 +9,7 @@ the same inputs give byte-identical outputs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from inexflow.errors import InputError
 
@@ -47,7 +49,6 @@ def atomic_path(path):
 
 def write_parquet(df: pd.DataFrame, path, metadata: dict | None = None):
     """Write ``df`` to Parquet atomically; ``metadata`` is stored as JSON in the schema."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     table = pa.Table.from_pandas(df.reset_index(drop=True), preserve_index=False)
@@ -100,7 +101,6 @@ def read_codes(path, coded, plain=()) -> dict:
     table (about 2.5x faster for the many small first-positions tables the pool stages
     read): each string column of ``coded`` as (codes, names), from the file's dictionary
     pages, with only the names some row uses; each column of ``plain`` as an array."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     out = {}
@@ -135,8 +135,6 @@ def read_parquet_metadata(path) -> dict:
 
 def checksum(path) -> str:
     """SHA-256 of a file's bytes (hex), to record what a cached table was made from."""
-    import hashlib
-
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):

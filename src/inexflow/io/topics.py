@@ -8,9 +8,12 @@ The table has one row per topic: topic, ct_no, type (``CO``, ``CO+S`` or ``CAS``
 
 from __future__ import annotations
 
+from xml.sax.saxutils import escape, quoteattr
+
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
+from inexflow.io.tables import write_text
 from inexflow.io.xmlutil import attr, local, parse_xml, where
 
 TOPIC_COLUMNS = ["topic", "ct_no", "type", "title", "castitle", "description", "narrative"]
@@ -41,10 +44,6 @@ def read_topics(path) -> pd.DataFrame:
 
 def write_topics(df: pd.DataFrame, path):
     """Write a topic table as an INEX topic file (used by the simulator)."""
-    from xml.sax.saxutils import escape, quoteattr
-
-    from inexflow.io.tables import write_text
-
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n<inex-topic-file>\n']
     for r in df.itertuples():
         out.append(f"<topic id={quoteattr(r.topic)} ct_no={quoteattr(r.ct_no)} type={quoteattr(r.type)}>\n")

@@ -4,7 +4,10 @@ resolving element results to character ranges, building recall-bases, printing s
 
 from __future__ import annotations
 
+import json
 import logging
+import math
+from decimal import Decimal
 
 import pandas as pd
 
@@ -25,9 +28,6 @@ def format_value(measure: str, v: float) -> str:
 def java_double(v: float) -> str:
     """Java's ``Double.toString(v)``: decimal notation for 10^-3 <= |v| < 10^7, else
     ``d.ddddE±n``; digits are the shortest that round-trip (Python's ``repr``)."""
-    import math
-    from decimal import Decimal
-
     if math.isnan(v):
         return "NaN"
     if math.isinf(v):
@@ -51,9 +51,6 @@ def json_lines(df: pd.DataFrame, per_topic: bool, run: str) -> str:
     """One JSON object per score (``--format json``): run, measure, topic, quant (null for a
     quantisation-free measure) and value (an integer for a count, NaN as null), in the order
     of :func:`format_scores`."""
-    import json
-    import math
-
     out = []
     for r in _in_output_order(df, per_topic).itertuples():
         v = float(r.value)

@@ -19,6 +19,8 @@ run to documents, scored against graded document relevance.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
@@ -31,8 +33,6 @@ from inexflow.measures.topicset import scored_topics, tidy
 def trec_eval_order(run):
     """``run`` with its results ordered as trec_eval reads a run: per topic (topics in the run's
     order), descending score, ties by descending document id."""
-    import dataclasses
-
     res = run.results
     if res["rsv"].isna().all():
         return run

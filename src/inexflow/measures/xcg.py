@@ -33,7 +33,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from inexflow.measures import catalogue
 from inexflow.measures.context import ScoringContext
+from inexflow.measures.overlap import focused_gains
 from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
 from inexflow.measures.topicset import scored_topics, tidy
 
@@ -105,7 +107,6 @@ def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: flo
     """xG per result: quant (overlap off, Eq. 10) or rv_norm (overlap on, Eq. 9)."""
     if not overlap:
         return thorough_gains(results, rb)
-    from inexflow.measures.overlap import focused_gains
     return focused_gains(results, rb, alpha, source)
 
 
@@ -120,8 +121,6 @@ def ideal_vectors(rb: pd.DataFrame, overlap: bool) -> dict[str, np.ndarray]:
 def mean_rows(family: str, per: dict[str, dict[str, float]], quant: str) -> list[tuple]:
     """Means over topics of every measure (topic ``all``), then num_q, aggregated as the
     catalogue declares for ``family`` (:func:`inexflow.measures.catalogue.mean_rows`)."""
-    from inexflow.measures import catalogue
-
     names = list(next(iter(per.values()))) if per else []
     return catalogue.mean_rows(family, quant, list(per.values()), [*names, "num_q"])
 

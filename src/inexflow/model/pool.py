@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.io.canonical import topic_sort_key
+from inexflow.io.tables import CachedTableError, read_codes, read_parquet, read_parquet_metadata
 
 
 def first_positions(results: pd.DataFrame) -> pd.DataFrame:
@@ -54,8 +56,6 @@ def regenerated_entries(paths) -> pd.DataFrame:
     """Pal et al.'s pool regenerated from some runs (the analysed ones): the entry depths
     (:func:`entries_from_first_positions`) of the first-positions tables at ``paths``, each
     named by its file (``firstpos/RUN.parquet``) and read one at a time."""
-    from pathlib import Path
-
     return entries_from_first_positions(LazyTables({Path(p).stem: p for p in paths}))
 
 
@@ -73,7 +73,6 @@ class LazyTables(Mapping):
     def __getitem__(self, name):
         if self.reader is not None:
             return self.reader(self.paths[name], name)
-        from inexflow.io.tables import read_parquet
         return read_parquet(self.paths[name], categories=("topic", "doc"))
 
     def __iter__(self):
@@ -113,8 +112,6 @@ def _coded(firstpos, name) -> tuple:
     positions): from its file by :func:`~inexflow.io.tables.read_codes` when ``firstpos`` is a
     :class:`LazyTables` of files, else by factorising the table."""
     if isinstance(firstpos, LazyTables) and firstpos.reader is None:
-        from inexflow.io.tables import read_codes
-
         c = read_codes(firstpos.paths[name], ("topic", "doc"), ("pos",))
         return (*c["topic"], *c["doc"], c["pos"].astype(np.int64, copy=False))
     t = firstpos[name]
@@ -255,8 +252,6 @@ class LeftOutEntries(Mapping):
         """The table build_pool cached at ``path`` (:meth:`to_frame`); with ``runs`` (the
         pooled runs' names), a table built from other runs is a
         :class:`~inexflow.io.tables.CachedTableError` naming it."""
-        from inexflow.io.tables import CachedTableError, read_parquet, read_parquet_metadata
-
         meta = read_parquet_metadata(path)
         if runs is not None and sorted(meta.get("runs") or {}) != sorted(runs):
             raise CachedTableError(path, "cached table was built from other runs than the campaign's pooled runs")
