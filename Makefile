@@ -24,9 +24,12 @@ run: $(BIN)/.installed
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -q
 
-# ruff (config in pyproject.toml), snakefmt and Snakemake's own linter: all must be clean
+# ruff (config in pyproject.toml), the import contracts (lint-imports: the layers import downward
+# only and no package's modules import each other in a cycle; [tool.importlinter] in pyproject.toml),
+# snakefmt and Snakemake's own linter: all must be clean
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/snakefmt --check Snakefile workflow
 	$(BIN)/snakemake --lint -n --configfile config/config.yaml >/dev/null
 

@@ -114,7 +114,8 @@ def main():
     if args.fresh and bench.exists():
         shutil.rmtree(bench)
     if not (bench / "campaign.json").exists():
-        from inexflow.simulate import SimulationConfig, simulate
+        from inexflow.simulate.simconfig import SimulationConfig
+        from inexflow.simulate.simulate import simulate
         t0 = time.perf_counter()
         simulate(bench, SimulationConfig(seed=args.seed, n_docs=args.docs, n_topics=args.topics,
                                          n_groups=args.groups, results_per_topic=args.results, pool_target=600,

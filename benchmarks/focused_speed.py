@@ -30,9 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
-from inexflow.formats.assessments import read_assessments
-from inexflow.formats.runs import read_run
-from inexflow.measures import ScoringContext, score_run
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.session import score_run
+from inexflow.model.assessments import read_assessments
+from inexflow.model.runs import read_run
 
 ROOT = Path(__file__).resolve().parents[1]
 QRELS = ROOT.parent / "shared" / "data" / "inex2009-2010" / "qrels-2009-2010.fol"

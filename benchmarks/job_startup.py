@@ -28,10 +28,10 @@ IMPORTS = {
     "python (no imports)": "pass",
     "import numpy": "import numpy",
     "import pandas": "import pandas",
-    "parse_run's imports": "import inexflow.formats.runs, inexflow.pool, inexflow.scoring, inexflow.stage, "
-                           "inexflow.tables",
-    "score's imports": "import inexflow.formats.assessments, inexflow.formats.runs, inexflow.measures, "
-                       "inexflow.options, inexflow.session, inexflow.stage, inexflow.tables",
+    "parse_run's imports": "import inexflow.model.runs, inexflow.model.pool, inexflow.measures.output, inexflow.campaign.stage, "
+                           "inexflow.io.tables",
+    "score's imports": "import inexflow.model.assessments, inexflow.model.runs, inexflow.measures, "
+                       "inexflow.model.options, inexflow.measures.session, inexflow.campaign.stage, inexflow.io.tables",
 }
 
 SNAKEFILE = '''

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from inexflow.formats import run_xml
-from inexflow.formats.run_text import read_text_run
+from inexflow.io import run_xml
+from inexflow.io.run_text import read_text_run
 
 
 def best(fn, repeat: int) -> float:
@@ -36,7 +36,8 @@ def best(fn, repeat: int) -> float:
 
 def sample_runs(tmp: Path) -> tuple[Path, Path]:
     """An XML thorough run and an FOL text run of the INEX 2007 benchmark's scale."""
-    from inexflow.simulate import SimulationConfig, simulate
+    from inexflow.simulate.simconfig import SimulationConfig
+    from inexflow.simulate.simulate import simulate
 
     simulate(tmp, SimulationConfig(seed=2007, n_docs=1500, n_topics=107, n_groups=1, results_per_topic=1500,
                                    pool_target=600, tasks=("thorough", "fol")))

@@ -25,11 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-from inexflow.formats.assessments import read_assessments
-from inexflow.formats.runs import read_run
-from inexflow.measures import ScoringContext, score_run
-from inexflow.scoring import build_recallbases
-from inexflow.simulate import SimulationConfig, simulate
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.session import score_run
+from inexflow.model.assessments import read_assessments
+from inexflow.model.recallbase import build_recallbases
+from inexflow.model.runs import read_run
+from inexflow.simulate.simconfig import SimulationConfig
+from inexflow.simulate.simulate import simulate
 
 
 def naive_thorough_maep(results, rb) -> float:

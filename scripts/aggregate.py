@@ -2,10 +2,10 @@
 evaluation task, and the table of the evaluation tasks."""
 from pathlib import Path
 
-from inexflow.aggregate import combine_scores, read_task_scores, task_summary
-from inexflow.campaign import task_table
-from inexflow.stage import run_stage
-from inexflow.tables import write_parquet, write_tsv
+from inexflow.analysis.aggregate import combine_scores, read_task_scores, task_summary
+from inexflow.campaign.stage import run_stage
+from inexflow.campaign.tasks import task_table
+from inexflow.io.tables import write_parquet, write_tsv
 
 
 def main(smk, log):

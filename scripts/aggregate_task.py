@@ -1,9 +1,9 @@
 """Stage aggregate_task: the scores of one evaluation task's runs -> one table."""
 from pathlib import Path
 
-from inexflow.aggregate import combine_scores
-from inexflow.stage import run_stage
-from inexflow.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
+from inexflow.analysis.aggregate import combine_scores
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
 
 
 def read_scores(path, task):

@@ -1,8 +1,8 @@
 """Stage analysis_summary: the shape checks of the analyses, printed from their tables, and Pal et al.'s
 Tables 11-12 (tau at 60 % sampling)."""
 from inexflow.analysis.summary import summarise, tau_at_60
-from inexflow.stage import run_stage
-from inexflow.tables import write_text, write_tsv
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import write_text, write_tsv
 
 
 def main(smk, log):

@@ -2,9 +2,9 @@
 entry depth with and without the group that retrieves it first (for leave_one_group_out)."""
 from pathlib import Path
 
-from inexflow.pool import LazyTables, leave_group_out_entries, pool_from_entries
-from inexflow.stage import run_stage
-from inexflow.tables import read_parquet_metadata, write_parquet, write_tsv
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import read_parquet_metadata, write_parquet, write_tsv
+from inexflow.model.pool import LazyTables, leave_group_out_entries, pool_from_entries
 
 
 def main(smk, log):

@@ -1,7 +1,7 @@
 """Stage correlate: Kendall tau-b between the run rankings of measures and quantisations."""
-from inexflow.correlate import averaged_table, measure_correlations, paper_matrix
-from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, write_tsv
+from inexflow.analysis.correlate import averaged_table, measure_correlations, paper_matrix
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import read_parquet, write_tsv
 
 
 def main(smk, log):

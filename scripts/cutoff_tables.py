@@ -4,9 +4,9 @@ family: precision per quantisation and overlap per cut-off for each run (their T
 5 and 9)."""
 from pathlib import Path
 
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import read_parquet, write_tsv
 from inexflow.measures.cutoff import ranked_runs, runs_cutoff_tables
-from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, write_tsv
 
 
 def main(smk, log):

@@ -4,7 +4,7 @@
 - ``firstpos/RUN.parquet``: the first position of each document per topic (all pooling needs);
 - ``scores/by_run/RUN.parquet``: its scores for every evaluation task it belongs to and every
   measure family of that task (column ``task``: the evaluation task), scored through the same
-  :class:`~inexflow.session.Session` as ``inexflow score`` and :func:`inexflow.evaluate`;
+  :class:`~inexflow.measures.session.Session` as ``inexflow score`` and :func:`inexflow.evaluate`;
 - ``judged/RUN.parquet`` (rule evaluate_analysed_run, the runs of the analysed task): the run
   judged against the analysis' assessments, for the analyses that re-judge it.
 """
@@ -13,15 +13,14 @@ from pathlib import Path
 import pandas as pd
 
 from inexflow.analysis.rejudge import JudgedRuns
-from inexflow.formats.assessments import Assessments
-from inexflow.formats.runs import read_run
-from inexflow.measures import SCORE_COLUMNS
-from inexflow.options import Options
-from inexflow.pool import first_positions
-from inexflow.scoring import resolve_extents
-from inexflow.session import Session, scoring_context
-from inexflow.stage import made_from, run_stage
-from inexflow.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
+from inexflow.campaign.stage import made_from, run_stage
+from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
+from inexflow.measures.context import SCORE_COLUMNS
+from inexflow.measures.session import Session, scoring_context
+from inexflow.model.assessments import Assessments
+from inexflow.model.options import Options
+from inexflow.model.pool import first_positions
+from inexflow.model.runs import read_run, resolve_extents
 
 
 def recallbases(smk, aset: str) -> dict:

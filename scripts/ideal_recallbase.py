@@ -1,10 +1,10 @@
 """Stage ideal_recallbase: assessments (+ index) -> full and ideal recall-base of one quantisation."""
 from pathlib import Path
 
-from inexflow.formats.assessments import Assessments
-from inexflow.scoring import build_recallbases
-from inexflow.stage import made_from, run_stage
-from inexflow.tables import read_parquet, write_parquet
+from inexflow.campaign.stage import made_from, run_stage
+from inexflow.io.tables import read_parquet, write_parquet
+from inexflow.model.assessments import Assessments
+from inexflow.model.recallbase import build_recallbases
 
 
 def main(smk, log):

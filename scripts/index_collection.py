@@ -1,10 +1,9 @@
 """Stage index_collection: the assessed documents of the collection (of every assessment set) -> element index."""
 from pathlib import Path
 
-from inexflow.formats.assessments import Assessments
-from inexflow.scoring import index_assessed
-from inexflow.stage import run_stage
-from inexflow.tables import write_parquet
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import write_parquet
+from inexflow.model.assessments import Assessments, index_assessed
 
 
 def main(smk, log):

@@ -6,9 +6,9 @@ import pandas as pd
 from inexflow.analysis.logo import BINS, leave_one_group_out, paper_tables
 from inexflow.analysis.plots import logo_histogram
 from inexflow.analysis.rejudge import JudgedRuns, labelled
-from inexflow.pool import LeftOutEntries
-from inexflow.stage import run_stage
-from inexflow.tables import read_parquet_metadata, write_tsv
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import read_parquet_metadata, write_tsv
+from inexflow.model.pool import LeftOutEntries
 
 
 def main(smk, log):

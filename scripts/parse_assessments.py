@@ -1,8 +1,8 @@
 """Stage parse_assessments: assessment files -> results/assessments/*.parquet."""
 from pathlib import Path
 
-from inexflow.formats.assessments import read_assessments
-from inexflow.stage import run_stage
+from inexflow.campaign.stage import run_stage
+from inexflow.model.assessments import read_assessments
 
 
 def main(smk, log):

@@ -1,7 +1,7 @@
 """Stage parse_topics: topic file -> results/topics.parquet."""
-from inexflow.formats.topics import read_topics
-from inexflow.stage import run_stage
-from inexflow.tables import write_parquet
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import write_parquet
+from inexflow.io.topics import read_topics
 
 
 def main(smk, log):

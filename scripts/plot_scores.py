@@ -1,8 +1,8 @@
 """Stage plot_scores: one evaluation task's score curves (ep/gr, nxCG, iP, EPRUM) per run, as one PNG;
 the top 10 runs by the task's main measure when it has more (Pal et al., Figure 4)."""
-from inexflow.aggregate import read_task_scores
+from inexflow.analysis.aggregate import read_task_scores
 from inexflow.analysis.plots import task_curves
-from inexflow.stage import run_stage
+from inexflow.campaign.stage import run_stage
 
 
 def main(smk, log):

@@ -15,9 +15,9 @@ from inexflow.analysis.stability import (
     reduced_pools,
     relevant_vs_depth,
 )
-from inexflow.pool import regenerated_entries
-from inexflow.stage import run_stage
-from inexflow.tables import read_parquet, write_tsv
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import read_parquet, write_tsv
+from inexflow.model.pool import regenerated_entries
 
 
 def main(smk, log):

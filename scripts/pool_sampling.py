@@ -3,8 +3,8 @@
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.rejudge import JudgedRuns, labelled
 from inexflow.analysis.stability import paper_shape, pool_sampling, smallest_stable
-from inexflow.stage import run_stage
-from inexflow.tables import write_tsv
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import write_tsv
 
 
 def main(smk, log):

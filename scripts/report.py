@@ -1,6 +1,6 @@
 """Stage report: one HTML page with the ranked summaries, correlations and the pool."""
-from inexflow.report import write_report
-from inexflow.stage import run_stage
+from inexflow.campaign.report import write_report
+from inexflow.campaign.stage import run_stage
 
 
 def main(smk, log):

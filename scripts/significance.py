@@ -4,12 +4,12 @@ import itertools
 
 import pandas as pd
 
-from inexflow.aggregate import read_task_scores
 from inexflow.analysis import plots
+from inexflow.analysis.aggregate import read_task_scores
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.significance import agreement, agreement_table, all_pairs, quant_differences, test_error_rates
-from inexflow.stage import run_stage
-from inexflow.tables import write_parquet, write_tsv
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import write_parquet, write_tsv
 
 
 def main(smk, log):

@@ -1,6 +1,7 @@
 """Stage simulate_demo: the simulated campaign of config ``simulate:`` (as inexflow simulate)."""
-from inexflow.simulate import simulate, simulation_config
-from inexflow.stage import run_stage
+from inexflow.campaign.stage import run_stage
+from inexflow.simulate.simconfig import simulation_config
+from inexflow.simulate.simulate import simulate
 
 
 def main(smk, log):

@@ -1,12 +1,12 @@
 """Stage swap_rates: swap error rates versus topic-set size, exponential fit."""
 import pandas as pd
 
-from inexflow.aggregate import read_task_scores
+from inexflow.analysis.aggregate import read_task_scores
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.plots import error_rates
 from inexflow.analysis.swap import fit_exponential, goodness_of_fit, swap_rates, table7
-from inexflow.stage import run_stage
-from inexflow.tables import write_tsv
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import write_tsv
 
 
 def main(smk, log):

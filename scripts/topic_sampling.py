@@ -1,10 +1,10 @@
 """Stage topic_sampling: tau/tau_AP of rankings on random topic subsets vs all topics."""
-from inexflow.aggregate import read_task_scores
+from inexflow.analysis.aggregate import read_task_scores
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.plots import tau_curves
 from inexflow.analysis.stability import smallest_stable, topic_sampling
-from inexflow.stage import run_stage
-from inexflow.tables import write_tsv
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import write_tsv
 
 
 def main(smk, log):

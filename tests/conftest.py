@@ -49,7 +49,7 @@ def cli(*args) -> tuple[int, str, str]:
     import io
     import logging
 
-    from inexflow.cli import main
+    from inexflow.front.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     handler = logging.StreamHandler(err)
@@ -73,7 +73,7 @@ def score_values(tmp_path, qrels: str, run: str, *flags) -> dict:
     import contextlib
     import io
 
-    from inexflow.cli import main
+    from inexflow.front.cli import main
 
     q, r = write(tmp_path / "q.fol", qrels), write(tmp_path / "r.run", run)
     out = io.StringIO()

@@ -10,10 +10,10 @@ from inexflow.analysis.rejudge import JudgedRuns, load_judged
 from inexflow.analysis.significance import agreement, all_pairs, benjamini_yekutieli, bootstrap_pvalue
 from inexflow.analysis.stability import topic_sampling
 from inexflow.analysis.swap import fit_exponential, swap_rates
-from inexflow.formats.assessments import read_assessments
-from inexflow.formats.runs import read_run
-from inexflow.pool import leave_group_out_entries
-from inexflow.tables import checksum, write_parquet
+from inexflow.io.tables import checksum, write_parquet
+from inexflow.model.assessments import read_assessments
+from inexflow.model.pool import leave_group_out_entries
+from inexflow.model.runs import read_run
 
 
 def test_tau_and_tau_ap_by_hand():
@@ -164,7 +164,7 @@ def test_leave_one_group_out_where_one_group_alone_found_a_document(tmp_path):
 
 
 def test_correlation_tables_average_as_the_paper():
-    from inexflow.correlate import averaged_table, measure_correlations
+    from inexflow.analysis.correlate import averaged_table, measure_correlations
 
     rows = []
     vals = {("gen", "MAep"): [3, 2, 1], ("gen", "Q"): [1, 2, 3], ("strict", "MAep"): [3, 1, 2],
@@ -182,7 +182,7 @@ def test_correlation_tables_average_as_the_paper():
     # gen vs strict: MAep 321 vs 312 (1/3), Q 123 vs 321 (-1)
     assert by_q.loc[("gen", "strict"), "tau_b"] == pytest.approx((1 / 3 - 1) / 2)
     # the paper's shape: lower triangle in the configured order, the number of scores averaged in brackets
-    from inexflow.correlate import paper_matrix
+    from inexflow.analysis.correlate import paper_matrix
 
     t1 = paper_matrix(averaged_table(corr, "measure"), "measure", ["Q", "MAep"])
     assert t1.columns.tolist() == ["measure", "Q"] and t1.values.tolist() == [["MAep", "-0.33 (4)"]]
@@ -244,7 +244,7 @@ def test_pal_x_percent_pools_by_hand(tmp_path):
     from scipy.stats import kendalltau
 
     from inexflow.analysis.stability import depth_levels, depth_reduction, reduced_pools
-    from inexflow.pool import entry_depths
+    from inexflow.model.pool import entry_depths
 
     q = write(tmp_path / "q.fol", "".join(f"1 Q0 {d} 100 100 0 0:100\n" for d in "ABC"))
     docs = {"r1": "ABC", "r2": "ADC", "r3": "DAB"}
@@ -463,9 +463,9 @@ def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
     out) gives exactly interpolated_precision per run and topic on the results' sizes, with
     the highlighted characters of documents a mask drops set to 0: random runs over partly
     highlighted documents, random masks, run and topic subsets."""
-    from inexflow.formats.runs import Run
     from inexflow.measures.passage import interpolated_precision
-    from inexflow.recallbase import overlap_with_passages
+    from inexflow.model.recallbase import overlap_with_passages
+    from inexflow.model.runs import Run
 
     rng = np.random.default_rng(seed)
     docs = [f"d{i}" for i in range(12)]
@@ -518,7 +518,7 @@ def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
 
 
 def test_a_cached_judged_run_of_another_run_or_other_assessments_is_an_error(tmp_path):
-    from inexflow.tables import CachedTableError
+    from inexflow.io.tables import CachedTableError
 
     q = write(tmp_path / "q.fol", "1 Q0 d1 10 100 0 0:10\n")
     a = read_assessments(q)

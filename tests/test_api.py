@@ -21,9 +21,9 @@ def frames():
 
 
 def test_docstring_example_runs():
-    import inexflow.api
+    import inexflow.front.api
 
-    assert doctest.testmod(inexflow.api).failed == 0
+    assert doctest.testmod(inexflow.front.api).failed == 0
 
 
 def test_by_hand():

@@ -258,9 +258,10 @@ def test_topic_subset(tmp_path):
     import logging
 
     from inexflow.errors import UsageError
-    from inexflow.formats.assessments import read_assessments
-    from inexflow.formats.runs import read_run
-    from inexflow.measures import ScoringContext, score_run
+    from inexflow.measures.context import ScoringContext
+    from inexflow.measures.session import score_run
+    from inexflow.model.assessments import read_assessments
+    from inexflow.model.runs import read_run
     a = read_assessments(write(tmp_path / "q.fol", QRELS + "2 Q0 A 10 500 0 0:10\n"))
     run = read_run(write(tmp_path / "r.run", "1 Q0 A 1 1 r 0 10\n2 Q0 A 1 1 r 0 10\n"))
     with pytest.raises(UsageError, match="config topic_subset: none of its 2 topics is in the assessments"):
@@ -290,7 +291,7 @@ def test_entry_point_in_a_real_process(tmp_path):
 def test_progress_only_on_a_terminal():
     import io
 
-    from inexflow.cli import Progress
+    from inexflow.front.cli import Progress
 
     class Tty(io.StringIO):
         def isatty(self):

@@ -7,8 +7,8 @@ import pytest
 
 from conftest import write
 from inexflow.errors import InputError
-from inexflow.formats.runs import Run, read_run
-from inexflow.tables import RECOVER, CachedTableError, check_inputs, checksum, read_parquet, write_parquet
+from inexflow.io.tables import RECOVER, CachedTableError, check_inputs, checksum, read_parquet, write_parquet
+from inexflow.model.runs import Run, read_run
 
 
 def make_run(tmp_path, name, text="1 Q0 A 1 1 r 0 10\n"):
@@ -53,7 +53,7 @@ def test_stale_input_is_detected(tmp_path):
     src = write(tmp_path / "elements.parquet", "version 1")
     t = tmp_path / "rb.parquet"
     write_parquet(pd.DataFrame({"x": [1]}), t, {"made_from": {str(src): checksum(src)}})
-    from inexflow.tables import read_parquet_metadata
+    from inexflow.io.tables import read_parquet_metadata
     meta = read_parquet_metadata(t)
     check_inputs(t, meta, [src])  # unchanged: fine
     src.write_text("version 2")
@@ -66,7 +66,7 @@ def test_code_fingerprint_changes_with_the_library_source(tmp_path):
     file more, another value; compiled caches do not count."""
     import shutil
 
-    from inexflow.stage import code_fingerprint
+    from inexflow.campaign.stage import code_fingerprint
 
     pkg = Path(__import__("inexflow").__file__).resolve().parent
     copy = tmp_path / "inexflow"

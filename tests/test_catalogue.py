@@ -4,11 +4,14 @@ runs. Checked here against what each family really emits on a simulated campaign
 import pytest
 
 from inexflow.errors import UsageError
-from inexflow.formats.assessments import read_assessments
-from inexflow.formats.runs import read_run
-from inexflow.measures import FAMILIES, ScoringContext, check_measures, measure_names, score_run
-from inexflow.scoring import build_recallbases, index_assessed, resolve_extents
-from inexflow.simulate import SimulationConfig, simulate
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.registry import FAMILIES, check_measures, measure_names
+from inexflow.measures.session import score_run
+from inexflow.model.assessments import index_assessed, read_assessments
+from inexflow.model.recallbase import build_recallbases
+from inexflow.model.runs import read_run, resolve_extents
+from inexflow.simulate.simconfig import SimulationConfig
+from inexflow.simulate.simulate import simulate
 
 # family -> (assessments under the simulated campaign, task of the run it scores)
 CASES = {"xcg": ("qrels.fol", "thorough"), "cutoff": ("qrels.fol", "thorough"),

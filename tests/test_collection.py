@@ -4,9 +4,8 @@ import pytest
 
 from conftest import write
 from inexflow.errors import InputError
-from inexflow.formats.collection import elements_covering, index_collection
-from inexflow.formats.runs import read_run
-from inexflow.scoring import resolve_extents
+from inexflow.io.collection import elements_covering, index_collection
+from inexflow.model.runs import read_run, resolve_extents
 
 DOC = "<article><fm>ab</fm><bdy><p>cde</p>x<p>fg</p></bdy></article>"
 # text = "ab" + "cde" + "x" + "fg" = "abcdexfg"

@@ -6,7 +6,8 @@ import pytest
 import yaml
 
 from conftest import ROOT, cli, write
-from inexflow.config import ConfigError, check_measure_keys, check_quantisations, own_campaign_data
+from inexflow.campaign.config import ConfigError, check_measure_keys, check_quantisations, own_campaign_data
+from inexflow.campaign.tasks import task_options
 from inexflow.errors import UsageError
 
 BASE = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
@@ -98,7 +99,7 @@ def test_own_campaign_data_with_configfile():
 def test_a_config_file_stands_alone(tmp_path):
     """With --configfile nothing comes from config/config.yaml: a key the file lacks is an
     error naming it, never the demo's value."""
-    from inexflow.config import load_config
+    from inexflow.campaign.config import load_config
 
     mine = write(tmp_path / "mine.yaml", yaml.safe_dump(
         {"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}], "pool": {"target": 5,
@@ -121,8 +122,9 @@ def test_check_config_names_the_yaml_line(tmp_path):
 
 
 def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypatch):
-    from inexflow.config import load_config
-    from inexflow.simulate import SimulationConfig, simulate
+    from inexflow.campaign.config import load_config
+    from inexflow.simulate.simconfig import SimulationConfig
+    from inexflow.simulate.simulate import simulate
 
     simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=1, results_per_topic=10,
                                                  pool_target=5))
@@ -142,7 +144,7 @@ def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypat
 def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_path, monkeypatch):
     """On a fresh clone the 2005 preset's campaign is planned (rule simulate_demo writes it):
     every planned run lands in exactly one of the ten tasks, by its 2005 task label."""
-    from inexflow.config import load_config
+    from inexflow.campaign.config import load_config
 
     monkeypatch.chdir(tmp_path)
     config, runs = load_config([ROOT / "config" / "campaigns" / "inex2005.yaml"], default=ROOT / "config" / "config.yaml")
@@ -188,8 +190,9 @@ def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_
      "config evaluation_tasks.F.assessments.path 'nowhere/*.xml': no assessment file found"),
 ])
 def test_evaluation_task_errors_name_the_key(tmp_path, monkeypatch, change, message):
-    from inexflow.config import load_config
-    from inexflow.simulate import SimulationConfig, simulate
+    from inexflow.campaign.config import load_config
+    from inexflow.simulate.simconfig import SimulationConfig
+    from inexflow.simulate.simulate import simulate
 
     simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=1, results_per_topic=10,
                                                  pool_target=5, tasks=("focused", "fol")))
@@ -206,9 +209,9 @@ def test_evaluation_task_errors_name_the_key(tmp_path, monkeypatch, change, mess
 
 
 def test_a_run_is_scored_in_every_evaluation_task_that_takes_it(tmp_path, monkeypatch):
-    from inexflow.config import load_config
-    from inexflow.options import Options
-    from inexflow.simulate import SimulationConfig, simulate
+    from inexflow.campaign.config import load_config
+    from inexflow.simulate.simconfig import SimulationConfig
+    from inexflow.simulate.simulate import simulate
 
     simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=2, results_per_topic=10,
                                                  pool_target=5, tasks=("focused", "fol")))
@@ -230,15 +233,15 @@ def test_a_run_is_scored_in_every_evaluation_task_that_takes_it(tmp_path, monkey
         "g01-focused-1": ["Focused", "Elements"], "g02-focused-1": ["Focused", "Elements"],
         "g01-fol-1": ["Focused", "Focused.first2"], "g02-fol-1": ["Focused", "Focused.first2"]}
     assert sorted(config["_assessment_sets"]) == ["inex2005", "main"]
-    o = Options.from_config(config, "Focused.first2")
+    o = task_options(config, "Focused.first2")
     assert (o.topic_subset, o.cutoffs, o.quantisations) == (("2009001",), (3,), ("gen",))
-    assert Options.from_config(config, "Elements").quantisations == ("strict",)
+    assert task_options(config, "Elements").quantisations == ("strict",)
 
 
 def test_schema_defaults_are_the_options_defaults():
     from dataclasses import fields
 
-    from inexflow.options import Options
+    from inexflow.model.options import Options
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())["properties"]
     d = Options()
@@ -253,19 +256,18 @@ def test_schema_defaults_are_the_options_defaults():
 
 
 def test_both_doors_resolve_the_same_overlap():
-    from inexflow.cli import build_parser, options_from_args
-    from inexflow.options import Options
+    from inexflow.front.cli import build_parser, options_from_args
 
     for task, want in (("focused", "on"), ("thorough", "off"), ("fetch-browse", "off")):
         cli = options_from_args(build_parser().parse_args(["score", "--task", task, "--assessments", "q", "r"]))
-        assert cli.for_task(task).overlap == Options.from_config(cfg(), task).for_task(task).overlap == want
+        assert cli.for_task(task).overlap == task_options(cfg(), task).for_task(task).overlap == want
     c = cfg()
     c["tasks"]["focused"]["overlap"] = "off"
-    assert Options.from_config(c, "focused").for_task("focused").overlap == "off"
+    assert task_options(c, "focused").for_task("focused").overlap == "off"
 
 
 def test_schema_assessment_formats_are_the_readers():
-    from inexflow.formats.assessments import ASSESSMENT_FORMATS
+    from inexflow.io.detect import ASSESSMENT_FORMATS
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     assert tuple(schema["properties"]["assessments"]["properties"]["format"]["enum"]) == ASSESSMENT_FORMATS
@@ -274,8 +276,8 @@ def test_schema_assessment_formats_are_the_readers():
 def test_schema_scoring_types_and_structures_are_the_library_s():
     """One truth: the schema's scoring types (tasks, evaluation_tasks.NAME.type) and simulated
     structures are the library's lists."""
-    from inexflow.formats.runs import TASKS
-    from inexflow.simulate import STRUCTURES
+    from inexflow.io.task_labels import TASKS
+    from inexflow.simulate.simconfig import STRUCTURES
 
     props = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())["properties"]
     assert tuple(props["tasks"]["propertyNames"]["enum"]) == TASKS
@@ -284,7 +286,7 @@ def test_schema_scoring_types_and_structures_are_the_library_s():
 
 
 def test_a_key_that_changed_meaning_names_its_replacement(tmp_path):
-    from inexflow.config import prepare_config
+    from inexflow.campaign.config import prepare_config
 
     c = cfg()
     c["analysis"]["depth_reductions"] = c["analysis"].pop("pool_depth_percents")
@@ -294,7 +296,7 @@ def test_a_key_that_changed_meaning_names_its_replacement(tmp_path):
 
 
 def test_a_retired_key_is_accepted_with_a_warning_that_it_does_nothing(caplog):
-    from inexflow.config import prepare_config
+    from inexflow.campaign.config import prepare_config
 
     c = cfg()
     c["stage_server"] = False

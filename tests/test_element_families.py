@@ -137,7 +137,8 @@ def _means(rows):
 def test_hiemstra_tables_per_run_and_ranked_by_precision_averaged_over_quantisations():
     """Tables 1-4/6-8 (one run: P[k] per quantisation and overlap per cut-off) and Tables 5/9
     (runs ranked by P[10], P[100] averaged over the quantisations), by hand."""
-    from inexflow.measures.cutoff import cutoff_table, ranked_runs, runs_cutoff_tables, table_cutoffs
+    from inexflow.measures.cutoff import cutoff_table, ranked_runs, runs_cutoff_tables
+    from inexflow.measures.registry import table_cutoffs
 
     rows = []
     for run, p10, p100, o10, o100 in (("a", (0.4, 0.2), (0.10, 0.06), 0.5, 0.9),

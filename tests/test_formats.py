@@ -7,10 +7,10 @@ import pytest
 
 from conftest import write
 from inexflow.errors import InputError
-from inexflow.formats.assessments import read_assessments
-from inexflow.formats.runs import read_run
-from inexflow.formats.topics import read_topics
-from inexflow.formats.xpath import canonical_xpath, is_ancestor
+from inexflow.io.topics import read_topics
+from inexflow.io.xpath import canonical_xpath, is_ancestor
+from inexflow.model.assessments import read_assessments
+from inexflow.model.runs import read_run
 
 
 def test_canonical_xpath():
@@ -162,8 +162,8 @@ def test_every_years_task_labels(tmp_path, label, scoring):
 def test_a_2005_topic_without_relevant_elements_joins_the_campaign_scale(tmp_path):
     """A topic whose pool held nothing relevant has a file with no <element>: it says nothing of
     the scale, so it neither makes the campaign inex2006 nor decides the config check."""
-    from inexflow.config import ConfigError, check_quantisations
-    from inexflow.formats.assessments import sniff_scale
+    from inexflow.campaign.config import ConfigError, check_quantisations
+    from inexflow.io.detect import sniff_scale
 
     empty = write(tmp_path / "1.xml", '<assessments topic="1"><file name="A"></file></assessments>')
     full = write(tmp_path / "2.xml", '<assessments topic="2"><file name="B"><element path="/article[1]" '
@@ -182,7 +182,7 @@ def test_duplicate_mask_equals_pandas_duplicated(seed):
     """The packed-key duplicate search marks exactly the rows pandas' duplicated() marks on the
     five result columns: repeated passages, same start with another length, repeated
     elements (offset -1), with and without the reader's codes."""
-    from inexflow.formats.runs import duplicate_mask
+    from inexflow.io.canonical import duplicate_mask
 
     rng = np.random.default_rng(seed)
     n = 400

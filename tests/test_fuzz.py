@@ -64,10 +64,10 @@ def mutated(draw, text: str, secret: str) -> str:
 
 
 def read(kind, path, tmp_path):
-    from inexflow.formats.assessments import read_assessments
-    from inexflow.formats.collection import index_collection
-    from inexflow.formats.runs import read_run
-    from inexflow.formats.topics import read_topics
+    from inexflow.io.collection import index_collection
+    from inexflow.io.topics import read_topics
+    from inexflow.model.assessments import read_assessments
+    from inexflow.model.runs import read_run
 
     if kind == "qrels":
         return read_assessments(path, "fol").documents
@@ -84,7 +84,7 @@ def read(kind, path, tmp_path):
 
 def score(kind, path, tmp_path):
     """``inexflow score`` in process on the mutated file (the other side valid): 0 or 2."""
-    from inexflow.cli import main
+    from inexflow.front.cli import main
 
     q = write(tmp_path / "valid.fol", VALID["qrels"][1]) if kind != "qrels" else path
     args = ["score", "--task", "focused", "-q", "-j", "1", "--assessments", str(q)]

@@ -5,10 +5,10 @@ import pytest
 
 from conftest import write
 from inexflow.errors import InputError
-from inexflow.formats.assessments import read_assessments
-from inexflow.formats.collection import index_document
-from inexflow.formats.runs import read_run
-from inexflow.formats.topics import read_topics
+from inexflow.io.collection import index_document
+from inexflow.io.topics import read_topics
+from inexflow.model.assessments import read_assessments
+from inexflow.model.runs import read_run
 
 MARKER = "SECRET-MARKER-7731"
 
@@ -80,7 +80,7 @@ def test_outputs_respect_the_umask(tmp_path, umask):
 
     import pandas as pd
 
-    from inexflow.tables import write_parquet, write_text
+    from inexflow.io.tables import write_parquet, write_text
 
     old = os.umask(umask)
     try:

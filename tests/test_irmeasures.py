@@ -16,7 +16,7 @@ DATA = __import__("pathlib").Path(__file__).parent / "data" / "inex2009-2010"
 
 
 def real_frames():
-    """The real qrels and bert-focused run as the DataFrames of inexflow.api (one qrels row per
+    """The real qrels and bert-focused run as the DataFrames of inexflow.front.api (one qrels row per
     highlighted passage; a judged non-relevant article as offset NaN, length 0)."""
     qrows = []
     with gzip.open(DATA / "qrels-2009-2010.fol.gz", "rt") as fh:

@@ -183,7 +183,7 @@ def run_tool(jar, flags, qrels, run) -> str:
 
 
 def run_inexflow(flags, qrels, run) -> str:
-    from inexflow.cli import main
+    from inexflow.front.cli import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

@@ -148,9 +148,9 @@ def test_overlap_check_equals_the_pairwise_definition():
     import pandas as pd
 
     from inexflow.errors import InputError
-    from inexflow.formats.runs import Run
     from inexflow.measures.passage import check_no_overlap
     from inexflow.measures.toolorder import ToolView
+    from inexflow.model.runs import Run
 
     rng = np.random.default_rng(0)
     for _ in range(2000):
@@ -189,7 +189,7 @@ def test_output_is_the_official_tools_byte_for_byte(shared_data, task, run, ref,
 
 
 def test_java_number_formatting():
-    from inexflow.scoring import java_double
+    from inexflow.measures.output import java_double
 
     assert [java_double(v) for v in (7.119099690176781e-4, 1e-5, 0.001, 9.99e-4, 0.5, 1.0, 1e7, -2.5e-8,
                                      float("nan"))] == \
@@ -221,9 +221,10 @@ def test_reader_codes_equal_factorising_and_give_the_same_scores(shared_data, tm
     table without them, and a replaced table never carries them."""
     import pandas as pd
 
-    from inexflow.formats.assessments import read_assessments
-    from inexflow.formats.runs import read_run
-    from inexflow.measures import ScoringContext, score_run
+    from inexflow.measures.context import ScoringContext
+    from inexflow.measures.session import score_run
+    from inexflow.model.assessments import read_assessments
+    from inexflow.model.runs import read_run
 
     lines = (shared_data / "runs" / "bert-focused.run").read_text().splitlines(keepends=True)
     # bert-focused.run lists topic 2009079 a second time from line 32582: without that block

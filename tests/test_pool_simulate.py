@@ -6,10 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from inexflow.formats.assessments import read_assessments
-from inexflow.formats.runs import read_run
-from inexflow.pool import build_pool
-from inexflow.simulate import SimulationConfig, simulate
+from inexflow.model.assessments import read_assessments
+from inexflow.model.pool import build_pool
+from inexflow.model.runs import read_run
+from inexflow.simulate.simconfig import SimulationConfig
+from inexflow.simulate.simulate import simulate
 
 
 def test_pool_depth_by_hand():
@@ -68,7 +69,7 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
 def test_leave_group_out_entries_equal_pools_built_without_the_group(seed, histogram, monkeypatch):
     """The pools without each group equal those built from the other groups' runs, whether the
     per-topic depths come from a (topic, depth) histogram or from sorting."""
-    from inexflow.pool import LeftOutEntries, entry_depths, leave_group_out_entries, pool_from_entries
+    from inexflow.model.pool import LeftOutEntries, entry_depths, leave_group_out_entries, pool_from_entries
 
     if not histogram:
         monkeypatch.setattr(LeftOutEntries, "_histogram_fits", lambda self, cells: False)
@@ -100,8 +101,8 @@ def test_cached_left_out_entries_give_the_same_pools(tmp_path, seed):
     """build_pool caches the leave-one-group-out entry depths (to_frame) and derives the pool
     from them (entries); what leave_one_group_out loads back holds the same pools, and the
     pool equals the one built from the runs' own entry depths."""
-    from inexflow.pool import LeftOutEntries, build_pool, leave_group_out_entries, pool_from_entries
-    from inexflow.tables import CachedTableError, write_parquet
+    from inexflow.io.tables import CachedTableError, write_parquet
+    from inexflow.model.pool import LeftOutEntries, build_pool, leave_group_out_entries, pool_from_entries
 
     rng = np.random.default_rng(seed)
     runs = {f"r{i}": pd.DataFrame({"topic": ["t"] * 8 + ["10"] * 8 + ["9"] * 8,
@@ -137,8 +138,9 @@ def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
     writes."""
     from pathlib import Path
 
-    from inexflow.config import sniff_run
-    from inexflow.simulate import planned_files, simulation_config
+    from inexflow.campaign.config import sniff_run
+    from inexflow.simulate.simconfig import simulation_config
+    from inexflow.simulate.simulate import planned_files
 
     cfg = simulation_config({"seed": 5, "docs": 30, "topics": 3, "groups": 2, "results": 10, "pool_target": 8,
                              "structure": structure})
@@ -191,8 +193,8 @@ def _selection_by_definition(task, neg, k, doc, start, xpath):
 
 @pytest.mark.parametrize("task", ["thorough", "fetch-browse", "best-in-context", "focused", "relevant-in-context"])
 def test_vectorised_selection_equals_its_definition(tmp_path, task):
-    from inexflow.formats.collection import index_document
-    from inexflow.simulate import _related, _selection, make_document
+    from inexflow.io.collection import index_document
+    from inexflow.simulate.simulate import _related, _selection, make_document
 
     rng = np.random.default_rng(3)
     rows = []
@@ -224,8 +226,8 @@ def test_simulator_reports_progress(tmp_path):
 
 
 def test_simulate_command_defaults_are_the_simulation_configs():
-    from inexflow.cli import build_parser
-    from inexflow.simulate import SETTINGS, simulation_config
+    from inexflow.front.cli import build_parser
+    from inexflow.simulate.simconfig import SETTINGS, simulation_config
 
     args = build_parser().parse_args(["simulate", "--out", "x"])
     assert simulation_config({k: getattr(args, k) for k in SETTINGS}) == SimulationConfig()
@@ -237,8 +239,8 @@ def test_simulate_command_defaults_are_the_simulation_configs():
 def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_time(tmp_path):
     """Entry depths equal pandas' minimum over the concatenated first positions (rows in order
     of first appearance over the runs taken by name), also read lazily from parquet files."""
-    from inexflow.pool import LazyTables, entries_from_first_positions, first_positions
-    from inexflow.tables import write_parquet
+    from inexflow.io.tables import write_parquet
+    from inexflow.model.pool import LazyTables, entries_from_first_positions, first_positions
 
     rng = np.random.default_rng(7)
     runs = {f"r{i}": pd.DataFrame({"topic": rng.choice(["2", "10", "1"], 40), "doc": rng.choice(list("abcdefghij"), 40)})
@@ -260,7 +262,7 @@ def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_ti
                               "topic": pd.CategoricalDtype(["99", *sorted(set(fp["r2"]["topic"]))])})
     write_parquet(unused, paths["r2"])
     assert entries_from_first_positions(LazyTables(paths)).equals(got)
-    from inexflow.pool import leave_group_out_entries
+    from inexflow.model.pool import leave_group_out_entries
     loo = leave_group_out_entries(LazyTables(paths), {}, cached=True)
     assert loo.docs == sorted(set(allr["doc"])) and loo.topics == sorted(set(allr["topic"]))
     # a run without results (its table has no rows, so its text columns have no type)
@@ -270,7 +272,7 @@ def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_ti
     assert entries_from_first_positions(LazyTables(paths)).equals(got)
     assert leave_group_out_entries(LazyTables(paths), {}, cached=True).docs == loo.docs
     paths["r2"].unlink()
-    from inexflow.tables import CachedTableError
+    from inexflow.io.tables import CachedTableError
     with pytest.raises(CachedTableError, match="r2.parquet: cached table is missing"):
         entries_from_first_positions(LazyTables(paths))
 
@@ -279,7 +281,7 @@ def test_positions_up_to_the_int32_limit_pool_and_longer_lists_are_an_error():
     """First positions are kept as int32 while pooling (memory): 2^31 - 1 still pools exactly,
     a larger one is an error naming the run, never a wrapped number."""
     from inexflow.errors import UsageError
-    from inexflow.pool import entries_from_first_positions
+    from inexflow.model.pool import entries_from_first_positions
 
     top = 2**31 - 1
     ok = entries_from_first_positions({"r": pd.DataFrame({"topic": ["1", "1"], "doc": ["d", "e"], "pos": [top, 3]})})

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inexflow.quantisation import get_quantisation, quantise
-from inexflow.recallbase import ideal_elements, ideal_recallbase
+from inexflow.model.quantisation import get_quantisation, quantise
+from inexflow.model.recallbase import ideal_elements, ideal_recallbase
 
 
 def q(scale, name, e, s):
@@ -74,7 +74,7 @@ def test_ideal_never_overlaps_nor_has_zero_gain(steps, gains, tie):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from("ab"), st.integers(0, 50), st.integers(1, 20)), min_size=1, max_size=25))
 def test_merge_ranges_grouped_equals_character_sets(items):
-    from inexflow.recallbase import merge_ranges_grouped
+    from inexflow.model.recallbase import merge_ranges_grouped
 
     df = pd.DataFrame([(d, s, s + n) for d, s, n in items], columns=["doc", "start", "end"])
     out = merge_ranges_grouped(df, ["doc"])
@@ -100,8 +100,8 @@ def test_passage_overlap_equals_character_counting(seed, dense, monkeypatch):
     several passages) equals counting highlighted characters one by one: items inside,
     across, between and over several passages, empty items, elements without a range, and
     keys with no passages."""
-    from inexflow import recallbase
-    from inexflow.recallbase import overlap_with_passages
+    from inexflow.model import recallbase
+    from inexflow.model.recallbase import overlap_with_passages
 
     monkeypatch.setattr(recallbase, "DENSE_KEYS", 1 << 23 if dense else 0)  # the lookup table or the search
     rng = np.random.default_rng(seed)

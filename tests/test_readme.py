@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from inexflow.cli import build_parser
+from inexflow.front.cli import build_parser
 
 # the front door, the reference pages and the config's usage page (copied by `inexflow workflow init`)
 PAGES = [ROOT / "README.md", ROOT / "config" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -1,6 +1,6 @@
 """The plain HTML tables: counts print as integers, ratios with four decimals."""
 from conftest import write
-from inexflow.report import write_table_page
+from inexflow.campaign.report import write_table_page
 
 
 def test_counts_print_as_integers_and_ratios_with_decimals(tmp_path):
@@ -20,7 +20,7 @@ def test_a_table_too_large_for_the_report_shows_its_first_rows_and_says_so(tmp_p
     table's page holds as many first rows as fit and names the full TSV; a small one is whole."""
     import pandas as pd
 
-    from inexflow.report import write_table_page
+    from inexflow.campaign.report import write_table_page
 
     tsv = tmp_path / "means.tsv"
     pd.DataFrame({"run": [f"r{i:05d}" for i in range(3000)], "value": [i / 7 for i in range(3000)]}).to_csv(
@@ -44,7 +44,7 @@ def test_every_kind_of_column_renders_as_the_cell_rules_say():
     import numpy as np
     import pandas as pd
 
-    from inexflow.report import _table
+    from inexflow.campaign.report import _table
 
     df = pd.DataFrame({"samples": [3.0, 2.5, np.nan], "tau": [0.5, 1.0, np.inf], "depth": [1, 20, 300],
                        "ok": [True, False, True], "run": pd.Series(["a<b", "c&d", "e"], dtype="str"),
@@ -67,7 +67,7 @@ def test_a_stage_renders_the_report_pages_of_its_own_tables(tmp_path, capsys):
 
     import pytest
 
-    from inexflow.stage import run_stage
+    from inexflow.campaign.stage import run_stage
 
     tsv, page = tmp_path / "t.tsv", tmp_path / "t.html"
 

@@ -8,7 +8,8 @@ import pytest
 import yaml
 
 from conftest import ROOT, assert_same_tree, snakemake
-from inexflow.simulate import SimulationConfig, simulate
+from inexflow.simulate.simconfig import SimulationConfig
+from inexflow.simulate.simulate import simulate
 
 pytestmark = pytest.mark.slurm
 

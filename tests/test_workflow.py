@@ -12,7 +12,9 @@ import pytest
 import yaml
 
 from conftest import ROOT, assert_same_tree, snakemake
-from inexflow.simulate import SimulationConfig, simulate
+from inexflow.campaign.tasks import task_options
+from inexflow.simulate.simconfig import SimulationConfig
+from inexflow.simulate.simulate import simulate
 
 pytestmark = pytest.mark.workflow  # a few minutes: run by .ci/run (pytest -m workflow), not by make test
 
@@ -123,9 +125,8 @@ def assert_cli_equals_workflow(workdir: Path, cfg: dict):
     import contextlib
     import io
 
-    from inexflow.campaign import evaluation_tasks
-    from inexflow.cli import build_parser, main, options_from_args
-    from inexflow.options import Options
+    from inexflow.campaign.tasks import evaluation_tasks
+    from inexflow.front.cli import build_parser, main, options_from_args
 
     old = os.getcwd()
     os.chdir(workdir)
@@ -136,7 +137,7 @@ def assert_cli_equals_workflow(workdir: Path, cfg: dict):
             assert task == table.parent.parent.name
             et = evaluation_tasks(cfg)[task]
             run_file = next(workdir.glob(f"*/runs/{run}.*"))
-            opts = Options.from_config(cfg, task)
+            opts = task_options(cfg, task)
             args = ["score", "--task", et["type"], "--family", family, "--assessments", et["assessments"]["path"],
                     "-q", "-j", "1", "--format", "tsv", *cli_args(opts), str(run_file)]
             if cfg.get("collection"):
@@ -353,7 +354,7 @@ def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
             r = summary[summary["rank"] > 0].iloc[0]
             row = per_run[(per_run["run"] == r["run"]) & (per_run["cutoff"] == 10)].iloc[0]
             assert row[r["quant"]] == pytest.approx(r["P[10]"])
-    from inexflow.config import fill_defaults
+    from inexflow.campaign.config import fill_defaults
     assert_cli_equals_workflow(tmp_path, fill_defaults(cfg, yaml.safe_load(
         (ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())))
 
@@ -411,7 +412,7 @@ def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path
     sampled = pd.read_csv(an / "topic_sampling.tsv", sep="\t")
     assert sampled.loc[sampled.fraction == 1.0, "tau"].eq(1.0).all()
     # every task is scored by both doors alike (topic subsets and CAS assessment sets included)
-    from inexflow.config import fill_defaults
+    from inexflow.campaign.config import fill_defaults
     assert_cli_equals_workflow(tmp_path, fill_defaults(cfg, yaml.safe_load(
         (ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())))
 

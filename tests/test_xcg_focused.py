@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from conftest import parse_out, run_cli, write
 from inexflow.measures.overlap import DocumentState
-from inexflow.measures.xcg import curve_ranks, xcg_topic
+from inexflow.measures.registry import curve_ranks
+from inexflow.measures.xcg import xcg_topic
 
 
 def state(elements):
@@ -116,10 +117,11 @@ def test_fetchbrowse_by_hand(tmp_path):
 @settings(max_examples=30, deadline=None)
 @given(st.permutations(["1", "2", "3"]), st.integers(0, 1000), st.sampled_from(["off", "on"]))
 def test_permuting_topics_changes_no_mean(tmp_path_factory, order, seed, overlap):
-    from inexflow.formats.assessments import read_assessments
-    from inexflow.formats.runs import read_run
-    from inexflow.measures import ScoringContext, score_run
-    from inexflow.scoring import build_recallbases
+    from inexflow.measures.context import ScoringContext
+    from inexflow.measures.session import score_run
+    from inexflow.model.assessments import read_assessments
+    from inexflow.model.recallbase import build_recallbases
+    from inexflow.model.runs import read_run
 
     d = tmp_path_factory.mktemp("perm")
     rng = np.random.default_rng(seed)
@@ -147,10 +149,11 @@ def test_unassessed_partly_seen_element_scores_zero():
 
 @pytest.mark.parametrize("overlap", ["on", "off"])
 def test_ideal_run_scores_one(tmp_path, overlap):
-    from inexflow.formats.assessments import read_assessments
-    from inexflow.formats.runs import Run
-    from inexflow.measures import ScoringContext, score_run
-    from inexflow.scoring import build_recallbases
+    from inexflow.measures.context import ScoringContext
+    from inexflow.measures.session import score_run
+    from inexflow.model.assessments import read_assessments
+    from inexflow.model.recallbase import build_recallbases
+    from inexflow.model.runs import Run
 
     a = read_assessments(write(tmp_path / "a.xml", ASSESS))
     rb = build_recallbases(a, None, ["gen"])["gen"]

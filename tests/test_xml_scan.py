@@ -1,4 +1,4 @@
-"""The XML run reader's fast scan (inexflow.formats.run_xml._scan) against its tree reader: the
+"""The XML run reader's fast scan (inexflow.io.run_xml._scan) against its tree reader: the
 same table, warnings and errors on runs of varied shapes, and every shape the scan does not
 read exactly left to the tree reader."""
 import logging
@@ -8,7 +8,7 @@ import pandas.testing as pdt
 import pytest
 
 from inexflow.errors import InputError
-from inexflow.formats import run_xml
+from inexflow.io import run_xml
 
 
 def both(path, caplog):

@@ -1,3 +1,3 @@
-from inexflow.cli import main
+from inexflow.front.cli import main
 
 raise SystemExit(main())

@@ -12,16 +12,16 @@
 >>> ir_measures.calc_aggregate([MAiP, INEX(measure="iP[0.01]", task="focused")], qrels, run)[MAiP]
 0.6633663366336634
 
-(67 of the 101 recall levels at precision 1, as in :mod:`inexflow.api`.)
+(67 of the 101 recall levels at precision 1, as in :mod:`inexflow.front.api`.)
 
 How it plugs in: every inexflow measure carries ``runtime_impl``, so the runtime provider of
 ``ir_measures.DefaultPipeline`` scores it; nothing in ir_measures is patched.
 
 - ``INEX(measure=NAME, task=TASK, **options)``: NAME is any measure of the task's families
-  (``MAiP``, ``iP[0.01]``, ``MAgP``, ``nxCG[10]``, ...; :func:`inexflow.measures.measure_names`),
-  TASK a scoring type or submission label, options any :class:`~inexflow.options.Options`
+  (``MAiP``, ``iP[0.01]``, ``MAgP``, ``nxCG[10]``, ...; :func:`inexflow.measures.registry.measure_names`),
+  TASK a scoring type or submission label, options any :class:`~inexflow.model.options.Options`
   field (``beta``, ``cutoffs``, ``quantisations``, ``collection`` for element runs ...).
-- qrels and runs: the DataFrames of :mod:`inexflow.api` (``query_id``, ``doc_id``,
+- qrels and runs: the DataFrames of :mod:`inexflow.front.api` (``query_id``, ``doc_id``,
   ``offset``/``length`` or ``xpath``, ``score`` and/or ``rank``), or paths. ir_measures sorts
   DataFrames by score; inexflow puts them back in their index order first, so ranks are those
   of ``inexflow.evaluate`` (by ``rank``, else descending score, then row order).
@@ -45,7 +45,11 @@ from ir_measures import Metric
 from ir_measures.measures.base import Agg, Measure, ParamInfo
 
 from inexflow.errors import UsageError
-from inexflow.options import Options
+from inexflow.front.api import evaluate
+from inexflow.io.task_labels import normalise_task
+from inexflow.measures.catalogue import AGGREGATORS, aggregator, per_topic_name
+from inexflow.measures.registry import DEFAULT_FAMILIES, check_measures, measure_names
+from inexflow.model.options import Options
 
 _OPTIONS = [f.name for f in dataclasses.fields(Options)]
 # the last (qrels, run, settings) scored and its per-topic table: ir_measures asks for each
@@ -64,8 +68,6 @@ class _CatalogueAgg(Agg):
             self.values.append(value)
 
     def result(self):
-        from inexflow.measures.catalogue import AGGREGATORS
-
         return AGGREGATORS[self.how](self.values) if self.values else math.nan
 
 
@@ -90,11 +92,6 @@ class INEX(Measure):
     def aggregator(self) -> Agg:
         """The catalogue's aggregator of this measure in the families that can score the task
         (``families``, else the task's families on any kind of assessments)."""
-        from inexflow.formats.runs import normalise_task
-        from inexflow.measures import check_measures, measure_names
-        from inexflow.measures.catalogue import aggregator
-        from inexflow.scoring import DEFAULT_FAMILIES
-
         s = self._settings()
         opts = Options.from_dict({k: v for k, v in s.items() if k in _OPTIONS}).as_dict()
         task = normalise_task(self["task"]) or self["task"]
@@ -113,9 +110,6 @@ class INEX(Measure):
         return _CatalogueAgg(how)
 
     def runtime_impl(self, qrels, run):
-        from inexflow.api import evaluate
-        from inexflow.measures.catalogue import per_topic_name
-
         settings = self._settings()
         key = (self["task"], repr(sorted(settings.items())))
         if not (_LAST and _LAST[0] is qrels and _LAST[1] is run and _LAST[2] == key):

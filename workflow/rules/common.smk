@@ -8,13 +8,11 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 try:
-    from inexflow.campaign import runs_of
-    from inexflow.config import prepare_config
+    from inexflow.campaign.config import prepare_config
+    from inexflow.campaign.stage import code_fingerprint
+    from inexflow.campaign.tasks import runs_of, task_options
     from inexflow.errors import UsageError
-    from inexflow.measures import needs
-    from inexflow.measures.cutoff import table_cutoffs
-    from inexflow.options import Options
-    from inexflow.stage import code_fingerprint
+    from inexflow.measures.registry import needs, table_cutoffs
 except ImportError as e:
     raise WorkflowError(
         f"the inexflow library is not installed in this Python ({e}): "
@@ -258,7 +256,7 @@ def report_tables():
 def table_pages(*names):
     """The HTML pages of the report tables ``names`` (report_tables(); a table's file names it
     too), as report outputs of the rule that writes those tables; its stage renders them once
-    its own work is done (params ``pages=page_sources``; inexflow.stage.run_stage), so that no
+    its own work is done (params ``pages=page_sources``; inexflow.campaign.stage.run_stage), so that no
     job waits for every table of the campaign. A table that this config's report does not show
     has no page.
     """
@@ -320,7 +318,7 @@ TASK_SCORING = {
         "type": ETASKS[t]["type"],
         "families": ETASKS[t]["families"],
         "aset": ETASKS[t]["aset"],
-        "options": Options.from_config(config, t).as_dict(),
+        "options": task_options(config, t).as_dict(),
     }
     for t in TASKS
 }

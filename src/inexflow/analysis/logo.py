@@ -54,8 +54,8 @@ def change_bin(baseline: float, new: float) -> str:
 
 
 def leave_one_group_out(judged, entries, groups: dict[str, str], measures, target: int | None, depth: int | None):
-    """``entries``: the pooled runs' :class:`~inexflow.pool.LeftOutEntries` (from
-    :func:`~inexflow.pool.leave_group_out_entries`, or as build_pool cached it); ``groups``:
+    """``entries``: the pooled runs' :class:`~inexflow.model.pool.LeftOutEntries` (from
+    :func:`~inexflow.model.pool.leave_group_out_entries`, or as build_pool cached it); ``groups``:
     the group of every judged run.
 
     Returns (per-run table: group, run, measure, baseline, new, change_bin, t_p, significant;

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import matplotlib
+import numpy as np
+from matplotlib.collections import LineCollection
+from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from inexflow.io.tables import atomic_path  # noqa: E402
 from inexflow.measures.catalogue import CURVES, curve_point, curve_title  # noqa: E402
-from inexflow.tables import atomic_path  # noqa: E402
 
 
 def _save(fig, path):
@@ -42,10 +45,6 @@ def relevant_vs_depth(curve: pd.DataFrame, path):
     Figure 6); both axes are counts, with integer ticks. One step line per topic, in the
     colour cycle's order, drawn as one collection: a line artist per topic cost a hundred
     topics 0.035 s more."""
-    from matplotlib.collections import LineCollection
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import MaxNLocator
-
     fig, ax = plt.subplots(figsize=(6, 4))
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     steps, labels = [], []
@@ -74,8 +73,6 @@ def quant_differences(df: pd.DataFrame, path):
     against the other (y), by agreement; (b) the density of the reference differences of
     the pairs both found and of those only one found. One row of two panels per
     comparison; with a single quantisation configured, a note saying so."""
-    import numpy as np
-
     from inexflow.analysis.significance import AGREEMENT
 
     keys = list(dict.fromkeys(zip(df["measure"], df["quant_ref"], df["quant_other"])))
@@ -115,8 +112,6 @@ def error_rates(df: pd.DataFrame, fits: pd.DataFrame, n_topics: int, path):
     """Pal et al., Figure 5: per measure, the swap error rate against the topic-set size for
     each tolerance, observed (solid, with markers) and extrapolated by the fitted curve
     Y = A1 exp(-A2 X) (dashed, same colour) up to the campaign's number of topics."""
-    from matplotlib.ticker import MaxNLocator
-
     measures = list(dict.fromkeys(df["measure"]))
     ncols = min(3, max(len(measures), 1))
     nrows = -(-max(len(measures), 1) // ncols)

@@ -11,15 +11,20 @@ highlighted characters, and iP/AiP follow :mod:`inexflow.measures.passage`.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from inexflow.formats.assessments import Assessments
-from inexflow.measures import in_evaluation_order
+from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
+from inexflow.measures.catalogue import MEANS, per_topic_name
 from inexflow.measures.passage import grouped_cumsum, ip_from_running_sums, passage_results
-from inexflow.recallbase import normalised_passages, overlap_with_passages
+from inexflow.measures.session import in_evaluation_order
+from inexflow.model.assessments import Assessments
+from inexflow.model.pool import LazyTables
+from inexflow.model.recallbase import normalised_passages, overlap_with_passages
 
 # per-topic measure -> the interpolated-precision level it reads (None = AiP, the mean)
 PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "iP[0.10]": 10}
@@ -29,8 +34,6 @@ def labelled(names) -> tuple[list[str], Callable]:
     """The per-topic measures the analyses compute for the configured ``names`` (``MAiP`` ->
     ``AiP``), and a function that names a table's ``measure`` column as the config does, so
     one measure has one name in every analysis table."""
-    from inexflow.measures.catalogue import per_topic_name
-
     per_topic = [per_topic_name(m) for m in names]
     back = dict(zip(per_topic, names))
 
@@ -43,17 +46,13 @@ def labelled(names) -> tuple[list[str], Callable]:
 def analysis_measures() -> list[str]:
     """The measure names the re-judging analyses can compute (config ``analysis.measures``):
     the passage measures below and their means (``MAiP``)."""
-    from inexflow.measures.catalogue import MEANS
-
     return [m for m, per in MEANS.items() if per in PASSAGE_MEASURES] + list(PASSAGE_MEASURES)
 
 
 class JudgedRuns:
     def __init__(self, assessments: Assessments, runs: Mapping[str, object]):
-        """Judge ``runs`` (name -> run; a :class:`~inexflow.pool.LazyTables` reads them one at
+        """Judge ``runs`` (name -> run; a :class:`~inexflow.model.pool.LazyTables` reads them one at
         a time) against ``assessments``."""
-        import logging
-
         log = logging.getLogger("inexflow")
         self._index(assessments)
         parts = {}
@@ -65,7 +64,7 @@ class JudgedRuns:
     @classmethod
     def from_parts(cls, assessments: Assessments, parts: Mapping[str, pd.DataFrame]) -> JudgedRuns:
         """The same as ``JudgedRuns(assessments, runs)`` from each run's :meth:`judge` table,
-        cached by the ``judge_run`` stage (a :class:`~inexflow.pool.LazyTables` of them): the
+        cached by the ``judge_run`` stage (a :class:`~inexflow.model.pool.LazyTables` of them): the
         runs themselves are not read again."""
         self = cls.__new__(cls)
         self._index(assessments)
@@ -77,10 +76,6 @@ class JudgedRuns:
         """:meth:`from_parts` over the ``judge_run`` tables at ``paths`` (each named by its
         file, ``judged/RUN.parquet``), read one at a time and checked by :func:`load_judged`
         against ``assessment_tables``."""
-        from pathlib import Path
-
-        from inexflow.pool import LazyTables
-
         tables = list(assessment_tables)
         return cls.from_parts(assessments, LazyTables({Path(p).stem: p for p in paths},
                                                       lambda p, name: load_judged(p, name, tables)))
@@ -90,8 +85,6 @@ class JudgedRuns:
         """What the analyses that re-judge runs start from: ``inputs`` names the assessment
         set's tables (``documents``, ``passages``, ``elements``, from parse_assessments) and
         the analysed runs' ``judged`` tables (judge_run); see :meth:`from_files`."""
-        from pathlib import Path
-
         tables = [inputs.documents, inputs.passages, inputs.elements]
         return cls.from_files(Assessments.load(Path(inputs.documents).parent), inputs.judged, tables)
 
@@ -213,9 +206,7 @@ class JudgedRuns:
 def load_judged(path, name: str, assessment_tables) -> pd.DataFrame:
     """A run's cached :meth:`JudgedRuns.judge` table (the ``judge_run`` stage); a table of
     another run, or one made from other assessment tables than ``assessment_tables``, is a
-    :class:`~inexflow.tables.CachedTableError` naming it."""
-    from inexflow.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
-
+    :class:`~inexflow.io.tables.CachedTableError` naming it."""
     meta = read_parquet_metadata(path)
     check_identity(path, meta, name=name)
     check_inputs(path, meta, assessment_tables)

@@ -34,12 +34,12 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.registry import EPRUM_RECALL_PERCENTS, bepd_measure_names, recall_level
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.options import Options
 
-RECALL_LEVELS = np.arange(1, 101)
+RECALL_LEVELS = np.asarray(EPRUM_RECALL_PERCENTS)
 
 
 def bep_offsets(ctx: ScoringContext) -> pd.Series:
@@ -98,19 +98,6 @@ def eprum_at_ranks(probs: np.ndarray, n_targets: int, ks) -> list[float]:
     return out
 
 
-def _recall_label(r: int) -> str:
-    return f"{r / 100:.2f}"
-
-
-def bepd_measure_names(opts: dict) -> list[str]:
-    a_values = [float(a) for a in opts.get("bepd_a") or Options.bepd_a]
-    ks = [int(k) for k in opts.get("cutoffs") or Options.cutoffs]
-    return ["num_q"] + [n for a in a_values for n in (
-        [f"BEPD[{a:g}]", f"EPRUM[{a:g}]"] + [f"EPRUM[{a:g}]@[{k}]" for k in ks]
-        + [f"EPRUM[{a:g}]@r[{_recall_label(r)}]" for r in RECALL_LEVELS])]
-
-
-@register_family("bepd", bepd_measure_names, needs=("index",))
 def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     beps = bep_offsets(ctx)
     docs = ctx.assessments.documents
@@ -141,7 +128,7 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
             curve = eprum_curve(s, n_bep[t])
             vals = {f"BEPD[{a:g}]": float(s.sum() / n_bep[t]), f"EPRUM[{a:g}]": float(curve.mean())}
             vals.update({f"EPRUM[{a:g}]@[{k}]": v for k, v in zip(ks, eprum_at_ranks(s, n_bep[t], ks))})
-            points = {f"EPRUM[{a:g}]@r[{_recall_label(r)}]": float(v) for r, v in zip(RECALL_LEVELS, curve)}
+            points = {f"EPRUM[{a:g}]@r[{recall_level(r)}]": float(v) for r, v in zip(RECALL_LEVELS, curve)}
             for m, v in vals.items():
                 rows.append((t, "bep", m, v))
                 per[m].append(v)

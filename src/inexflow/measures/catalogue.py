@@ -1,10 +1,10 @@
 """What a measure name means, declared once and read by every consumer (aggregation, output
 formatting, plots, analyses, config checks).
 
-- Which names a family emits: ``register_family(name, measures=...)`` in
-  :mod:`inexflow.measures`; :func:`inexflow.measures.measure_names`.
+- Which names a family emits: its declaration in :mod:`inexflow.measures.registry`;
+  :func:`inexflow.measures.registry.measure_names`.
 - Mean name -> per-topic name, where they differ (``MAiP`` is the mean of ``AiP``): declared
-  by the family (``register_family(..., means={"MAiP": "AiP"})``); :func:`per_topic_name`.
+  by the family (``Family(..., means={"MAiP": "AiP"})``); :func:`per_topic_name`.
 - Counts: summed over topics, not averaged (``num_rel``, ``ret_size``, ...), printed as
   integers: :data:`COUNTS`, :func:`is_count`.
 - Curve points: ``ep[x]`` (ep/gr, x = gain recall), ``nxCG@[k]`` (x = rank),
@@ -14,7 +14,7 @@ formatting, plots, analyses, config checks).
   BEPD distances): :data:`NO_QUANT`.
 - How a mean is aggregated from the per-topic values: :data:`AGGREGATORS` (``mean``,
   ``tool_mean``, ``sum``, ``topics``, ``qrels_sum``); a family declares its default
-  (``register_family(..., aggregate="tool_mean")``) and exceptions (``aggregates=``),
+  (``Family(..., aggregate="tool_mean")``) and exceptions (``aggregates=``),
   counts are summed and ``num_q`` counts the topics; :func:`aggregator`,
   :func:`mean_rows`. The families' ``all`` rows, ``inexflow.irmeasures`` (ir_measures) and
   the catalogue test all aggregate through these.
@@ -27,12 +27,13 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from inexflow.measures.registry import FAMILIES, MEANS  # noqa: F401  (MEANS: read from here too)
+
 COUNTS = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size"})
 NO_QUANT = frozenset({"-", "chars", "bep"})
 # curve prefix -> (title, x axis); the x value follows the prefix, up to a closing "]"
 CURVES = {"ep[": ("ep/gr curve", "gain recall"), "nxCG@[": ("nxCG curve", "rank"),
           "ircl_prn.": ("interpolated precision", "recall")}
-MEANS: dict[str, str] = {}  # mean name -> per-topic name; filled by register_family(..., means=...)
 
 
 def tool_mean(values) -> float:
@@ -52,23 +53,25 @@ AGGREGATORS: dict[str, Callable[[list], float]] = {
     "topics": lambda v: float(len(v)),  # num_q: the number of scored topics
     "qrels_sum": lambda v: float(sum(v)),  # counts over every qrels topic
 }
-# family -> its default aggregator / its per-measure exceptions; filled by register_family
-FAMILY_AGGREGATE: dict[str, str] = {}
-FAMILY_AGGREGATES: dict[str, dict[str, str]] = {}
+for _family in FAMILIES.values():
+    for _how in [_family.aggregate, *_family.aggregates.values()]:
+        if _how not in AGGREGATORS:
+            raise ValueError(f"family {_family.name}: unknown aggregator {_how!r}")
 
 
 def aggregator(family: str, measure: str) -> str:
     """How ``family`` aggregates ``measure`` (a mean or per-topic name) over topics: a key of
     :data:`AGGREGATORS`. ``num_q`` counts topics, the other counts are summed, the rest take the
     family's declared aggregator (``mean`` unless it declares another)."""
-    over = FAMILY_AGGREGATES.get(family, {})
+    declared = FAMILIES.get(family)
+    over = declared.aggregates if declared else {}
     if measure in over:
         return over[measure]
     if measure == "num_q":
         return "topics"
     if is_count(measure):
         return "sum"
-    return FAMILY_AGGREGATE.get(family, "mean")
+    return declared.aggregate if declared else "mean"
 
 
 def aggregate(family: str, measure: str, values) -> float:

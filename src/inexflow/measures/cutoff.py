@@ -23,11 +23,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
+from inexflow.measures.context import ScoringContext
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
-from inexflow.options import Options
 
 
 def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
@@ -54,12 +53,6 @@ def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
     return flags
 
 
-def cutoff_measure_names(opts: dict) -> list[str]:
-    ks = [int(k) for k in opts.get("cutoff_ks") or Options.cutoff_ks]
-    return ["num_q"] + [f"P[{k}]" for k in ks] + [f"overlap[{k}]" for k in ks]
-
-
-@register_family("cutoff", needs=("recallbases",), measures=cutoff_measure_names)
 def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
     ks = [int(k) for k in ctx.opt("cutoff_ks")]
     res = run.results[run.results["xpath"] != ""].reset_index(drop=True)
@@ -134,10 +127,3 @@ def ranked_runs(scores: pd.DataFrame, ks=(10, 100)) -> pd.DataFrame:
         out[f"rank[{k}]"] = tied.rank(method="min", ascending=False).astype("Int64")
     order = [f"rank[{k}]" for k in ks] + ["run"]
     return out.sort_values(order, kind="stable").reset_index(drop=True)
-
-
-def table_cutoffs(cutoff_ks) -> list[int]:
-    """The cut-offs of the ranked table: 10 and 100 as in the paper, those configured else the
-    two smallest."""
-    ks = sorted(cutoff_ks)
-    return [k for k in (10, 100) if k in ks] or ks[:2]

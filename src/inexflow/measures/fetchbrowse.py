@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.measures import ScoringContext, register_family
+from inexflow.measures.context import ScoringContext
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import mean_rows, run_gains, xcg_topic
 
@@ -36,9 +36,6 @@ def _ep(xg, xi) -> tuple[float, float]:
     return m["MAep"], m["iMAep"]
 
 
-@register_family("fetchbrowse", needs=("recallbases",),
-                 measures=lambda opts: ["art_MAep", "art_iMAep", "el_MAep[off]", "el_MAep[on]", "el_iMAep[off]",
-                                        "el_iMAep[on]", "num_q"])
 def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
     alpha = float(ctx.opt("alpha"))
     results = run.results[run.results["xpath"] != ""].reset_index(drop=True)

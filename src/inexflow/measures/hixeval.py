@@ -27,13 +27,12 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows
+from inexflow.measures.context import ScoringContext
 from inexflow.measures.cutoff import overlapping_flags
 from inexflow.measures.incontext import check_grouping, gp_measures
+from inexflow.measures.registry import RANKS_2006
 from inexflow.measures.topicset import scored_topics, tidy
-
-RANKS_2006 = (5, 10, 25, 50)
 
 
 def _check_no_nesting(run, res: pd.DataFrame):
@@ -52,12 +51,6 @@ def _check_no_nesting(run, res: pd.DataFrame):
                                          "non-overlapping elements per article (Relevant in Context)")
 
 
-def hixeval_measure_names(opts: dict) -> list[str]:
-    return (["num_q", "num_ret", "num_rel", "num_rel_ret", "AgP", "MAgP"]
-            + [m for k in RANKS_2006 for m in (f"gP[{k}]", f"gR[{k}]")])
-
-
-@register_family("hixeval", hixeval_measure_names, means={"MAgP": "AgP"}, aggregate="tool_mean")
 def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     els = ctx.assessments.elements
     if len(els) and (els["rsize"] < 0).any():

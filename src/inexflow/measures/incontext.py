@@ -36,9 +36,10 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows
+from inexflow.measures.context import ScoringContext
 from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results
+from inexflow.measures.registry import IN_CONTEXT_LEVELS, IN_CONTEXT_RANKS
 from inexflow.measures.toolorder import (
     ToolView,
     describe_split,
@@ -49,8 +50,7 @@ from inexflow.measures.toolorder import (
 )
 from inexflow.measures.topicset import scored_topics, tidy
 
-RANKS = (1, 2, 3, 5, 10, 25, 50)
-LEVELS11 = np.arange(0, 11)
+LEVELS11 = np.asarray(IN_CONTEXT_LEVELS)
 
 
 def check_grouping(run, regroup: bool = False, assessed=None):
@@ -97,7 +97,7 @@ def _articles(run) -> pd.DataFrame:
     return arts
 
 
-def gp_measures(scores: np.ndarray, relevant: np.ndarray, nrel: int, ranks=RANKS, short_list: str = "last"):
+def gp_measures(scores: np.ndarray, relevant: np.ndarray, nrel: int, ranks=IN_CONTEXT_RANKS, short_list: str = "last"):
     """gP/gR at ``ranks``, AgP and the 11-point interpolated gP for one topic, with the tool's
     arithmetic: gP[r] = (sum of the first r scores) / r, summed left to right; a list shorter
     than r reports its last rank (sum / articles retrieved, not / r; ``short_list="zero"``
@@ -182,23 +182,13 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
 
 
 MEAN_LINES = (["num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size", "MAgP"]
-              + [m for r in RANKS for m in (f"gP[{r}]", f"gR[{r}]")] + [f"ircl_prn.{k / 10:.2f}" for k in LEVELS11])
-QRELS_WIDE = {"num_rel": "qrels_sum", "rel_size": "qrels_sum"}
+              + [m for r in IN_CONTEXT_RANKS for m in (f"gP[{r}]", f"gR[{r}]")] + [f"ircl_prn.{k / 10:.2f}" for k in LEVELS11])
 
 
-def incontext_measure_names(opts: dict) -> list[str]:
-    return (["num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size", "AgP", "MAgP"]
-            + [m for r in RANKS for m in (f"gP[{r}]", f"gR[{r}]")] + [f"ircl_prn.{k / 10:.2f}" for k in LEVELS11])
-
-
-@register_family("ric", incontext_measure_names, means={"MAgP": "AgP"}, order="file", aggregate="tool_mean",
-                 aggregates=QRELS_WIDE)
 def score_relevant_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     return _score_in_context(run, ctx, "ric")
 
 
-@register_family("bic", incontext_measure_names, means={"MAgP": "AgP"}, order="file", aggregate="tool_mean",
-                 aggregates=QRELS_WIDE)
 def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     """Best in Context: one result per article; a second result for an article is an error."""
     res = run.results

@@ -24,10 +24,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
+from inexflow.measures.context import ScoringContext
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.options import Options
 
 # the separate quantisations of exhaustivity and specificity (f'_quant(e), f'_quant(s))
 NG_QUANTS = {"strict": lambda v: (v == 3).astype(float), "gen": lambda v: v / 3.0}
@@ -54,12 +53,6 @@ def unseen_sizes(docs: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.n
     return out
 
 
-def ng_measure_names(opts: dict) -> list[str]:
-    ks = [int(k) for k in opts.get("cutoff_ks") or Options.cutoff_ks]
-    return ["num_q"] + [f"recall_o[{k}]" for k in ks] + [f"precision_o[{k}]" for k in ks]
-
-
-@register_family("inex_eval_ng", measures=ng_measure_names)
 def score_inex_eval_ng(run, ctx: ScoringContext) -> pd.DataFrame:
     a = ctx.assessments
     if a.scale != "inex2002":

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.formats.xpath import ancestors
+from inexflow.io.xpath import ancestors
 
 
 class DocumentState:

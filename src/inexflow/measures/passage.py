@@ -45,8 +45,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows, tool_mean
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.registry import COUNT_LINES, PASSAGE_LEVELS, PER_TOPIC_IP, RATIO_LINES, recall_level
 from inexflow.measures.toolorder import (
     PairSet,
     ToolView,
@@ -58,12 +59,9 @@ from inexflow.measures.toolorder import (
     warn_no_relevant,
 )
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.recallbase import PassageIndex, normalised_passages
+from inexflow.model.recallbase import PassageIndex, normalised_passages
 
-LEVELS = np.arange(101)
-PER_TOPIC_IP = (0, 1, 5, 10)
-COUNT_LINES = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")  # catalogue.COUNTS
-RATIO_LINES = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
+LEVELS = np.asarray(PASSAGE_LEVELS)
 
 
 def _f1(p, r):
@@ -71,13 +69,9 @@ def _f1(p, r):
     return 2 * p * r / (p + r) if p > 0 else 0.0
 
 
-def _level(k: int) -> str:
-    return f"{k / 100:.2f}"
-
-
 # the names of the per-topic iP lines and of the 101 points of the interpolated precision curve
-_IP_NAMES = [(k, f"iP[{_level(k)}]") for k in PER_TOPIC_IP]
-_CURVE_NAMES = [f"ircl_prn.{_level(k)}" for k in LEVELS]
+_IP_NAMES = [(k, f"iP[{recall_level(k)}]") for k in PER_TOPIC_IP]
+_CURVE_NAMES = [f"ircl_prn.{recall_level(k)}" for k in LEVELS]
 
 
 def interpolated_precision(size: np.ndarray, rsize: np.ndarray, trel: int) -> np.ndarray:
@@ -242,23 +236,15 @@ def _overlap_error(run, res, i, j, count):
                      "in-context tasks (score overlapping runs with --task thorough)")
 
 
-MEAN_LINES = (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{_level(k)}]" for k in PER_TOPIC_IP] + ["MAiP"]
-              + [f"ircl_prn.{_level(k)}" for k in LEVELS])  # the tool's ``all`` lines, in its order
+MEAN_LINES = (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{recall_level(k)}]" for k in PER_TOPIC_IP] + ["MAiP"]
+              + [f"ircl_prn.{recall_level(k)}" for k in LEVELS])  # the tool's ``all`` lines, in its order
 
 
-def passage_measure_names(opts: dict) -> list[str]:
-    return (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{_level(k)}]" for k in PER_TOPIC_IP] + ["AiP", "MAiP"]
-            + [f"ircl_prn.{_level(k)}" for k in LEVELS])
-
-
-@register_family("passage", passage_measure_names, means={"MAiP": "AiP"}, order="file", aggregate="tool_mean")
 def score_passage(run, ctx: ScoringContext) -> pd.DataFrame:
     """Focused: overlapping results are an error."""
     return _score_passage(run, ctx, check_overlap=True)
 
 
-@register_family("passage_thorough", passage_measure_names, means={"MAiP": "AiP"}, order="file",
-                 aggregate="tool_mean")
 def score_passage_thorough(run, ctx: ScoringContext) -> pd.DataFrame:
     """Thorough (the tool's ``-t``): overlapping results are allowed; in an article with
     relevant text only the characters not retrieved before in that article count (module

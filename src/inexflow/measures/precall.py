@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import aggregate
+from inexflow.measures.context import ScoringContext
 from inexflow.measures.topicset import scored_topics, tidy
 from inexflow.measures.xcg import thorough_gains
 
@@ -51,8 +51,6 @@ def precall(gains: np.ndarray, levels: np.ndarray, n: float, points=RECALL_POINT
     return out
 
 
-@register_family("precall", needs=("recallbases",), means={"precall_MAP": "precall_AP"},
-                 measures=lambda opts: ["precall_AP", "precall_MAP", "num_q"])
 def score_precall(run, ctx: ScoringContext) -> pd.DataFrame:
     res = run.results[run.results["xpath"] != ""].reset_index(drop=True)
     groups = res.groupby("topic", sort=False).indices

@@ -23,7 +23,7 @@ one (:func:`qrels_totals`, :func:`relevant_documents`). A topic whose qrels line
 judged non-relevant is still one of the qrels' topics: the tool's recall is then 0/0, which
 it prints as NaN (:func:`tool_div`).
 
-Runs in other formats (XML) keep the evaluation order of :mod:`inexflow.formats.runs`
+Runs in other formats (XML) keep the evaluation order of :mod:`inexflow.model.runs`
 (the spec's ordering rule), as the tool does not read them.
 """
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inexflow.errors import InputError, warn_input
-from inexflow.formats.assessments import topic_sort_key
+from inexflow.errors import InputError, UsageError, warn_input
+from inexflow.io.canonical import topic_sort_key
 
 
 def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None, judged=None) -> list[str]:
@@ -45,8 +45,6 @@ def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None,
 def check_topic_subset(subset: set[str], assessments) -> None:
     """A topic subset (config ``topic_subset``, the POOLS of an EvalJ task) naming topics that
     are not in the assessments: a warning naming them; none assessed at all is an error."""
-    from inexflow.errors import UsageError
-
     absent = sorted(subset - set(assessments.topics), key=topic_sort_key)
     if len(absent) == len(subset):
         raise UsageError(f"config topic_subset: none of its {len(subset)} topics is in the assessments "

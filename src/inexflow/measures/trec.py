@@ -1,7 +1,7 @@
 """Document-level measures as trec_eval computes them (family ``trec``): the reduction of a
 run to documents, scored against graded document relevance.
 
-- Assessments: TREC qrels (``topic iteration doc grade``, :mod:`inexflow.formats.qrels_trec`;
+- Assessments: TREC qrels (``topic iteration doc grade``, :mod:`inexflow.io.qrels_trec`;
   a grade > 0 is relevant, the grade is the nDCG gain), or FOL qrels and INEX assessments
   read at document level (a document with highlighted text is relevant, gain 1).
 - Runs: any run; a document counts at its first result in the topic (passage and element
@@ -19,25 +19,20 @@ run to documents, scored against graded document relevance.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
-from inexflow.measures import ScoringContext, register_family
 from inexflow.measures.catalogue import mean_rows
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.registry import P_CUTOFFS
 from inexflow.measures.topicset import scored_topics, tidy
-
-P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-
-
-def trec_measure_names(opts: dict) -> list[str]:
-    return ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "ndcg"] + [f"P_{k}" for k in P_CUTOFFS]
 
 
 def trec_eval_order(run):
     """``run`` with its results ordered as trec_eval reads a run: per topic (topics in the run's
     order), descending score, ties by descending document id."""
-    import dataclasses
-
     res = run.results
     if res["rsv"].isna().all():
         return run
@@ -55,7 +50,6 @@ def document_grades(a) -> pd.DataFrame:
     return pd.DataFrame({"topic": d["topic"], "doc": d["doc"], "grade": grade.to_numpy(np.float64)})
 
 
-@register_family("trec", trec_measure_names, order="trec_eval")
 def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:
     grades = ctx.memo("document_grades", lambda: document_grades(ctx.assessments))
     topics = scored_topics(run, list(pd.unique(grades["topic"])), ctx)

@@ -33,11 +33,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.measures import ScoringContext, register_family
+from inexflow.measures import catalogue
+from inexflow.measures.context import ScoringContext
+from inexflow.measures.overlap import focused_gains
+from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
 from inexflow.measures.topicset import scored_topics, tidy
-from inexflow.options import Options
 
-GR_LEVELS = np.round(np.arange(1, 101) / 100, 2)
+GR_LEVELS = np.round(np.asarray(GAIN_RECALL_PERCENTS) / 100, 2)
 GR_TOLERANCE = 1e-9  # gain-recall within this of a level reaches it (summation-order rounding)
 
 
@@ -101,16 +103,10 @@ def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame) -> np.ndarra
     return m["gain"].fillna(0.0).to_numpy(np.float64)
 
 
-def curve_ranks(max_length: int) -> list[int]:
-    """Ranks at 1%, 2%, ..., 100% of the maximum list length (the nxCG curve)."""
-    return sorted({max(1, round(max_length * p / 100)) for p in range(1, 101)})
-
-
 def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: float, source="run") -> np.ndarray:
     """xG per result: quant (overlap off, Eq. 10) or rv_norm (overlap on, Eq. 9)."""
     if not overlap:
         return thorough_gains(results, rb)
-    from inexflow.measures.overlap import focused_gains
     return focused_gains(results, rb, alpha, source)
 
 
@@ -125,21 +121,10 @@ def ideal_vectors(rb: pd.DataFrame, overlap: bool) -> dict[str, np.ndarray]:
 def mean_rows(family: str, per: dict[str, dict[str, float]], quant: str) -> list[tuple]:
     """Means over topics of every measure (topic ``all``), then num_q, aggregated as the
     catalogue declares for ``family`` (:func:`inexflow.measures.catalogue.mean_rows`)."""
-    from inexflow.measures import catalogue
-
     names = list(next(iter(per.values()))) if per else []
     return catalogue.mean_rows(family, quant, list(per.values()), [*names, "num_q"])
 
 
-def xcg_measure_names(opts: dict) -> list[str]:
-    cutoffs = [int(k) for k in opts.get("cutoffs") or Options.cutoffs]
-    return ([f"nxCG[{k}]" for k in cutoffs] + [f"MAnxCG[{k}]" for k in cutoffs] + ["MAep", "iMAep", "Q", "R"]
-            + [f"ep[{lv:.2f}]" for lv in GR_LEVELS]
-            + [f"nxCG@[{k}]" for k in curve_ranks(int(opts.get("max_list_length") or Options.max_list_length))]
-            + ["num_q"])
-
-
-@register_family("xcg", xcg_measure_names, needs=("recallbases",))
 def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     """XCG for every configured quantisation; ``overlap`` on (Focused) or off (Thorough).
 

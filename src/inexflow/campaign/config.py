@@ -1,0 +1,379 @@
+"""Campaign configuration beyond the JSON schema: run discovery and cross-key checks.
+
+``runs`` is a list of entries ``{path: GLOB, task: TASK?, participant: NAME?,
+participant_pattern: REGEX?}``. Each matching file is one run, named by its file name
+without the extension (the name used in ``results/``). The task comes from the entry or,
+for INEX XML runs, from the submission's ``task`` attribute; the participant from the
+entry, from ``participant_pattern`` (a regex with a group ``participant`` matched against
+the file name), from the XML ``participant-id``, or else the run name.
+"""
+
+from __future__ import annotations
+
+import copy
+import fnmatch
+import glob
+import re
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from inexflow.campaign.deploy import workflow_dir
+from inexflow.campaign.tasks import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
+from inexflow.errors import ConfigError, InputError, UsageError, decode_text, log, read_bytes  # noqa: F401  (ConfigError: also imported from here)
+from inexflow.io.detect import sniff_scale
+from inexflow.io.task_labels import TASKS, normalise_task
+from inexflow.measures.registry import FAMILIES, check_measures
+from inexflow.model.quantisation import QUANTISATIONS, get_quantisation
+from inexflow.simulate.simconfig import simulation_config
+
+
+def sniff_run(path: str) -> dict:
+    """The ``task`` and ``participant`` (``participant-id``) an INEX XML run names in its
+    ``<inex-submission>`` element; nothing for a text run."""
+    with open(path, "rb") as fh:
+        head = fh.read(4096).decode("utf-8", "replace")
+    if not head.lstrip().startswith("<"):
+        return {}
+    out = {}
+    m = re.search(r"<inex-submission\b[^>]*>", head)
+    if m:
+        for key, name in (("task", "task"), ("participant", "participant-id")):
+            a = re.search(rf'\b{name}\s*=\s*["\']([^"\']*)["\']', m.group(0))
+            if a:
+                out[key] = a.group(1)
+    return out
+
+
+# The keys that say what a campaign evaluates. Snakemake merges ``--configfile`` over the
+# default config/config.yaml; with ``--configfile`` no key is taken from it (these would
+# silently evaluate the demo campaign's files, the others its tasks and analyses).
+DATA_KEYS = ("campaign", "assessments", "runs", "collection", "topics", "simulate")
+OPTIONAL_DATA_KEYS = ("collection", "topics", "simulate")
+
+
+def own_campaign_data(config: dict, given: dict, files) -> None:
+    """With ``--configfile FILES`` (their merged content and ``--config`` values in
+    ``given``), the config is theirs alone: nothing is inherited from config/config.yaml (the
+    demo campaign), so a missing key is an error naming it, not the demo's value. A missing
+    ``campaign``, ``assessments`` or ``runs`` is named here; a missing ``collection`` or
+    ``topics`` means none; the other keys are checked by the schema."""
+    missing = [k for k in DATA_KEYS if k not in given and k not in OPTIONAL_DATA_KEYS]
+    if missing:
+        raise ConfigError(f"config {', '.join(map(str, files))}: no {', '.join(repr(k) for k in missing)} given "
+                          "(with --configfile nothing is taken from config/config.yaml, the demo campaign: "
+                          "give them in your config file)")
+    config.clear()
+    config.update(copy.deepcopy(given))
+    for k in OPTIONAL_DATA_KEYS:
+        config.setdefault(k, None)
+
+
+def demo_plan(config: dict) -> dict | None:
+    """With a ``simulate:`` block whose campaign is not there yet (no ``OUT/campaign.json``):
+    the files rule ``simulate_demo`` will write (:func:`inexflow.simulate.simulate.planned_files`),
+    so the DAG can be built on a fresh clone. None otherwise."""
+    sim = config.get("simulate")
+    if not sim or (Path(sim["out"]) / "campaign.json").exists():
+        return None
+    from inexflow.simulate.simulate import planned_files  # pandas: the Snakefile imports this module without it
+
+    try:
+        return planned_files(sim["out"], simulation_config(sim))
+    except ValueError as e:
+        raise ConfigError(f"config simulate: {e}") from None
+
+
+def _matching(pattern: str, paths) -> list[str]:
+    """The planned paths a config path (file, directory or glob) stands for."""
+    d = pattern.rstrip("/") + "/"
+    return sorted(p for p in paths if p == pattern or fnmatch.fnmatchcase(p, pattern)
+                  or (p.startswith(d) and "/" not in p[len(d):]))
+
+
+def discover_runs(config: dict) -> dict[str, dict]:
+    runs: dict[str, dict] = {}
+    planned = (config.get("_planned") or {}).get("runs", {})
+    for i, entry in enumerate(config["runs"]):
+        files = _matching(entry["path"], planned) if planned else sorted(glob.glob(entry["path"]))
+        if not files:
+            raise ConfigError(f"config runs[{i}]: path {entry['path']!r} matches no file "
+                              "(for the demo campaign run 'make demo' or 'inexflow simulate --out demo' first)")
+        for f in files:
+            name = Path(f).name
+            stem = name.rsplit(".", 1)[0] if "." in name else name
+            if stem in runs:
+                raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
+                                  f"{runs[stem]['file']} (run names are file names without extension)")
+            sniff = planned[f] if planned else sniff_run(f)
+            task_name = entry.get("task") or sniff.get("task")
+            if not task_name:
+                raise ConfigError(f"config runs[{i}]: no task for {f}: give 'task' in the entry "
+                                  "(text runs do not name their task)")
+            task = normalise_task(task_name)
+            if task is None:
+                raise ConfigError(f"config runs[{i}]: unknown task {task_name!r} for {f} "
+                                  f"(one of {', '.join(TASKS)})")
+            participant = entry.get("participant")
+            if not participant and entry.get("participant_pattern"):
+                try:
+                    m = re.search(entry["participant_pattern"], name)
+                except re.error as e:
+                    raise ConfigError(f"config runs[{i}].participant_pattern {entry['participant_pattern']!r} is not "
+                                      f"a valid regular expression: {e}") from None
+                if not m or "participant" not in m.groupdict():
+                    raise ConfigError(f"config runs[{i}]: participant_pattern {entry['participant_pattern']!r} "
+                                      f"does not match {name!r} with a group named 'participant'")
+                participant = m.group("participant")
+            participant = participant or sniff.get("participant") or stem
+            runs[stem] = {"file": f, "task": task, "label": task_name, "participant": str(participant)}
+    tasks = config.get("_eval_tasks") or evaluation_tasks(config)
+    select_runs(tasks, runs, tasks_key(config))
+    return runs
+
+
+def assessment_files(spec: str, planned=None, key="assessments.path") -> list[str]:
+    """A file, a directory (its files, sorted) or a glob -> the assessment files (of the
+    ``planned`` ones when the campaign is still to be simulated)."""
+    p = Path(spec)
+    if planned:
+        files = _matching(spec, planned)
+    elif p.is_dir():
+        files = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+    elif p.is_file():
+        files = [spec]
+    else:
+        files = sorted(glob.glob(spec))
+    if not files:
+        raise ConfigError(f"config {key} {spec!r}: no assessment file found")
+    return files
+
+
+def _safe_load(text):
+    """YAML as ``yaml.safe_load`` reads it, by libyaml's parser where PyYAML has it (8x faster
+    on the config schema, which every ``snakemake`` call reads)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def schema_errors(config: dict, schema: dict) -> list[str]:
+    """Every violation of the JSON schema as one line ``config.KEY.PATH: problem``."""
+    validator = jsonschema.Draft202012Validator(schema)
+    out = []
+    for err in sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path))):
+        where = ".".join(str(p) for p in err.absolute_path)
+        out.append(f"config{'.' + where if where else ''}: {err.message}")
+    return out
+
+
+def validate_config(config: dict):
+    """Checks the schema cannot express; fills ``_assessment_files``."""
+    known_quants = sorted({n for _, n in QUANTISATIONS})
+    for q in config["quantisations"]:
+        if q not in known_quants:
+            raise ConfigError(f"config quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
+    tasks = evaluation_tasks(config)
+    for t in tasks.values():
+        for fam in t["families"]:
+            if fam not in FAMILIES:
+                raise ConfigError(f"config {t['key']}.families: unknown family {fam!r} "
+                                  f"(one of {', '.join(sorted(FAMILIES))})")
+        for q in t["quantisations"]:
+            if q not in known_quants:
+                raise ConfigError(f"config {t['key']}.quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
+    pool = config["pool"]
+    if ("target" in pool) == ("depth" in pool):
+        raise ConfigError("config pool: give exactly one of 'target' (documents per topic) or 'depth'")
+    for t in pool["tasks"]:
+        check_task_name(config, tasks, "pool.tasks", t)
+    config["_planned"] = demo_plan(config)
+    planned = (config["_planned"] or {}).get("assessments")
+    sets = assessment_sets(tasks, config["assessments"])
+    for sid, aset in sets.items():
+        users = [t for t in tasks.values() if t["aset"] == sid]
+        key = f"{users[0]['key']}.assessments.path" if sid != "main" else "assessments.path"
+        aset["files"] = assessment_files(aset["path"], planned, key)
+        if not config["_planned"]:  # the scale is sniffed from the first file, once it exists
+            check_quantisations(aset, list(dict.fromkeys(q for t in users for q in t["quantisations"])), key)
+    config["_eval_tasks"], config["_assessment_sets"] = tasks, sets
+    config["_assessment_files"] = [f for s in sets.values() for f in s["files"]]
+    check_measure_keys(config)
+
+
+def check_quantisations(aset: dict, quants, key="assessments.path"):
+    """Every quantisation in ``quants`` is defined on the scale of the assessment set
+    ``aset`` ({path, format, files}; the scale sniffed from the first file that shows an
+    element, as the parse stage will read it)."""
+    fmt = aset.get("format", "auto")
+    scale = None
+    for first in aset["files"]:  # the first file that tells (a topic may have no element)
+        try:
+            scale = sniff_scale(first) if fmt in ("auto", "inex2005", "inex2006") else fmt
+        except OSError as e:
+            raise ConfigError(f"config {key}: cannot read {first}: {e.strerror or e}") from None
+        if scale is not None:
+            break
+    if scale is None:
+        return  # no file shows an element yet: the parse stage reads them all
+    for q in quants:
+        try:
+            get_quantisation(scale, q)
+        except UsageError as e:
+            raise ConfigError(f"config quantisations: {e} ({first})") from None
+
+
+def measure_options(config: dict, task: dict | None = None) -> dict:
+    """The config keys that decide which measure names the families emit (an evaluation
+    task's own ``cutoffs`` first)."""
+    opts = {k: config.get(k) for k in ("cutoffs", "cutoff_ks", "bepd_a", "max_list_length")}
+    if task and task.get("cutoffs") is not None:
+        opts["cutoffs"] = task["cutoffs"]
+    return opts
+
+
+def check_measure_keys(config: dict):
+    """Every key that names measures is checked against the measure catalogue of the task's
+    families (``inexflow.measures.registry.measure_names``) before anything runs."""
+    from inexflow.analysis.rejudge import analysis_measures  # pandas: the Snakefile imports this module without it
+    tasks = config.get("_eval_tasks") or evaluation_tasks(config)
+
+    def task_of(key, task):
+        return check_task_name(config, tasks, key, task)
+
+    for t in tasks.values():
+        check_measures([t["main_measure"]], t["families"], measure_options(config, t), f"config {t['key']}.main_measure")
+    for task, names in (config.get("correlation") or {}).get("measures", {}).items():
+        key = f"correlation.measures.{task}"
+        t = task_of(key, task)
+        check_measures(names, t["families"], measure_options(config, t), f"config {key}")
+    an = config.get("analysis")
+    if an:
+        t = task_of("analysis.task", an["task"])
+        if an.get("rejudge", True):
+            for k in ("pool_fractions", "pool_depth_percents"):
+                if k not in an:
+                    raise ConfigError(f"config analysis: {k!r} is required by the analyses that re-judge passages "
+                                      "(or set analysis.rejudge: false)")
+            known = analysis_measures()
+            for m in an["measures"]:
+                if m not in known:
+                    raise ConfigError(f"config analysis.measures: {m!r} cannot be re-computed by the analyses "
+                                      f"(one of {', '.join(known)}; with analysis.rejudge false any measure of "
+                                      "the analysed task)")
+        else:
+            check_measures(an["measures"], t["families"], measure_options(config, t), "config analysis.measures")
+        if an.get("quant") is not None and an["quant"] not in t["quantisations"]:
+            raise ConfigError(f"config analysis.quant: {an['quant']!r} is not among the quantisations of task "
+                              f"{an['task']} ({', '.join(t['quantisations'])})")
+        sig = an["significance"]
+        t = task_of("analysis.significance.task", sig["task"])
+        check_measures(sig["measures"], t["families"], measure_options(config, t),
+                       "config analysis.significance.measures")
+        for q in sig["quants"]:
+            if q not in t["quantisations"]:
+                raise ConfigError(f"config analysis.significance.quants: {q!r} is not among the configured "
+                                  f"quantisations of task {sig['task']} ({', '.join(t['quantisations'])})")
+
+
+SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
+DEFAULT_CONFIG = Path("config") / "config.yaml"
+
+
+def schema_path() -> Path:
+    """The workflow's config schema: the one of this installation's workflow (the wheel's or
+    the source tree's, :func:`inexflow.campaign.deploy.workflow_dir`), else the one of the workflow
+    directory the command runs in."""
+    try:
+        own = workflow_dir() / SCHEMA
+    except UsageError:
+        own = None
+    for p in (own, Path.cwd() / SCHEMA):
+        if p is not None and p.is_file():
+            return p
+    raise ConfigError(f"the workflow's config schema ({SCHEMA}) is not here: run this in the inexflow workflow "
+                      "directory (the one holding workflow/ and config/)")
+
+
+def load_yaml(path) -> dict:
+    """A YAML config file as a dict; a syntax error names the file and line (Snakemake's own
+    message names neither)."""
+    text = decode_text(path, read_bytes(path, "config file"))
+    try:
+        data = _safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        problem = getattr(e, "problem", None) or str(e)
+        raise InputError(path, f"line {mark.line + 1}" if mark else None, f"not valid YAML: {problem}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InputError(path, None, f"a YAML {type(data).__name__}, not a mapping of config keys")
+    return data
+
+
+def merge(base: dict, new: dict) -> dict:
+    """``new`` merged into ``base`` (nested mappings key by key), as Snakemake merges configs."""
+    for k, v in new.items():
+        if isinstance(v, dict) and isinstance(base.get(k), dict):
+            merge(base[k], v)
+        else:
+            base[k] = v
+    return base
+
+
+def fill_defaults(config: dict, schema: dict) -> dict:
+    """The schema's ``default`` values for absent keys, at every level (as Snakemake's
+    ``validate`` does), without importing Snakemake."""
+    for key, sub in (schema.get("properties") or {}).items():
+        if key not in config and "default" in sub:
+            config[key] = sub["default"]
+        if isinstance(config.get(key), dict):
+            fill_defaults(config[key], sub)
+    return config
+
+
+def load_config(configfiles=(), default=DEFAULT_CONFIG) -> tuple[dict, dict]:
+    """The config the workflow would build from ``default`` and ``--configfile`` files, with
+    every check made before a job runs: (config, runs). Errors are :class:`ConfigError` or
+    :class:`~inexflow.errors.InputError`."""
+    if not configfiles and not Path(default).is_file():
+        raise ConfigError(f"no config: {default} is not here and no --configfile was given")
+    config = load_yaml(default) if Path(default).is_file() else {}
+    given: dict = {}
+    for f in configfiles:
+        merge(given, load_yaml(f))
+    merge(config, given)
+    return config, prepare_config(config, given, configfiles)
+
+
+# config keys that changed meaning, with what replaced them
+RENAMED = [("depth_reductions", "pool_depth_percents",
+            "X% is now Pal et al.'s X% pool (the depth where each topic's regenerated pool first holds X% of the "
+            "original pool's documents), no longer the share of depth removed; e.g. [5, 10, 20, ..., 90, 100]")]
+# config keys that no longer do anything, with why: accepted with a warning for one release
+RETIRED = {"stage_server": "every job is now its own process, as Snakemake runs it; remove the key"}
+
+
+def prepare_config(config: dict, given: dict | None = None, configfiles=(), schema=None) -> dict:
+    """Everything the workflow checks and fills in before a job runs, in place: the
+    campaign's own data keys with ``--configfile`` (``given`` = their merged content), the
+    schema (errors name the key; defaults filled in), :func:`validate_config`. Returns the
+    runs (:func:`discover_runs`)."""
+
+    if configfiles:
+        own_campaign_data(config, given or {}, configfiles)
+    for old, new, why in RENAMED:
+        if old in (config.get("analysis") or {}):
+            raise ConfigError(f"config analysis.{old} was replaced by analysis.{new}: {why}")
+    for key, why in RETIRED.items():
+        if key in config:
+            del config[key]
+            log.warning("config %s no longer has an effect: %s", key, why)
+    with open(schema or schema_path(), encoding="utf-8") as fh:
+        schema_doc = _safe_load(fh)
+    errors = schema_errors(config, schema_doc)
+    if errors:
+        raise ConfigError("config is invalid (see docs/configuration.md):\n  " + "\n  ".join(errors))
+    fill_defaults(config, schema_doc)
+    validate_config(config)
+    return discover_runs(config)

@@ -1,0 +1,93 @@
+"""Where the Snakemake workflow lives, and ``inexflow workflow init DIR``: deploy it as a module.
+
+The workflow files reach a user two ways, found in this order:
+
+- the wheel carries them as ``inexflow/_workflow`` (the repository's ``Snakefile``, ``workflow/``
+  and ``scripts/``, laid out as in the repository) and ``inexflow/_config`` (its ``config/``);
+- a source checkout (``pip install -e .``) has them in the repository root, beside ``src/``.
+
+:func:`init` writes what ``snakedeploy deploy-workflow`` writes (a ``workflow/Snakefile`` that
+uses the inexflow workflow as a Snakemake ``module``, plus a copy of ``config/``) but with the
+module's path absolute, so the deployment runs from any directory. (snakedeploy 0.17 writes
+``"workflow/Snakefile"`` for a local source, which Snakemake resolves against the deployment's
+own ``workflow/`` folder, where it is not.)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from inexflow import __version__
+from inexflow.errors import UsageError
+
+_HERE = Path(__file__).resolve().parents[1]  # the inexflow package
+
+
+def _first_dir(candidates, marker: str) -> Path | None:
+    for d in candidates:
+        if (d / marker).is_file():
+            return d
+    return None
+
+
+def workflow_dir() -> Path:
+    """The directory holding the workflow's entry ``Snakefile``, ``workflow/`` (rules, schemas,
+    envs, report, profiles) and ``scripts/``: the repository root, or its copy in the wheel."""
+    d = _first_dir((_HERE / "_workflow", _HERE.parents[1]), "Snakefile")
+    if d is None:
+        raise UsageError(f"this inexflow installation ({_HERE}) holds no workflow files: reinstall it from a wheel "
+                         "or a source checkout")
+    return d
+
+
+def config_dir() -> Path:
+    """The directory of the config templates (``config.yaml``, ``README.md``, ``campaigns/``)."""
+    d = _first_dir((_HERE / "_config", _HERE.parents[1] / "config"), "config.yaml")
+    if d is None:
+        raise UsageError(f"this inexflow installation ({_HERE}) holds no config templates")
+    return d
+
+
+def module_snakefile(snakefile: Path, version: str) -> str:
+    """The deployment's ``workflow/Snakefile``: the inexflow workflow used as a Snakemake module."""
+    return f'''# An inexflow campaign, deployed by `inexflow workflow init` (inexflow {version}).
+# The rules are those of the inexflow workflow, used as a Snakemake module; edit
+# config/config.yaml (see config/README.md) and run `snakemake --cores all` here.
+from snakemake.utils import min_version
+
+min_version("9.1.4")
+
+
+configfile: "config/config.yaml"
+
+
+module inexflow:
+    snakefile:
+        {json.dumps(str(snakefile))}
+    config:
+        config
+
+
+use rule * from inexflow
+'''
+
+
+def init(dest, force: bool = False) -> list[Path]:
+    """Deploy the workflow into ``dest``: ``workflow/Snakefile`` (the module declaration),
+    ``workflow/profiles/`` and ``config/``. Existing files are kept unless ``force``; returns
+    the paths written."""
+    from inexflow.io.tables import write_text  # pandas: the Snakefile imports this module without it
+
+    dest = Path(dest)
+    wf, cfg = workflow_dir(), config_dir()
+    targets = [dest / "workflow" / "Snakefile", dest / "workflow" / "profiles", dest / "config"]
+    existing = [str(t) for t in targets if t.exists()]
+    if existing and not force:
+        raise UsageError(f"{', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}: "
+                         "deploy into a new directory, or give --force to overwrite")
+    write_text(module_snakefile(wf / "Snakefile", __version__), targets[0])
+    shutil.copytree(wf / "workflow" / "profiles", targets[1], dirs_exist_ok=True)
+    shutil.copytree(cfg, targets[2], dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+    return targets

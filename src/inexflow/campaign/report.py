@@ -1,0 +1,127 @@
+"""A plain HTML report of a campaign: ranked runs per task, measure correlations, pool depths."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from inexflow.errors import UsageError
+from inexflow.io.tables import write_text
+from inexflow.measures.catalogue import is_count
+
+# columns of the analysis tables that hold counts (sizes, depths, numbers of runs, pairs or
+# samples); a NaN among them makes pandas read them as floats
+ANALYSIS_COUNTS = frozenset({"samples", "runs", "pairs", "count", "size", "depth", "pool_size", "candidates",
+                             "relevant", "relevant_found", "significant_pairs", "ordered_pairs",
+                             "smallest_size_error_lt_5pct"})
+
+
+def _cells(col: pd.Series, count: bool, digits: int) -> list[str]:
+    """One column's cells as :func:`_table` writes them: a count that is a whole number as an
+    integer, other floats with ``digits`` decimals, anything else as escaped text; column by
+    column where the dtype says what the values are (four times faster on the report's
+    tables), value by value otherwise."""
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind == "f":
+        vals = col.tolist()
+        if count:
+            return [str(int(v)) if v.is_integer() else f"{v:.{digits}f}" for v in vals]
+        return [f"{v:.{digits}f}" for v in vals]
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iub":
+        return [html.escape(str(v)) for v in col.tolist()]
+    if isinstance(col.dtype, pd.StringDtype) and not col.hasnans:
+        return [html.escape(v) for v in col.tolist()]
+
+    def cell(v):
+        if count and isinstance(v, float) and v.is_integer():
+            return str(int(v))
+        if isinstance(v, float):
+            return f"{v:.{digits}f}"
+        return html.escape(str(v))
+    return [cell(v) for v in col]
+
+
+def _table(df: pd.DataFrame, digits: int = 4) -> str:
+    """An HTML table; ratios with ``digits`` decimals, counts (the catalogue's
+    :func:`~inexflow.measures.catalogue.is_count` measures, :data:`ANALYSIS_COUNTS` and
+    integer columns) as integers."""
+    counts = [is_count(str(c)) or str(c) in ANALYSIS_COUNTS for c in df.columns]
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    cols = [_cells(df.iloc[:, i], c, digits) for i, c in enumerate(counts)]
+    body = ("".join(f"<tr><td>{'</td><td>'.join(row)}</td></tr>" for row in zip(*cols)) if cols else
+            "<tr></tr>" * len(df))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _head(title: str) -> str:
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:2em}"
+            "td,th{border:1px solid #bbb;padding:2px 6px;font-size:90%}th{background:#eee}</style></head><body>")
+
+
+def read_tsv(path) -> pd.DataFrame:
+    """A TSV the workflow wrote, with identifiers (run, topic, participant, group) kept as text."""
+    return pd.read_csv(path, sep="\t", dtype={"run": str, "topic": str, "participant": str, "group": str},
+                       keep_default_na=False, na_values=["", "nan", "NaN"])
+
+
+# Snakemake embeds every report page as a base64 data URL, and Chromium rejects URLs over
+# 2 MiB: a page must stay under this many bytes (base64 grows it by 4/3) or it shows nothing
+MAX_PAGE_BYTES = 1_400_000
+
+
+def write_table_page(tsv, path, title: str, digits: int = 4, max_bytes: int = MAX_PAGE_BYTES):
+    """One TSV as a standalone HTML page (what the Snakemake report shows for a table: it
+    renders HTML, not TSV). A table whose page would exceed ``max_bytes`` shows its first
+    rows, as many as fit, and says so with the path of the full TSV."""
+    df = read_tsv(tsv)
+
+    def page(rows: int) -> str:
+        shown = (f"{len(df)} rows" if rows == len(df) else
+                 f"<strong>the first {rows:,} of {len(df):,} rows</strong> (a larger page would not show in the "
+                 "report: browsers refuse pages over 2 MB; every row is in the TSV)")
+        return (_head(title) + f"<h2>{html.escape(title)}</h2><p>{shown}, from <code>{html.escape(str(tsv))}</code>"
+                "</p>" + _table(df.iloc[:rows], digits) + "</body></html>\n")
+
+    text = page(len(df))
+    if len(text.encode()) > max_bytes:
+        lo, hi = 0, len(df)  # the most rows whose page fits
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if len(page(mid).encode()) <= max_bytes:
+                lo = mid
+            else:
+                hi = mid - 1
+        text = page(lo)
+    write_text(text, path)
+
+
+def write_table_pages(pages, outputs) -> None:
+    """The report pages a stage renders once its own work is done (the workflow's
+    ``table_pages``): ``pages`` holds (table, page, title) triples, each table one of the
+    job's ``outputs``, written by the stage itself (a page of another job's table would be
+    rendered before that table is up to date)."""
+    written = set(map(str, outputs))
+    for tsv, page, title in pages:
+        if str(tsv) not in written:
+            raise UsageError(f"report page {page}: its table {tsv} is not an output of this rule")
+        write_table_page(tsv, page, title)
+
+
+def write_report(path, summaries: list[str], correlation: str, depths: str, campaign: str):
+    parts = [_head(f"inexflow: {campaign}"), f"<h1>Campaign {html.escape(campaign)}</h1>"]
+    for s in summaries:
+        df = read_tsv(s)
+        parts.append(f"<h2>Task {html.escape(Path(s).stem)}</h2>")
+        parts.append("<p>Runs ranked by the task's main measure (mean over topics), one row per quantisation.</p>")
+        parts.append(_table(df))
+    corr = read_tsv(correlation)
+    parts.append("<h2>Kendall tau-b between measure rankings</h2>")
+    parts.append(_table(corr, 3))
+    dep = read_tsv(depths)
+    parts.append("<h2>Pool</h2><p>Pool depth and size per topic.</p>")
+    parts.append(_table(dep))
+    parts.append("</body></html>\n")
+    write_text("".join(parts), path)

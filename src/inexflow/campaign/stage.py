@@ -1,0 +1,82 @@
+"""Support for the thin stage scripts in ``scripts/`` run by Snakemake's ``script:``.
+
+:func:`run_stage` sends the library's log to the rule's log file (and stderr), and turns
+an input problem into one clear message naming the rule, the input and the reason, with
+a non-zero exit and no traceback. Outputs are written atomically by
+:mod:`inexflow.io.tables`, so a failed or killed job leaves nothing a re-run would trust.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from inexflow.errors import InputError, UsageError
+
+
+def setup_logging(logfile: str | None):
+    root = logging.getLogger("inexflow")
+    root.setLevel(logging.INFO)
+    root.handlers.clear()
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%H:%M:%S")
+    if logfile:
+        fh = logging.FileHandler(logfile, mode="w", encoding="utf-8")
+        fh.setFormatter(fmt)
+        root.addHandler(fh)
+    err = logging.StreamHandler(sys.stderr)
+    err.setLevel(logging.WARNING)
+    err.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    root.addHandler(err)
+    return root
+
+
+def code_fingerprint(package_dir=None) -> str:
+    """A short SHA-256 of the library's Python sources (relative paths and bytes, in path
+    order): the workflow passes it to every rule as a param, so Snakemake's params trigger
+    re-runs the jobs whose library code changed."""
+    root = Path(package_dir or Path(__file__).resolve().parents[1])  # the inexflow package
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        if "__pycache__" in f.parts or "_workflow" in f.relative_to(root).parts:
+            continue
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def made_from(smk) -> dict:
+    """{input file: SHA-256} of a job's input files, recorded in the tables it writes
+    (checked by :func:`inexflow.io.tables.check_inputs` where a later stage reads both)."""
+    from inexflow.io.tables import checksum  # pandas: the Snakefile imports this module without it
+
+    return {str(p): checksum(p) for p in smk.input if os.path.isfile(p)}
+
+
+def run_stage(fn, smk):
+    """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
+    logfile = smk.log[0] if len(smk.log) else None
+    log = setup_logging(logfile)
+    rule = getattr(smk, "rule", "stage")
+    t0 = time.perf_counter()
+    log.info("rule %s: inputs %s", rule, ", ".join(map(str, smk.input)) or "-")
+    try:
+        fn(smk, log)
+        pages = getattr(getattr(smk, "params", None), "pages", None)
+        if pages:  # the report pages of the tables the stage wrote (the workflow's table_pages)
+            from inexflow.campaign.report import write_table_pages  # pandas: the Snakefile imports this module without it
+
+            write_table_pages(pages, smk.output)
+    except (InputError, UsageError) as e:
+        msg = f"rule {rule} failed: {e}"
+        log.error(msg)
+        print(f"inexflow: error: {msg}", file=sys.stderr)
+        sys.exit(1)
+    except Exception as e:  # a programming error: the traceback goes to the job's log
+        log.exception("rule %s failed with an internal error", rule)
+        print(f"inexflow: internal error: rule {rule} failed: {type(e).__name__}: {e} (traceback in "
+              f"{logfile or 'the job log'})", file=sys.stderr)
+        sys.exit(1)
+    log.info("rule %s done in %.2fs: outputs %s", rule, time.perf_counter() - t0, ", ".join(map(str, smk.output)))

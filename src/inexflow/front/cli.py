@@ -1,0 +1,379 @@
+"""The ``inexflow`` command line: ``inexflow score`` (one or more runs, no Snakemake) and
+``inexflow simulate`` (a seeded demo or benchmark campaign).
+
+Errors in the input print one line ``inexflow: error: FILE:WHERE: PROBLEM`` and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import multiprocessing
+import os
+import sys
+
+from inexflow import __version__
+from inexflow.campaign.config import load_config
+from inexflow.campaign.deploy import init, workflow_dir
+from inexflow.campaign.tasks import runs_of, used_quantisations
+from inexflow.errors import InputError, UsageError
+from inexflow.io.detect import ASSESSMENT_FORMATS
+from inexflow.io.task_labels import TASKS, normalise_task
+from inexflow.measures.registry import FAMILIES
+from inexflow.model.options import Options
+from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config
+
+# The commands that read, score or write tables import pandas (and the modules that use it) when
+# they run, so that --help, --version, check-config and workflow init start without it.
+
+
+def _cutoffs(text: str) -> list[int]:
+    try:
+        ks = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"cut-offs must be comma-separated integers, not {text!r}") from None
+    if not ks or min(ks) < 1:
+        raise argparse.ArgumentTypeError("cut-offs must be positive integers")
+    return ks
+
+
+def _task(text: str) -> str:
+    if normalise_task(text) is None:
+        raise argparse.ArgumentTypeError(f"unknown task {text!r}: one of {', '.join(TASKS)} or a submission label "
+                                         "such as CO.Focussed, SSCAS, AllInContext")
+    return text
+
+
+def _numbers(kind):
+    def parse(text: str):
+        try:
+            vals = [kind(x) for x in text.split(",") if x.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected comma-separated numbers, not {text!r}") from None
+        if not vals:
+            raise argparse.ArgumentTypeError("expected at least one number")
+        return vals
+    return parse
+
+
+def _joined(values) -> str:
+    return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    d = Options()  # every default below comes from here
+    p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
+    p.add_argument("--version", action="version", version=f"inexflow {__version__}")
+    p.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print what is being done (info messages)")
+    p.add_argument("--quiet", action="store_true", help="print errors only, no warnings")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("score", help="score runs and print measure<TAB>topic<TAB>value lines",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Score one or more runs against assessments, like the official INEX tools.",
+                       epilog="examples:\n"
+                              "  inexflow score --task focused --assessments qrels.fol -q RUN\n"
+                              "  inexflow score --task thorough --assessments inex2005/ --quant gen,strict RUN...\n"
+                              "  inexflow score --task focused --family xcg --collection DIR --assessments qrels.fol "
+                              "RUN\n  inexflow score --task focused --assessments qrels.fol --format tsv RUN... > "
+                              "scores.tsv")
+    s.add_argument("--task", required=True, type=_task, metavar="TASK",
+                   help="scoring type (thorough, focused, relevant-in-context, best-in-context, fetch-browse) or any "
+                        "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
+    s.add_argument("--assessments", required=True, action="append", metavar="FILE",
+                   help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
+    s.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
+    s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
+    s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
+                   help=f"measure families to use instead of the task's default ({', '.join(sorted(FAMILIES))}), "
+                        "e.g. --family xcg for XCG on FOL qrels")
+    s.add_argument("--format", choices=["inex", "trec", "tsv", "json"], default="inex",
+                   help="inex: measure<TAB>topic<TAB>value in one <eval> block per run, as the official tool "
+                        "(default); trec: the same lines without the blocks, as trec_eval; tsv: one table with a "
+                        "header run, measure, topic, value (pandas.read_csv(..., sep='\\t')); json: JSON Lines, one "
+                        "object per score with run, measure, topic, quant and value (pandas.read_json(..., "
+                        "lines=True))")
+    s.add_argument("--quant", type=lambda t: [x for x in t.split(",") if x], default=list(d.quantisations),
+                   help=f"quantisation(s) for element measures, comma-separated (default {_joined(d.quantisations)}), "
+                        "e.g. strict,liberal")
+    s.add_argument("--cutoff-table", action="store_true",
+                   help="with --family cutoff: print the Hiemstra & Mihajlovic table (cut-off x quantisation, overlap)")
+    s.add_argument("--cutoff-ks", type=_cutoffs, default=list(d.cutoff_ks),
+                   help=f"cut-offs of the cutoff family (default {_joined(d.cutoff_ks)})")
+    s.add_argument("--bepd-a", type=_numbers(float), default=list(d.bepd_a),
+                   help=f"BEPD/EPRUM values of A (default {_joined(d.bepd_a)})")
+    s.add_argument("--mean-doc-length", type=float, help="BEPD/EPRUM L (default: mean length of the assessed documents)")
+    s.add_argument("--overlap", choices=["on", "off"],
+                   help="XCG overlap: on = rv/rv_norm against the ideal recall-base, off = quant against the full "
+                        "recall-base (default: on for the focused task, off otherwise)")
+    s.add_argument("--alpha", type=float, default=d.alpha, help=f"overlap alpha for focused XCG (default {d.alpha:g})")
+    s.add_argument("--curves", action="store_true",
+                   help="print the ep/gr curve ep[0.01..1.00] and the nxCG curve nxCG@[k] per topic too")
+    s.add_argument("--max-list-length", type=int, default=d.max_list_length,
+                   help=f"list length whose 1..100%% give the nxCG curve ranks (default {d.max_list_length})")
+    s.add_argument("--cutoffs", type=_cutoffs, default=list(d.cutoffs),
+                   help=f"nxCG and EPRUM[A]@[k] cut-offs (default {_joined(d.cutoffs)})")
+    s.add_argument("--beta", type=float, default=d.beta,
+                   help=f"Relevant in Context F-beta (default {d.beta:g} as the official tool; 1 for HiXEval 2006)")
+    s.add_argument("-n", "--bep-distance", dest="bep_distance", type=float, default=d.bep_distance,
+                   help=f"Best in Context: distance n at which a best entry point scores 0 (default {d.bep_distance:g})")
+    s.add_argument("--regroup", action="store_true",
+                   help="in-context runs: move interleaved results next to their article's first result (and say so)")
+    s.add_argument("--ideal-tie", choices=["ancestor", "descendant"], default=d.ideal_tie)
+    s.add_argument("--topics", type=lambda t: [x for x in t.split(",") if x], dest="topic_subset",
+                   help="evaluate only these topics, comma-separated (a POOLS list)")
+    s.add_argument("-q", dest="per_topic", action="store_true", help="print per-topic values too")
+    s.add_argument("-c", dest="all_qrels_topics", action="store_true",
+                   help="average over every topic in the assessments (missing topics score 0)")
+    s.add_argument("-e", dest="empty_topics_zero", action="store_true",
+                   help="topics assessed but absent from the run score 0 instead of being left out")
+    s.add_argument("-j", "--jobs", type=int, default=0,
+                   help="runs scored in parallel processes (default: one per available core; output order and "
+                        "values do not depend on it)")
+    s.add_argument("runs", nargs="+", metavar="RUN")
+
+    c = sub.add_parser("check-config", help="check a campaign config as the workflow will, before running it",
+                       description="Load config/config.yaml and the --configfile files as Snakemake does and make "
+                                   "every check the workflow makes before a job runs (YAML syntax with its line, "
+                                   "schema, measures, quantisations, run discovery).")
+    c.add_argument("--configfile", action="append", default=[], metavar="FILE",
+                   help="your campaign config (repeatable), as given to snakemake --configfile")
+
+    v = sub.add_parser("convert", help="write a TREC (document) or element run as an INEX FOL passage run",
+                       description="Convert a 6-column TREC run (whole documents) or an element run to the 8-column "
+                                   "FOL format (topic Q0 doc rank rsv run-id offset length) the 2007-2010 tools read. "
+                                   "Document lengths come from --collection or from FOL qrels (--assessments).")
+    v.add_argument("run", metavar="RUN")
+    v.add_argument("--collection", metavar="DIR", help="collection directory (element runs, or document lengths)")
+    v.add_argument("--assessments", metavar="FILE", help="FOL qrels whose doc_chars give the document lengths")
+    v.add_argument("-o", "--out", metavar="FILE", help="output file (default: standard output)")
+
+    w = sub.add_parser("workflow", help="deploy the Snakemake workflow into a directory (as a module)",
+                       description="inexflow workflow init DIR writes DIR/workflow/Snakefile, which uses the inexflow "
+                                   "workflow of this installation as a Snakemake module, and copies the config "
+                                   "templates to DIR/config. Then: cd DIR, edit config/config.yaml, "
+                                   "snakemake --cores all (needs pip install 'inexflow[workflow]').")
+    wsub = w.add_subparsers(dest="workflow_command", required=True)
+    wi = wsub.add_parser("init", help="deploy the workflow into DIR")
+    wi.add_argument("dir", metavar="DIR")
+    wi.add_argument("--force", action="store_true", help="overwrite DIR/workflow/Snakefile and DIR/config")
+
+    m = sub.add_parser("simulate", help="write a seeded synthetic campaign (collection, topics, runs, assessments)")
+    m.add_argument("--out", required=True, metavar="DIR")
+    sim = SimulationConfig()  # the defaults, defined once there (SETTINGS: option -> field)
+    for opt, help_text in (("seed", None), ("docs", None), ("topics", None), ("groups", None),
+                           ("runs_per_group", "runs per group and task"), ("results", "results per topic"),
+                           ("pool_target", "pooled documents per topic"),
+                           ("max_runs", "keep a seeded selection of this many runs")):
+        m.add_argument(f"--{opt.replace('_', '-')}", type=int, default=getattr(sim, SETTINGS[opt]), help=help_text)
+    m.add_argument("--structure", choices=STRUCTURES, default=sim.structure,
+                   help="demo: every task on one topic set and FOL, 2005, 2006 and 2002 assessments; inex2005: INEX "
+                        "2005's ten tasks, CO+S and four CAS assessment sets, COS topics")
+    return p
+
+
+def options_from_args(args):
+    """The :class:`~inexflow.model.options.Options` of an ``inexflow score`` command line."""
+    return Options(quantisations=args.quant, ideal_tie=args.ideal_tie, cutoffs=args.cutoffs,
+                   max_list_length=args.max_list_length, per_topic_curves=args.curves, overlap=args.overlap,
+                   alpha=args.alpha, empty_topics_zero=args.empty_topics_zero, all_qrels_topics=args.all_qrels_topics,
+                   topic_subset=args.topic_subset, beta=args.beta, bep_distance=args.bep_distance,
+                   regroup=args.regroup, bepd_a=args.bepd_a, mean_doc_length=args.mean_doc_length,
+                   cutoff_ks=args.cutoff_ks)
+
+
+def cmd_score(args) -> int:
+    from inexflow.measures.session import Session
+    from inexflow.model.assessments import read_assessments
+
+    a = read_assessments(args.assessments, args.assessments_format)
+    global _SCORE_JOB
+    _SCORE_JOB = (args, Session.build(a, args.task, args.family, options_from_args(args), args.collection))
+    jobs = args.jobs or available_cores()
+    if args.format == "tsv":
+        sys.stdout.write("run\tmeasure\ttopic\tvalue\n")
+    progress = Progress(len(args.runs), "runs scored", enabled=not args.quiet)
+    if jobs > 1 and len(args.runs) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(args.runs))) as pool:
+            _write_in_order(pool.imap(_score_one, args.runs), progress)
+    else:
+        _write_in_order(map(_score_one, args.runs), progress)
+    return 0
+
+
+class Progress:
+    """``k/N what`` on one stderr line, rewritten in place, only when stderr is a terminal and
+    there is more than one item (nothing in pipes, logs and tests)."""
+
+    def __init__(self, total: int, what: str, enabled: bool = True, stream=None):
+        self.stream = stream or sys.stderr
+        self.total, self.what, self.done = total, what, 0
+        self.on = enabled and total > 1 and self.stream.isatty()
+
+    def step(self):
+        self.done += 1
+        if self.on:
+            end = "\n" if self.done == self.total else ""
+            self.stream.write(f"\rinexflow: {self.done}/{self.total} {self.what}{end}")
+            self.stream.flush()
+
+    def clear(self):
+        """Before a message: end the progress line so the message starts on its own line."""
+        if self.on and 0 < self.done < self.total:
+            self.stream.write("\n")
+
+
+def available_cores() -> int:
+    """Cores this process may use (the affinity mask where the platform has one, e.g. not macOS)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+_SCORE_JOB = None  # (args, Session) of the running ``inexflow score``
+
+
+def _score_one(path) -> tuple[str, list, InputError | None]:
+    """One run's output block, the warnings it raised and its input error, if any (run in a
+    worker process when scoring in parallel, so that warnings keep the order of the runs)."""
+    from inexflow.measures.output import format_scores, json_lines
+    from inexflow.model.runs import read_run
+
+    args, session = _SCORE_JOB
+    log = logging.getLogger("inexflow")
+    caught = _Collect()
+    log.addHandler(caught)
+    propagate, log.propagate = log.propagate, False
+    out = []
+    try:
+        run = read_run(path, task=args.task)
+        if args.format == "inex":
+            out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')
+        for fam, scores in session.score_families(run):
+            if args.cutoff_table and fam == "cutoff":
+                from inexflow.measures.cutoff import cutoff_table
+                out.append(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
+            elif args.format == "json":
+                out.append(json_lines(scores, args.per_topic, run.name))
+            else:
+                text = format_scores(scores, args.per_topic, align=args.format == "inex")
+                if args.format == "tsv":
+                    text = "".join(f"{run.name}\t{line}\n" for line in text.splitlines())
+                out.append(text)
+        if args.format == "inex":
+            out.append("</eval>\n")
+        return "".join(out), caught.records, None
+    except InputError as e:
+        return "", caught.records, e
+    finally:
+        log.removeHandler(caught)
+        log.propagate = propagate
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.records = []
+
+    def emit(self, record):
+        record.msg, record.args, record.exc_info = record.getMessage(), None, None  # picklable
+        self.records.append(record)
+
+
+def _write_in_order(results, progress: Progress | None = None):
+    log = logging.getLogger("inexflow")
+    for text, records, error in results:
+        shown = [r for r in records if r.levelno >= log.getEffectiveLevel()]
+        if (shown or error is not None) and progress:
+            progress.clear()
+        for r in shown:
+            log.handle(r)
+        if error is not None:
+            raise error
+        sys.stdout.write(text)
+        if progress:
+            progress.step()
+
+
+def cmd_check_config(args) -> int:
+    config, runs = load_config(args.configfile)
+    tasks = [f"{t} {len(runs_of(runs, t))}" for t in config["_eval_tasks"]]
+    print(f"config of campaign {config['campaign']!r} is valid: {len(runs)} runs in {len(tasks)} evaluation tasks "
+          f"({', '.join(tasks)}), {len(config['_assessment_sets'])} assessment sets of "
+          f"{len(config['_assessment_files'])} files, quantisations "
+          f"{', '.join(used_quantisations(config, config['_eval_tasks']))}")
+    return 0
+
+
+def cmd_convert(args) -> int:
+    from inexflow.io.run_text import fol_run_text
+    from inexflow.model.runs import convert_to_fol, read_run
+
+    if not args.collection and not args.assessments:
+        raise UsageError("convert needs document lengths: give --collection DIR or --assessments FOL_QRELS")
+    lengths = None
+    if args.assessments:
+        from inexflow.model.assessments import read_assessments
+        d = read_assessments(args.assessments).documents
+        lengths = d[d["doc_chars"] > 0].drop_duplicates("doc").set_index("doc")["doc_chars"].to_dict()
+    text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths))
+    if args.out:
+        from inexflow.io.tables import write_text
+        write_text(text, args.out)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_workflow(args) -> int:
+    init(args.dir, force=args.force)
+    print(f"deployed the inexflow workflow ({workflow_dir()}) into {args.dir}: edit {args.dir}/config/config.yaml, "
+          f"then cd {args.dir} && snakemake --cores all")
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from inexflow.simulate.simulate import simulate
+
+    bars: dict[str, Progress] = {}
+
+    def progress(what, done, total):  # one progress line per phase, on a terminal
+        bar = bars.get(what) or bars.setdefault(what, Progress(total, what, enabled=not args.quiet))
+        bar.step()
+
+    summary = simulate(args.out, simulation_config({k: getattr(args, k) for k in SETTINGS}), progress)
+    print(f"wrote {summary['runs']} runs, {summary['topics']} topics, {summary['documents']} documents "
+          f"to {args.out}")
+    return 0
+
+
+class _LowerLevelFormatter(logging.Formatter):
+    """``inexflow: warning: MESSAGE`` (``info`` with -v)."""
+
+    def format(self, record):
+        return f"inexflow: {record.levelname.lower()}: {record.getMessage()}"
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    level = logging.ERROR if args.quiet else logging.INFO if args.verbose else logging.WARNING
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_LowerLevelFormatter())
+    logging.basicConfig(handlers=[handler])
+    logging.getLogger("inexflow").setLevel(level)
+    try:
+        commands = {"score": cmd_score, "simulate": cmd_simulate, "check-config": cmd_check_config,
+                    "convert": cmd_convert, "workflow": cmd_workflow}
+        return commands[args.command](args)
+    except (InputError, UsageError) as e:
+        print(f"inexflow: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # a programming error, not the input's: say so, without a traceback unless --debug
+        if args.debug:
+            raise
+        print(f"inexflow: internal error: {type(e).__name__}: {e} (a bug in inexflow, not in your input; "
+              "run again with --debug for the traceback and report it)", file=sys.stderr)
+        return 3

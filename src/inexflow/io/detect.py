@@ -1,0 +1,45 @@
+"""What format an input file is in, read from its first bytes without parsing it (for the
+dispatchers of :mod:`inexflow.model` and for the checks the config makes before anything runs)."""
+
+from __future__ import annotations
+
+SCALES = ("inex2002", "inex2005", "inex2006", "fol", "trec")
+# the values of --assessments-format and of the config's assessments.format (the schema's enum is tested equal)
+ASSESSMENT_FORMATS = ("auto", "fol", "trec", "inex2005", "inex2006", "inex2002")
+BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, accepted at the start of every input
+
+
+def detect_assessment_format(path) -> str:
+    """``fol`` for FOL text qrels (5 or more columns, ``Q0`` second), ``trec`` for TREC qrels (4
+    columns, the second not ``Q0``: a 4-column line with ``Q0`` is a truncated FOL line),
+    else ``inex2005`` or ``inex2002`` from the XML vocabulary."""
+    with open(path, "rb") as fh:
+        head = fh.read(65536)
+    if not head.removeprefix(BOM).lstrip().startswith(b"<"):
+        first = next((line for line in head.removeprefix(BOM).splitlines() if line.strip()), b"")
+        cols = first.split()
+        return "trec" if len(cols) == 4 and cols[1] != b"Q0" else "fol"
+    if b"<element" in head or b"<passage" in head or b"best-entry-point" in head or b"name=" in head:
+        return "inex2005"
+    return "inex2002"
+
+
+def sniff_scale(path) -> str | None:
+    """The relevance scale of an assessment file from its first 64 KiB, without parsing it
+    (for checks made before anything runs): ``fol``, ``inex2002``, ``inex2005`` (2005
+    elements carry exhaustivity) or ``inex2006``; None for a 2005/2006-format file whose
+    head holds no ``<element`` (a topic with no relevant element says nothing of the scale)."""
+    fmt = detect_assessment_format(path)
+    if fmt != "inex2005":
+        return fmt
+    with open(path, "rb") as fh:
+        head = fh.read(65536)
+    if b"exhaustivity=" in head or b"exhaustiveness=" in head:
+        return "inex2005"
+    return "inex2006" if b"<element" in head else None
+
+
+def detect_run_format(path) -> str:
+    with open(path, "rb") as fh:
+        head = fh.read(4096).removeprefix(b"\xef\xbb\xbf").lstrip()
+    return "xml" if head.startswith(b"<") else "text"

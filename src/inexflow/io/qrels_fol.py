@@ -1,0 +1,126 @@
+"""INEX 2007-2010 FOL text qrels: ``topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]``.
+
+One line per judged (topic, document): the number of highlighted characters, the
+document's length in characters, the best entry point offset, and the highlighted
+passages as ``offset:length`` in characters of the document's text. The official qrels
+also list every judged non-relevant document (``rel_chars`` 0, no passages); such a line
+is kept in the ``documents`` table (judged, not relevant) and, as in the official tool,
+counts in no recall base (see :mod:`inexflow.measures.toolorder`).
+
+Read as the official tool (inex_eval v3.1) reads the file:
+
+- a document is relevant when its ``rel_chars`` column is positive; the column, not the
+  passages, is the document's highlighted size (a difference is a warning);
+- the best entry point column is used only on lines that also list passages: on a
+  six-column line the tool ignores it (kept as -1 here, with a warning when the document
+  is relevant); a negative one means none;
+- numbers are integers below 2^31 (the tool's Java ``int``).
+
+Overlapping passages on one line are an error: the tool would count their common
+characters twice.
+"""
+
+from __future__ import annotations
+
+from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table, topic_sort_key
+from inexflow.io.tables import write_text
+
+INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int
+
+
+def _int(path, lineno, text, what, negative_ok=False):
+    try:
+        v = int(text)
+    except ValueError:
+        v = None
+        try:
+            f = float(text)
+            if f.is_integer():
+                v = int(f)
+        except (ValueError, OverflowError):
+            pass
+        if v is None:
+            raise InputError(path, f"line {lineno}", f"{what} {text!r} is not an integer") from None
+    if v < 0 and not negative_ok:
+        raise InputError(path, f"line {lineno}", f"negative {what} {v}", "a non-negative integer")
+    if abs(v) > INT_MAX:
+        raise InputError(path, f"line {lineno}", f"{what} {text} is too large",
+                         f"at most {INT_MAX}, the official tool's limit")
+    return v
+
+
+def read_fol_qrels(path) -> AssessmentTables:
+    docs, passages = [], []
+    seen = {}
+    text = decode_text(path, read_bytes(path, "qrels file"))
+    for lineno, line in enumerate(text.splitlines(), 1):
+        cols = line.split()
+        if not cols:
+            continue
+        if len(cols) < 5:
+            raise InputError(path, f"line {lineno}", f"{len(cols)} columns",
+                             "at least 5: topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]")
+        topic, _q0, doc = cols[0], cols[1], cols[2]
+        rel = _int(path, lineno, cols[3], "rel_chars")
+        dlen = _int(path, lineno, cols[4], "doc_chars")
+        bep = -1
+        if len(cols) >= 6:
+            given = _int(path, lineno, cols[5], "best entry point", negative_ok=True)
+            if len(cols) >= 7:
+                bep = max(given, -1)
+            elif rel > 0:
+                warn_input(path, f"line {lineno}", f"best entry point {given} of relevant document {doc} is "
+                           "ignored: the line lists no passages (the official tool reads it only with them)")
+        key = (topic, doc)
+        if key in seen:
+            raise InputError(path, f"line {lineno}", f"topic {topic} doc {doc} is assessed twice "
+                             f"(first on line {seen[key]})", "one line per (topic, doc)")
+        seen[key] = lineno
+        total = 0
+        spans = []
+        for item in cols[6:]:
+            off, sep, ln = item.partition(":")
+            if not sep:
+                raise InputError(path, f"line {lineno}", f"passage {item!r} is not offset:length")
+            o = _int(path, lineno, off, "passage offset")
+            n = _int(path, lineno, ln, "passage length")
+            if n == 0:
+                warn_input(path, f"line {lineno}", f"empty passage {item!r} ignored")
+                continue
+            if dlen and o + n > dlen:
+                warn_input(path, f"line {lineno}", f"passage {item} ends after the document's "
+                           f"{dlen} characters")
+            if o + n > INT_MAX:
+                raise InputError(path, f"line {lineno}", f"passage {item} ends past {INT_MAX}",
+                                 "passages inside the document")
+            spans.append((o, n, item))
+            total += n
+        spans.sort()
+        for (o, n, item), (o2, _, item2) in zip(spans, spans[1:]):
+            if o2 < o + n:
+                raise InputError(path, f"line {lineno}", f"passages {item} and {item2} overlap",
+                                 "disjoint highlighted passages (the official tool would count the common "
+                                 "characters twice)")
+        passages.extend((topic, doc, o, n, "", "") for o, n, _ in spans)
+        if len(cols) > 6 and total != rel:
+            warn_input(path, f"line {lineno}", f"rel_chars {rel} differs from the passages' total {total}")
+        docs.append((topic, doc, rel, dlen, bep, ""))
+    if not docs:
+        warn_input(path, None, "no assessments in file")
+    return AssessmentTables("fol", str(path), passages=make_table(passages, PASSAGE_COLUMNS),
+                       documents=make_table(docs, DOCUMENT_COLUMNS))
+
+
+def write_fol_qrels(assessments: AssessmentTables, path):
+    """Write ``documents`` and ``passages`` back in FOL format (used by the simulator)."""
+    by = {k: g for k, g in assessments.passages.groupby(["topic", "doc"], sort=False)}
+    docs = assessments.documents.copy()
+    docs["_k"] = docs["topic"].map(topic_sort_key)
+    lines = []
+    for r in docs.sort_values(["_k", "doc"], kind="stable").itertuples():
+        ps = by.get((r.topic, r.doc))
+        fol = "" if ps is None else " " + " ".join(f"{s}:{n}" for s, n in zip(ps["start"], ps["length"]))
+        bep = r.bep_offset if r.bep_offset >= 0 else 0
+        lines.append(f"{r.topic} Q0 {r.doc} {r.rel_chars} {r.doc_chars} {bep}{fol}\n")
+    write_text("".join(lines), path)

@@ -1,0 +1,298 @@
+"""INEX XML run submissions.
+
+``<inex-submission participant-id=".." run-id=".." task=".." ...><topic topic-id="..">
+<result><file>..</file><path>..</path> | <fol offset=".." length=".."/><rank>..</rank>
+<rsv>..</rsv></result>...</topic></inex-submission>``. ``rank`` and ``rsv`` are optional;
+without ranks the results are ordered by descending rsv, then file order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from xml.sax.saxutils import quoteattr
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from lxml import etree
+
+from inexflow.errors import InputError, read_bytes
+from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, order_results
+from inexflow.io.tables import write_text
+from inexflow.io.task_labels import normalise_task
+from inexflow.io.xmlutil import attr, local, parse_xml, safe_parser, where
+from inexflow.io.xpath import canonical_xpath
+
+
+def _num(path, el, text, what, conv):
+    try:
+        v = conv(text)
+    except ValueError:
+        raise InputError(path, where(el), f"{what} {text!r} is not a number") from None
+    if isinstance(v, float) and math.isnan(v):
+        raise InputError(path, where(el), f"{what} is NaN")
+    return v
+
+
+def _twice(path, ch):
+    """A second <file>, location, <rank> or <rsv> in one result: taking either would be a guess."""
+    raise InputError(path, where(ch), f"<{local(ch.tag)}> repeats a child already given in this <result>",
+                     "one <file>, one <path> or <fol>, at most one <rank> and one <rsv> per <result>")
+
+
+# The common shape of an element submission is read by a vectorised scan of its bytes
+# (:func:`_scan`, several times faster than building the tree on a 160,000-result run). The scan
+# takes only what it reads exactly as the tree reader does: UTF-8 with no DTD, comment, CDATA,
+# processing instruction or reference after the header; after the header, every "<" opens one of
+# <topic topic-id="..">, </topic>, <result>, <file>, <path>, <rank>, <rsv> or their end tags, in the
+# order topic (result (file path [rank] [rsv]))* with rank and rsv given for every result or for
+# none; ASCII values on one line each that the tree reader accepts without a warning. The header
+# (the root start tag and what precedes the first topic) is parsed by the safe parser. Anything
+# else (a <fol>, a namespace, an odd value) goes to the tree reader, which says what is wrong; a
+# test checks that both readers give the same table on runs of varied shapes.
+_FIRST_TOPIC = re.compile(rb"<topic[\s>/]")
+_ROOT = re.compile(rb"\s*(?:<\?xml[^<>]*\?>)?\s*<([A-Za-z_][\w.-]*)[\s>]")
+_ENCODING = re.compile(rb"\s*<\?xml[^<>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
+_TOPIC_TAG = re.compile(rb'<topic\s+topic-id="([^"<&\s]+)"\s*>')
+_CONTROL = bytes(range(9)) + b"\x0b\x0c" + bytes(range(14, 32))  # not allowed in XML 1.0
+# one letter per tag, and the order they must come in (a lower-case letter ends its element)
+_TAGS = {b"<result>": "R", b"</result>": "r", b"<file>": "F", b"</file>": "f", b"<path>": "P",
+         b"</path>": "p", b"<rank>": "K", b"</rank>": "k", b"<rsv>": "V", b"</rsv>": "v", b"</topic>": "t"}
+_INT = "-?[0-9]{1,18}"
+_RSV = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+
+
+def _scan(data: bytes):
+    """(root, results in file order, all ranked) of a submission in the common shape (comment
+    above), or None."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    head, first, enc = _ROOT.match(data), _FIRST_TOPIC.search(data), _ENCODING.match(data)
+    if head is None or first is None or (enc and enc.group(1).lower() not in (b"utf-8", b"utf8", b"us-ascii")):
+        return None
+    body, end = first.start(), data.rfind(b"</topic>") + len(b"</topic>")
+    if end <= body or data[end:].strip() != b"</" + head.group(1) + b">" or b"<!" in data \
+            or b"<?" in data[body:] or b"&" in data[body:] or b"]]>" in data \
+            or len(data.translate(None, _CONTROL)) != len(data) or not data[body:end].isascii():
+        return None
+    try:
+        root = etree.fromstring(data[:body] + b"</" + head.group(1) + b">", safe_parser())
+    except etree.XMLSyntaxError:
+        return None
+    codes = np.frombuffer(data + bytes(16), dtype=np.uint8)
+    lt = np.flatnonzero(codes[body:end] == 60) + body  # every "<" of the body
+    nxt = np.r_[lt[1:], end]  # where the text after each tag ends
+    # the 8 bytes from each "<" as one little-endian integer (an unaligned view, one byte apart)
+    head8 = np.ndarray((len(codes) - 7,), dtype="<u8", buffer=codes, strides=(1,))[lt]
+    letter = np.full(len(lt), ord("?"), dtype=np.uint8)
+    for tag, ch in _TAGS.items():
+        hit = (head8 & np.uint64(2 ** (8 * min(len(tag), 8)) - 1)) == _u8(tag[:8])
+        if len(tag) > 8:
+            hit &= codes[lt + 8] == tag[8]
+        letter[hit] = ord(ch)
+    is_topic = ((head8 & np.uint64(2 ** 48 - 1)) == _u8(b"<topic")) & np.isin(codes[lt + 6], list(b" \t\n\r"))
+    letter[is_topic] = ord("T")
+    at = {ch: np.flatnonzero(letter == ord(ch)) for ch in "TtRFPKV"}
+    n = len(at["R"])
+    if len(at["K"]) not in (0, n) or len(at["V"]) not in (0, n) or not _in_order(letter, at, n):
+        return None
+    topics = []
+    for i in at["T"].tolist():
+        m = _TOPIC_TAG.match(data, int(lt[i]), int(nxt[i]))
+        if m is None:
+            return None
+        topics.append(m.group(1).decode())
+    try:
+        docs = _field(codes, lt, nxt, at["F"], len(b"<file>"))
+        xpaths = _field(codes, lt, nxt, at["P"], len(b"<path>"))
+        ranks = _field(codes, lt, nxt, at["K"], len(b"<rank>"), _INT, "int64") if len(at["K"]) else None
+        rsvs = _field(codes, lt, nxt, at["V"], len(b"<rsv>"), _RSV, "float64") if len(at["V"]) else None
+    except _Unusual:
+        return None
+    doc_u, doc_i = docs
+    xp_u, xp_i = xpaths
+    try:
+        xp_u = np.array([canonical_xpath(x) for x in xp_u.tolist()] or [""], dtype=object)
+    except ValueError:
+        return None
+    if (doc_u == "").any():
+        return None
+    doc_u = np.array([d[:-4] if d.endswith(".xml") else d for d in doc_u.tolist()] or [""], dtype=object)
+    line = np.searchsorted(np.flatnonzero(codes[:len(data)] == 10), lt[at["R"]]) + 1
+    obj = lambda a: pd.Series(a, dtype=object, copy=False)  # noqa: E731  (as the canonical table holds them)
+    df = pd.DataFrame({
+        "topic": obj(np.array(topics, dtype=object)[np.searchsorted(at["T"], at["R"]) - 1]),
+        "doc": obj(doc_u[doc_i]), "xpath": obj(xp_u[xp_i]),
+        "offset": np.full(n, -1, dtype=np.int64), "length": np.full(n, -1, dtype=np.int64),
+        "rank": ranks if ranks is not None else np.zeros(n, dtype=np.int64),
+        "rsv": rsvs if rsvs is not None else np.full(n, np.nan),
+        "line": line.astype(np.int64)})
+    return root, df, ranks is not None
+
+
+def _in_order(letter: np.ndarray, at: dict, n: int) -> bool:
+    """The tags come as topic (result (file path [rank] [rsv]))*, rank and rsv in every result
+    or in none (letters: :data:`_TAGS`)."""
+    block = np.frombuffer(("RFfPp" + "Kk" * bool(len(at["K"])) + "Vv" * bool(len(at["V"])) + "r").encode(),
+                          dtype=np.uint8)
+    tt = np.sort(np.r_[at["T"], at["t"]])
+    if n == 0 or len(at["T"]) != len(at["t"]) or len(tt) + n * len(block) != len(letter):
+        return False
+    if not (letter[tt[0::2]] == ord("T")).all() or not (letter[tt[1::2]] == ord("t")).all():
+        return False
+    inner = np.ones(len(letter), dtype=bool)
+    inner[tt] = False
+    # the results' tags in the blocks' order, and every topic tag between two blocks
+    return bool(np.array_equal(letter[inner], np.tile(block, n))
+                and not ((tt - np.arange(len(tt))) % len(block)).any())
+
+
+def _u8(b: bytes):
+    return np.frombuffer(b.ljust(8, b"\0"), dtype="<u8")[0]
+
+
+class _Unusual(Exception):
+    """A value the scan leaves to the tree reader."""
+
+
+def _field(codes, lt, nxt, which, tag_len: int, pattern: str | None = None, dtype: str | None = None):
+    """The stripped text of the elements whose start tags are ``lt[which]``: (distinct values,
+    codes) for text, or the converted array for ``dtype`` (every value must match ``pattern``)."""
+    s, e = lt[which] + tag_len, nxt[which]
+    ln = e - s
+    offsets = np.r_[0, np.cumsum(ln)].astype(np.int64)
+    gather = np.repeat(s - offsets[:-1], ln) + np.arange(offsets[-1])
+    raw = codes[gather]
+    arr = pc.ascii_trim_whitespace(pa.LargeStringArray.from_buffers(len(s), pa.py_buffer(offsets), pa.py_buffer(raw)))
+    if ((raw == 10) | (raw == 13)).any() and pc.any(pc.match_substring_regex(arr, "[\r\n]")).as_py():
+        raise _Unusual  # a value over several lines (lxml reads CR LF as LF): the tree reader's
+    if dtype is None:
+        enc = arr.dictionary_encode()
+        return np.asarray(enc.dictionary.to_pylist(), dtype=object), enc.indices.to_numpy()
+    if not pc.all(pc.match_substring_regex(arr, f"^{pattern}$")).as_py():
+        raise _Unusual
+    out = pc.cast(arr, getattr(pa, dtype)()).to_numpy()
+    if dtype == "float64" and np.isinf(out).any():
+        raise _Unusual
+    return out
+
+
+def read_xml_run(path) -> RunTable:
+    scanned = _scan(read_bytes(path, "run file"))
+    root = parse_xml(path) if scanned is None else scanned[0]
+    if local(root.tag) != "inex-submission":
+        raise InputError(path, where(root), f"root element <{local(root.tag)}>", "<inex-submission>")
+    run_id = attr(path, root, "run-id", "run_id", "runid")
+    participant = attr(path, root, "participant-id", "participant_id", required=False, default="")
+    task_attr = attr(path, root, "task", required=False, default="")
+    task = normalise_task(task_attr) if task_attr else ""
+    if task is None:
+        raise InputError(path, where(root), f"unknown task {task_attr!r}",
+                         "a submission task label: Thorough, Focused, RelevantInContext, BestInContext, "
+                         "AllInContext, FetchBrowse, CO.Focussed, COS.Thorough, SSCAS, ...")
+    if scanned is not None:
+        df, all_ranked = scanned[1], scanned[2]
+    else:
+        df, all_ranked = _tree_rows(path, root)
+    check_duplicates(df, path)
+    df = order_results(df, has_rank=all_ranked)
+    return RunTable(run_id, participant, task, "inex-xml", str(path), df, task_attr)
+
+
+def _tree_rows(path, root) -> tuple[pd.DataFrame, bool]:
+    """The results of a parsed submission in file order, and whether all are ranked."""
+    rows = []
+    all_ranked = True
+    canon: dict[str, str] = {}
+    for t in root:
+        if local(t.tag) != "topic":
+            continue
+        topic = attr(path, t, "topic-id", "topic_id", "id")
+        for r in t:
+            if local(r.tag) != "result":
+                continue
+            doc = p = rank_t = rsv_t = None
+            fol = None
+            for ch in r:  # one pass over the result's children
+                name = local(ch.tag)
+                if name == "file":
+                    if doc is not None:
+                        _twice(path, ch)
+                    doc = (ch.text or "").strip()
+                elif name == "path":
+                    if p is not None or fol is not None:
+                        _twice(path, ch)
+                    p = (ch.text or "").strip()
+                elif name == "fol":
+                    if p is not None or fol is not None:
+                        _twice(path, ch)
+                    fol = ch
+                elif name == "rank":
+                    if rank_t is not None:
+                        _twice(path, ch)
+                    rank_t = (ch.text or "").strip()
+                elif name == "rsv":
+                    if rsv_t is not None:
+                        _twice(path, ch)
+                    rsv_t = (ch.text or "").strip()
+            if doc is None:
+                raise InputError(path, where(r), "missing child element <file>")
+            if not doc:
+                raise InputError(path, where(r), "empty <file>")
+            doc = doc[:-4] if doc.endswith(".xml") else doc
+            xpath, off, ln = "", -1, -1
+            if fol is not None:
+                off = _num(path, fol, attr(path, fol, "offset", "file-offset"), "offset", int)
+                ln = _num(path, fol, attr(path, fol, "length", "file-length"), "length", int)
+                if off < 0 or ln < 0:
+                    raise InputError(path, where(fol), f"negative offset or length ({off}, {ln})",
+                                     "non-negative integers")
+            elif p is not None:
+                xpath = canon.get(p)
+                if xpath is None:
+                    try:
+                        xpath = canon[p] = canonical_xpath(p)
+                    except ValueError as e:
+                        raise InputError(path, where(r), str(e)) from None
+            else:
+                raise InputError(path, where(r), "result has neither <path> nor <fol>")
+            rank = _num(path, r, rank_t, "rank", int) if rank_t else 0
+            all_ranked &= bool(rank_t)
+            rsv = _num(path, r, rsv_t, "rsv", float) if rsv_t else float("nan")
+            rows.append((topic, doc, xpath, off, ln, rank, rsv, r.sourceline))
+    if not rows:
+        raise InputError(path, where(root), "run has no results")
+    return pd.DataFrame.from_records(rows, columns=list(RESULT_COLUMNS)), all_ranked
+
+
+def _format_distinct(df: pd.DataFrame, columns, fmt) -> np.ndarray:
+    """``fmt(*row)`` for every row of ``df[columns]`` (an object array), each distinct row formatted once."""
+    key = np.zeros(len(df), dtype=np.int64)
+    for c in columns:
+        code, uniq = pd.factorize(df[c], use_na_sentinel=False)
+        key, _ = pd.factorize(key * len(uniq) + code)
+    _, first = np.unique(key, return_index=True)  # the first row of each key, keys in order 0, 1, ...
+    values = [df[c].iloc[first].tolist() for c in columns]
+    return np.array([fmt(*row) for row in zip(*values)] or [""], dtype=object)[key]
+
+
+def write_xml_run(run: RunTable, path, task_label: str):
+    """Write ``run`` as an INEX XML submission (used by the simulator)."""
+    out = [f'<?xml version="1.0" encoding="UTF-8"?>\n<inex-submission participant-id={quoteattr(run.participant)} '
+           f'run-id={quoteattr(run.run_id)} task={quoteattr(task_label)} query="automatic">\n']
+    res = run.results
+    topics = res["topic"].tolist()
+    # a run repeats its locations (across topics) and its (rank, rsv) pairs: each distinct one
+    # is formatted once, and the lines are joined from them in numpy
+    heads = _format_distinct(res, ("doc", "xpath", "offset", "length"), lambda d, x, o, n: (
+        f"    <result><file>{d}</file>" + (f"<path>{x}</path>" if x else f'<fol offset="{o}" length="{n}"/>')))
+    tails = _format_distinct(res, ("rank", "rsv"), lambda k, v: f"<rank>{k}</rank><rsv>{v!r}</rsv></result>\n")
+    lines = (heads + tails).tolist()
+    starts = [i for i in range(len(topics)) if i == 0 or topics[i] != topics[i - 1]]
+    for a, b in zip(starts, starts[1:] + [len(topics)]):
+        out.append(f'  <topic topic-id="{topics[a]}">\n')
+        out.append("".join(lines[a:b]))
+        out.append("  </topic>\n")
+    out.append("</inex-submission>\n")
+    write_text("".join(out), path)

@@ -1,0 +1,300 @@
+"""The measure families, declared: what each is called, the measure names it emits for given
+options, the options (parameters) it reads, what it needs besides the assessments, how its
+means are named and aggregated, the order it reads a run in, and the module and function that
+score it (loaded on first use, :meth:`Family.scorer`).
+
+This module imports neither pandas nor numpy nor any family's code: the workflow's Snakefile,
+the config checks and ``inexflow --help`` read it without paying for the scoring code
+(tested). A family's scoring function is ``score(run, ctx) -> DataFrame[topic, quant, measure,
+value]`` returning per-topic values and the means over topics (topic ``all``); adding a family
+is one :func:`register` call; tasks name the families they are scored with in the config
+(``tasks: {TASK: {families: [...]}}``). The families are listed in :mod:`inexflow.measures`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from inexflow.errors import UsageError
+from inexflow.model.options import Options
+
+# the options every family reads (the topics it is scored on: inexflow.measures.topicset)
+TOPIC_OPTIONS = ("topic_subset", "empty_topics_zero")
+# the options the element recall-bases are built with (families that need "recallbases")
+RECALLBASE_OPTIONS = ("quantisations", "ideal_tie")
+
+
+@dataclass(frozen=True)
+class Family:
+    """One measure family, declared (module docstring).
+
+    ``measures(options)`` lists every measure name it emits (per-topic and mean names, curve
+    points; ``options`` a mapping of option names, missing ones at their defaults), so that
+    configs are checked before anything runs; ``parameters`` the :class:`~inexflow.model.options.Options`
+    it reads besides :data:`TOPIC_OPTIONS` (:meth:`defaults`); ``needs`` what the session must
+    build for it (``recallbases``: element recall-bases per quantisation, ``index``: the
+    collection index of the assessed documents); ``means`` its mean names whose per-topic name
+    differs (``MAiP`` is the mean of ``AiP``; :func:`inexflow.measures.catalogue.per_topic_name`);
+    ``order`` the result order it scores (``rank``: as the readers order results; ``file``: the
+    order of the lines in the file, as inex_eval reads text runs; ``trec_eval``: descending
+    score, ties by descending document id; :func:`inexflow.measures.session.in_evaluation_order`);
+    ``aggregate`` how its means are taken over topics and ``aggregates`` the measures aggregated
+    otherwise (:data:`inexflow.measures.catalogue.AGGREGATORS`; counts are summed, ``num_q``
+    counts topics); ``scorer`` ``"module:function"`` of its scoring code.
+    """
+
+    name: str
+    scorer: str
+    measures: Callable[[dict], list[str]]
+    parameters: tuple[str, ...] = ()
+    needs: frozenset[str] = frozenset()
+    means: dict[str, str] = field(default_factory=dict)
+    order: str = "rank"
+    aggregate: str = "mean"
+    aggregates: dict[str, str] = field(default_factory=dict)
+
+    def defaults(self) -> dict:
+        """Every option the family reads, with its default (:class:`~inexflow.model.options.Options`)."""
+        return {p: getattr(Options, p) for p in (*TOPIC_OPTIONS, *self.parameters)}
+
+    def score_function(self):
+        """The family's scoring function, its module imported on first use."""
+        module, function = self.scorer.split(":")
+        return getattr(importlib.import_module(module), function)
+
+
+FAMILIES: dict[str, Family] = {}
+MEANS: dict[str, str] = {}  # mean name -> per-topic name, of every family (Family.means)
+
+
+def register(family: Family) -> Family:
+    """Add ``family`` to :data:`FAMILIES` (a name is declared once)."""
+    if family.name in FAMILIES:
+        raise ValueError(f"measure family {family.name!r} is declared twice")
+    if family.order not in ("rank", "file", "trec_eval"):
+        raise ValueError(f"family {family.name}: unknown order {family.order!r}")
+    FAMILIES[family.name] = family
+    MEANS.update(family.means)
+    return family
+
+
+def _opt(opts: dict, name: str):
+    """An option of a measure-name function's mapping, its default where missing or empty."""
+    return opts.get(name) or getattr(Options, name)
+
+
+# --- xcg: XCG measures (Kazai & Lalmas, INEX 2005 paper, section 3) -------------------------------
+GAIN_RECALL_PERCENTS = range(1, 101)  # the ep/gr curve at gain recall 0.01 .. 1.00
+
+
+def curve_ranks(max_length: int) -> list[int]:
+    """Ranks at 1%, 2%, ..., 100% of the maximum list length (the nxCG curve)."""
+    return sorted({max(1, round(max_length * p / 100)) for p in range(1, 101)})
+
+
+def xcg_measure_names(opts: dict) -> list[str]:
+    cutoffs = [int(k) for k in _opt(opts, "cutoffs")]
+    return ([f"nxCG[{k}]" for k in cutoffs] + [f"MAnxCG[{k}]" for k in cutoffs] + ["MAep", "iMAep", "Q", "R"]
+            + [f"ep[{p / 100:.2f}]" for p in GAIN_RECALL_PERCENTS]
+            + [f"nxCG@[{k}]" for k in curve_ranks(int(_opt(opts, "max_list_length")))]
+            + ["num_q"])
+
+
+register(Family("xcg", "inexflow.measures.xcg:score_xcg", xcg_measure_names,
+                (*RECALLBASE_OPTIONS, "cutoffs", "overlap", "alpha", "max_list_length", "per_topic_curves"),
+                needs=frozenset({"recallbases"})))
+register(Family("fetchbrowse", "inexflow.measures.fetchbrowse:score_fetchbrowse",
+                lambda opts: ["art_MAep", "art_iMAep", "el_MAep[off]", "el_MAep[on]", "el_iMAep[off]", "el_iMAep[on]",
+                              "num_q"],
+                (*RECALLBASE_OPTIONS, "alpha"), needs=frozenset({"recallbases"})))
+
+# --- passage, passage_thorough: INEX 2007-2010 focused passage measures -------------------------
+PASSAGE_LEVELS = range(101)  # interpolated precision at recall 0.00 .. 1.00
+PER_TOPIC_IP = (0, 1, 5, 10)  # the recall levels (in %) whose iP the tool prints per topic
+COUNT_LINES = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")  # catalogue.COUNTS
+RATIO_LINES = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
+
+
+def recall_level(k: int) -> str:
+    """The label of recall level ``k`` %: ``0.05``."""
+    return f"{k / 100:.2f}"
+
+
+def passage_measure_names(opts: dict) -> list[str]:
+    return (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{recall_level(k)}]" for k in PER_TOPIC_IP] + ["AiP", "MAiP"]
+            + [f"ircl_prn.{recall_level(k)}" for k in PASSAGE_LEVELS])
+
+
+register(Family("passage", "inexflow.measures.passage:score_passage", passage_measure_names, ("all_qrels_topics",),
+                means={"MAiP": "AiP"}, order="file", aggregate="tool_mean"))
+register(Family("passage_thorough", "inexflow.measures.passage:score_passage_thorough", passage_measure_names,
+                ("all_qrels_topics",), means={"MAiP": "AiP"}, order="file", aggregate="tool_mean"))
+
+# --- ric, bic: Relevant and Best in Context (INEX 2007-2010 tool) --------------------------------
+IN_CONTEXT_RANKS = (1, 2, 3, 5, 10, 25, 50)  # gP[r], gR[r]
+IN_CONTEXT_LEVELS = range(11)  # interpolated generalised precision at recall 0.0 .. 1.0
+QRELS_WIDE = {"num_rel": "qrels_sum", "rel_size": "qrels_sum"}
+
+
+def incontext_measure_names(opts: dict) -> list[str]:
+    return (["num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size", "AgP", "MAgP"]
+            + [m for r in IN_CONTEXT_RANKS for m in (f"gP[{r}]", f"gR[{r}]")]
+            + [f"ircl_prn.{k / 10:.2f}" for k in IN_CONTEXT_LEVELS])
+
+
+register(Family("ric", "inexflow.measures.incontext:score_relevant_in_context", incontext_measure_names,
+                ("regroup", "all_qrels_topics", "beta"), means={"MAgP": "AgP"}, order="file", aggregate="tool_mean",
+                aggregates=QRELS_WIDE))
+register(Family("bic", "inexflow.measures.incontext:score_best_in_context", incontext_measure_names,
+                ("regroup", "all_qrels_topics", "bep_distance"), means={"MAgP": "AgP"}, order="file",
+                aggregate="tool_mean", aggregates=QRELS_WIDE))
+
+# --- hixeval: Relevant in Context 2006 on element runs --------------------------------------------
+RANKS_2006 = (5, 10, 25, 50)
+
+
+def hixeval_measure_names(opts: dict) -> list[str]:
+    return (["num_q", "num_ret", "num_rel", "num_rel_ret", "AgP", "MAgP"]
+            + [m for k in RANKS_2006 for m in (f"gP[{k}]", f"gR[{k}]")])
+
+
+register(Family("hixeval", "inexflow.measures.hixeval:score_hixeval", hixeval_measure_names, ("regroup",),
+                means={"MAgP": "AgP"}, aggregate="tool_mean"))
+
+# --- bepd: Best in Context 2006, BEPD[A] and EPRUM[A] ---------------------------------------------
+EPRUM_RECALL_PERCENTS = range(1, 101)  # the EPRUM precision-recall curve at recall 0.01 .. 1.00
+
+
+def bepd_measure_names(opts: dict) -> list[str]:
+    a_values = [float(a) for a in _opt(opts, "bepd_a")]
+    ks = [int(k) for k in _opt(opts, "cutoffs")]
+    return ["num_q"] + [n for a in a_values for n in (
+        [f"BEPD[{a:g}]", f"EPRUM[{a:g}]"] + [f"EPRUM[{a:g}]@[{k}]" for k in ks]
+        + [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in EPRUM_RECALL_PERCENTS])]
+
+
+register(Family("bepd", "inexflow.measures.bepd:score_bepd", bepd_measure_names,
+                ("mean_doc_length", "bepd_a", "cutoffs", "per_topic_curves"), needs=frozenset({"index"})))
+
+
+# --- cutoff: precision and set-based overlap at cut-offs (Hiemstra & Mihajlovic) -----------------
+def cutoff_measure_names(opts: dict) -> list[str]:
+    ks = [int(k) for k in _opt(opts, "cutoff_ks")]
+    return ["num_q"] + [f"P[{k}]" for k in ks] + [f"overlap[{k}]" for k in ks]
+
+
+def table_cutoffs(cutoff_ks) -> list[int]:
+    """The cut-offs of the cutoff family's ranked table: 10 and 100 as in the paper, those
+    configured else the two smallest."""
+    ks = sorted(cutoff_ks)
+    return [k for k in (10, 100) if k in ks] or ks[:2]
+
+
+register(Family("cutoff", "inexflow.measures.cutoff:score_cutoff", cutoff_measure_names,
+                (*RECALLBASE_OPTIONS, "cutoff_ks"), needs=frozenset({"recallbases"})))
+
+# --- precall: inex_eval 2002 -----------------------------------------------------------------------
+register(Family("precall", "inexflow.measures.precall:score_precall",
+                lambda opts: ["precall_AP", "precall_MAP", "num_q"], RECALLBASE_OPTIONS,
+                needs=frozenset({"recallbases"}), means={"precall_MAP": "precall_AP"}))
+
+
+# --- inex_eval_ng: INEX 2003 overlap-aware recall_o[k] and precision_o[k] -------------------------
+def ng_measure_names(opts: dict) -> list[str]:
+    ks = [int(k) for k in _opt(opts, "cutoff_ks")]
+    return ["num_q"] + [f"recall_o[{k}]" for k in ks] + [f"precision_o[{k}]" for k in ks]
+
+
+register(Family("inex_eval_ng", "inexflow.measures.inexevalng:score_inex_eval_ng", ng_measure_names,
+                ("quantisations", "cutoff_ks")))
+
+# --- trec: document-level measures as trec_eval ----------------------------------------------------
+P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+def trec_measure_names(opts: dict) -> list[str]:
+    return ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "ndcg"] + [f"P_{k}" for k in P_CUTOFFS]
+
+
+register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, order="trec_eval"))
+
+# Default measure families per task and kind of assessments (passage = FOL qrels).
+DEFAULT_FAMILIES = {
+    ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["passage_thorough"],
+    ("focused", "element"): ["xcg"], ("fetch-browse", "element"): ["fetchbrowse"],
+    ("focused", "passage"): ["passage"],
+    ("relevant-in-context", "passage"): ["ric"], ("best-in-context", "passage"): ["bic"],
+    ("best-in-context", "element"): ["bepd"], ("relevant-in-context", "element"): ["hixeval"],
+}
+
+
+def get_family(name: str) -> Family:
+    if name not in FAMILIES:
+        raise UsageError(f"unknown measure family {name!r}; choose one of {', '.join(sorted(FAMILIES))}")
+    return FAMILIES[name]
+
+
+def needs(families) -> frozenset[str]:
+    """What scoring ``families`` needs: a subset of {"recallbases", "index"}."""
+    out: set[str] = set()
+    for f in families:
+        out |= get_family(f).needs
+    return frozenset(out)
+
+
+def measure_names(families, options: dict | None = None) -> list[str]:
+    """Every measure name the ``families`` emit with ``options`` (config keys such as
+    ``cutoffs``, ``cutoff_ks``, ``bepd_a``, ``max_list_length``), in family order."""
+    if isinstance(options, Options):
+        options = options.as_dict()
+    out: dict[str, None] = {}
+    for f in families:
+        out.update(dict.fromkeys(get_family(f).measures(options or {})))
+    return list(out)
+
+
+def check_measures(names, families, options: dict | None, where: str):
+    """Each of ``names`` must be a measure of ``families``: a :class:`UsageError` starting with
+    ``where`` (e.g. ``config tasks.focused.main_measure``) and giving the closest known names
+    otherwise."""
+    known = measure_names(families, options)
+    for n in names:
+        if n not in known:
+            close = difflib.get_close_matches(str(n), known, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise UsageError(f"{where}: {n!r} is not a measure of the families {', '.join(families)}"
+                             f"{hint} (they give {', '.join(_brief(known))})")
+
+
+def _brief(names: list[str]) -> list[str]:
+    """Measure names with runs of curve points shortened (ircl_prn.0.00 .. ircl_prn.1.00)."""
+    out, groups = [], {}
+    for n in names:
+        stem = re.sub(r"[0-9.]+(?=\]?$)", "#", n)
+        groups.setdefault(stem, []).append(n)
+    for ns in groups.values():
+        out.append(ns[0] if len(ns) == 1 else f"{ns[0]} .. {ns[-1]}")
+    return out
+
+
+def assessment_kind(a) -> str:
+    """``passage`` (FOL qrels), ``document`` (TREC qrels) or ``element`` assessments."""
+    return {"fol": "passage", "trec": "document"}.get(a.scale, "element")
+
+
+def families_for(task: str, a, override: list[str] | None = None) -> list[str]:
+    """The families scoring ``task`` on the assessments ``a``: ``override`` (checked), else the
+    task's default for the kind of assessments (:data:`DEFAULT_FAMILIES`)."""
+    if override:
+        for f in override:
+            get_family(f)
+        return list(override)
+    fams = ["trec"] if assessment_kind(a) == "document" else DEFAULT_FAMILIES.get((task, assessment_kind(a)))
+    if not fams:
+        raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
+                         f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")
+    return fams

@@ -1,0 +1,68 @@
+"""Every scoring option and its default, defined once.
+
+:class:`Options` is read by the measure families (through
+:class:`inexflow.measures.context.ScoringContext`), built from ``inexflow score``'s arguments
+(the CLI takes its defaults from here), from the workflow config
+(:func:`inexflow.campaign.tasks.task_options`; the schema's defaults are tested to be these) and by
+:func:`inexflow.evaluate`. It is a frozen dataclass: a session's options cannot drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+from inexflow.errors import UsageError
+
+
+def default_overlap(task: str) -> str:
+    """XCG overlap when none is configured: ``on`` (rv/rv_norm against the ideal recall-base)
+    for the Focused task, ``off`` (quant against the full recall-base) for every other task,
+    whatever the kind of assessments (2005 paper, sections 3-4; docs/measures.md)."""
+    return "on" if task == "focused" else "off"
+
+
+@dataclass(frozen=True)
+class Options:
+    quantisations: tuple[str, ...] = ("gen",)  # element measures: quantisation functions
+    ideal_tie: str = "ancestor"                # ideal recall-base: equal gains go to the ancestor / descendant
+    cutoffs: tuple[int, ...] = (5, 10, 25, 50)  # nxCG / MAnxCG and EPRUM precision-at-k cut-offs
+    max_list_length: int = 1500                # the nxCG curve is taken at 1..100 % of these ranks
+    per_topic_curves: bool = False             # keep ep/gr and nxCG curves per topic (means always kept)
+    overlap: str | None = None                 # XCG overlap on/off; None = default_overlap(task)
+    alpha: float = 1.0                         # XCG overlap alpha
+    empty_topics_zero: bool = False            # -e: topics assessed but absent from the run score 0
+    all_qrels_topics: bool = False             # -c: passage and in-context means over every qrels topic
+    topic_subset: tuple[str, ...] | None = None  # evaluate only these topics (a POOLS list)
+    beta: float = 0.25                         # Relevant in Context F-beta (1 for HiXEval 2006)
+    bep_distance: float = 500                  # Best in Context distance n
+    regroup: bool = False                      # in-context runs: regroup interleaved articles instead of failing
+    bepd_a: tuple[float, ...] = (0.01, 0.1, 1, 10, 100)  # BEPD / EPRUM values of A
+    mean_doc_length: float | None = None       # BEPD / EPRUM L; None = mean length of the assessed documents
+    cutoff_ks: tuple[int, ...] = (5, 10, 20, 30, 100, 200, 1500)  # cut-offs of the cutoff family
+
+    def __post_init__(self):
+        for f in fields(self):  # lists from YAML or JSON become tuples: hashable, comparable
+            v = getattr(self, f.name)
+            if isinstance(v, list):
+                object.__setattr__(self, f.name, tuple(v))
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Options:
+        """Options from a mapping of option names; an unknown name is a usage error."""
+        unknown = sorted(set(d) - set(cls.names()))
+        if unknown:
+            raise UsageError(f"unknown scoring option(s) {', '.join(unknown)} (known: {', '.join(cls.names())})")
+        return cls(**{k: v for k, v in d.items() if v is not None or k in ("overlap", "topic_subset",
+                                                                             "mean_doc_length")})
+
+    def for_task(self, task: str) -> Options:
+        """These options with the overlap resolved for ``task``."""
+        return self if self.overlap is not None else replace(self, overlap=default_overlap(task))
+
+    def as_dict(self) -> dict:
+        """JSON-able (tuples as lists), e.g. for Snakemake params."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}

@@ -1,0 +1,1 @@
+"""Simulated campaigns: the settings (:mod:`.simconfig`) and the generator (:mod:`.simulate`)."""
