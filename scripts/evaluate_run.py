@@ -1,6 +1,7 @@
 """Stage evaluate_run: one run file, read once, gives everything the campaign needs of it:
 
-- ``runs/RUN.parquet``: the parsed run, element extents resolved through the collection index;
+- ``runs/RUN.parquet``: the parsed run, element extents resolved through the collection's index
+  shards (reading only the documents the run returns);
 - ``firstpos/RUN.parquet``: the first position of each document per topic (all pooling needs);
 - ``scores/by_run/RUN.parquet``: its scores for every evaluation task it belongs to and every
   measure family of that task (column ``task``: the evaluation task), scored through the same
@@ -18,6 +19,7 @@ from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_
 from inexflow.measures.context import SCORE_COLUMNS
 from inexflow.measures.session import Session, scoring_context
 from inexflow.model.assessments import Assessments
+from inexflow.model.collection_index import read_documents
 from inexflow.model.options import Options
 from inexflow.model.pool import first_positions
 from inexflow.model.runs import read_run, resolve_extents
@@ -39,13 +41,16 @@ def recallbases(smk, aset: str) -> dict:
 
 def main(smk, log):
     name = smk.wildcards.run
-    inputs = made_from(smk)  # every input, hashed once; each table records those it was made from
-    parsed_from = {f: k for f, k in inputs.items() if f == smk.input.run or f in smk.input.index}
+    inputs = made_from(smk, smk.input.shards)  # every input, hashed once; each table records those it was made from
+    parsed_from = {f: k for f, k in inputs.items() if f == smk.input.run or f in smk.input.shards}
     run = read_run(smk.input.run, task=smk.params.task, participant=smk.params.participant)
     run.name = name  # runs are filed under their file name: run ids need not be unique
+    # the assessed documents' index (what the families that need one score with)
     index = read_parquet(smk.input.index) if smk.input.get("index") else None
-    if smk.params.collection:
-        run = resolve_extents(run, smk.params.collection, index)
+    if smk.params.collection:  # element results resolved through the index shards: no document parsed
+        res = run.results
+        docs = res.loc[(res["xpath"] != "") | (res["length"] < 0), "doc"].unique()
+        run = resolve_extents(run, smk.params.collection, read_documents(smk.input.shards, docs))
     log.info("run %s (participant %s, task %s, %s): %d results, %d topics", run.run_id, run.participant,
              run.task, run.format, len(run.results), run.results["topic"].nunique())
     run.save(smk.output.run, parsed_from)

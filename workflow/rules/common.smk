@@ -13,6 +13,7 @@ try:
     from inexflow.campaign.tasks import runs_of, task_options
     from inexflow.errors import UsageError
     from inexflow.measures.registry import needs, table_cutoffs
+    from inexflow.model.collection_index import plan_shards
 except ImportError as e:
     raise WorkflowError(
         f"the inexflow library is not installed in this Python ({e}): "
@@ -47,6 +48,32 @@ TASKS = [t for t in ETASKS if runs_of(RUNS, t)]
 # those scored with the cutoff family: Hiemstra & Mihajlovic's tables
 CUTOFF_TASKS = [t for t in TASKS if "cutoff" in ETASKS[t]["families"]]
 COLLECTION = config.get("collection") or ""
+# the collection indexed once (inexflow.model.collection_index): shards named by their
+# documents' content keys, in a folder every campaign over the collection shares
+INDEX_CACHE = config["collection_cache"]
+_SHARDS = {}
+
+
+def collection_shards():
+    """The collection's shards, planned once per snakemake call (listing and, where a document
+    is new or changed, hashing it); on a fresh clone once simulate_demo has written the
+    collection (a checkpoint)."""
+    if "plan" not in _SHARDS:
+        if PLANNED:
+            checkpoints.simulate_demo.get()
+        _SHARDS["plan"] = {s.key: s for s in plan_shards(COLLECTION, INDEX_CACHE)}
+    return _SHARDS["plan"]
+
+
+def shard_files(wildcards=None):
+    """The collection's index shards (none without a collection)."""
+    return (
+        [str(s.path(INDEX_CACHE)) for s in collection_shards().values()]
+        if COLLECTION
+        else []
+    )
+
+
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
 RES = f"results/{config['campaign']}"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
@@ -347,6 +374,7 @@ def evaluate_run_inputs(w):
     return {
         "run": RUNS[w.run]["file"],
         "index": [f"{RES}/collection/index.parquet"] if COLLECTION else [],
+        "shards": shard_files(),
         "tables": [f for a in asets for f in aset_tables(a).values()],
         "recallbases": list(dict.fromkeys(recallbases)),
     }

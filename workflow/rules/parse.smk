@@ -1,10 +1,12 @@
-# Parsing stages: assessments (one job per assessment set), topics, the collection index; before
+# Parsing stages: assessments (one job per assessment set), topics, the collection's index shards
+# (one job per shard) and the index of its assessed documents; before
 # them, on a fresh clone, the simulated demo campaign. Runs are parsed by evaluate_run (score.smk).
 
 
 if PLANNED:
 
-    rule simulate_demo:
+    # a checkpoint: the collection's index shards are planned once it has written the collection
+    checkpoint simulate_demo:
         output:
             marker=PLANNED["marker"],
             topics=PLANNED["topics"],
@@ -57,9 +59,30 @@ rule parse_topics:
         "../../scripts/parse_topics.py"
 
 
+rule index_shard:
+    output:
+        index=f"{INDEX_CACHE}/index/{{key}}.parquet",
+    log:
+        f"{LOGS}/index_shard/{{key}}.log",
+    benchmark:
+        f"{LOGS}/benchmarks/index_shard/{{key}}.tsv"
+    wildcard_constraints:
+        key="[0-9a-f]{32}",
+    conda:
+        ENV
+    params:
+        code=CODE,
+        collection=COLLECTION,
+        cache=lambda w, output: str(Path(output.index).parents[1]),
+        shard=lambda w: collection_shards()[w.key].number,
+    script:
+        "../../scripts/index_shard.py"
+
+
 rule index_collection:
     input:
         documents=[aset_tables(a)["documents"] for a in ASETS],
+        shards=shard_files,
     output:
         index=f"{RES}/collection/index.parquet",
     log:

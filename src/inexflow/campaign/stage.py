@@ -47,12 +47,15 @@ def code_fingerprint(package_dir=None) -> str:
     return h.hexdigest()[:16]
 
 
-def made_from(smk) -> dict:
+def made_from(smk, keyed=()) -> dict:
     """{input file: SHA-256} of a job's input files, recorded in the tables it writes
-    (checked by :func:`inexflow.io.tables.check_inputs` where a later stage reads both)."""
+    (checked by :func:`inexflow.io.tables.check_inputs` where a later stage reads both). The
+    files of ``keyed`` are named by their content key already (the collection's index
+    shards): they are recorded by name, not hashed again."""
     from inexflow.io.tables import checksum  # pandas: the Snakefile imports this module without it
 
-    return {str(p): checksum(p) for p in smk.input if os.path.isfile(p)}
+    keyed = set(map(str, keyed))
+    return {str(p): (Path(p).stem if str(p) in keyed else checksum(p)) for p in smk.input if os.path.isfile(p)}
 
 
 def run_stage(fn, smk):

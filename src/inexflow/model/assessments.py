@@ -104,15 +104,17 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
     return merged
 
 
-def index_assessed(collection, a, log=None) -> pd.DataFrame:
+def index_assessed(collection, a, log=None, read=None) -> pd.DataFrame:
     """The collection index of every document assessed in ``a`` (an :class:`Assessments`
-    or a list of them: a campaign's assessment sets). An assessed element that the
-    collection document does not have is an error naming it: assessments and collection
-    do not belong together, and scoring would silently lose the element's extent."""
+    or a list of them: a campaign's assessment sets), parsed from the collection, or taken
+    from ``read(docs)`` (the rows of those documents, e.g. from the collection's index
+    shards). An assessed element that the collection document does not have is an error
+    naming it: assessments and collection do not belong together, and scoring would silently
+    lose the element's extent."""
     sets = a if isinstance(a, (list, tuple)) else [a]
     docs = sorted(set().union(*(set(s.documents["doc"]) | set(s.elements["doc"]) | set(s.passages["doc"])
                                 for s in sets)))
-    index = index_collection(collection, docs, log=log)
+    index = read(docs) if read is not None else index_collection(collection, docs, log=log)
     for s in sets:
         els = s.elements[["topic", "doc", "xpath"]]
         if len(els):

@@ -1,0 +1,13 @@
+"""Stage index_shard: one shard of the collection (the documents whose id falls in it) -> its element
+index, a file named by the shard's content key in the folder every campaign over the collection shares
+(inexflow.model.collection_index)."""
+from inexflow.campaign.stage import run_stage
+from inexflow.model.collection_index import build_shard
+
+
+def main(smk, log):
+    p = build_shard(smk.params.collection, smk.params.cache, smk.params.shard, smk.wildcards.key, log=log)
+    log.info("shard %d of %s: %s", smk.params.shard, smk.params.collection, p)
+
+
+run_stage(main, snakemake)  # noqa: F821

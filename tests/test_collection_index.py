@@ -1,0 +1,112 @@
+"""The collection indexed once, in shards keyed by content (inexflow.model.collection_index):
+every shard's rows equal the per-document index, only changed shards change key, hashing is
+cached, and runs resolve through the shards as through the collection."""
+import os
+
+import pandas as pd
+import pytest
+
+from conftest import write
+from inexflow.errors import InputError
+from inexflow.io.collection import index_collection
+from inexflow.model import collection_index as ci
+from inexflow.model.runs import read_run, resolve_extents
+from inexflow.simulate.simulate import SimulationConfig, simulate
+
+ODD = [  # comments, processing instructions, entities, CDATA, mixed content, deep nesting
+    '<?xml version="1.0"?>\n<!DOCTYPE a [<!ENTITY e "ent">]>\n<a>x<!-- c --><b>&e;&#233;</b><?pi y?>z'
+    "<c><![CDATA[<not markup>]]><d><e><f><g>deep</g></f></e></d>tail</c></a>",
+    "<article><p>one<b>two</b>three</p><p/><p>four</p></article>",
+]
+
+
+def shard_rows(cache, shard):
+    return pd.read_parquet(shard.path(cache)).astype(ci.INDEX_COLUMNS)
+
+
+@pytest.fixture
+def collection(tmp_path, monkeypatch):
+    monkeypatch.setattr(ci, "DOCS_PER_SHARD", 4)  # several shards from a few documents
+    simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=12, n_topics=2, n_groups=2, results_per_topic=10,
+                                                  pool_target=5))
+    coll = tmp_path / "demo" / "collection"
+    for i, text in enumerate(ODD):
+        write(coll / "odd" / f"x{i}.xml", text)
+    return coll
+
+
+def build_all(coll, cache):
+    shards = ci.plan_shards(coll, cache)
+    for s in shards:
+        ci.build_shard(coll, cache, s.number, s.key)
+    return shards
+
+
+def test_every_shard_holds_the_per_document_index_of_its_documents(collection, tmp_path):
+    cache = tmp_path / "cache"
+    shards = build_all(collection, cache)
+    docs = ci.list_documents(collection)
+    assert len(shards) == 4 and sorted(d for s in shards for d in s.docs) == docs
+    assert {"odd/x0", "odd/x1"} <= set(docs)
+    for s in shards:
+        assert all(ci.shard_of(d, len(shards)) == s.number for d in s.docs)
+        assert list(s.docs) == sorted(s.docs)
+        pd.testing.assert_frame_equal(shard_rows(cache, s), index_collection(collection, list(s.docs)))
+    # any documents, in any order, read back exactly as indexing them gives
+    want = [docs[5], "odd/x0", docs[0], docs[9], "odd/x1"]
+    pd.testing.assert_frame_equal(ci.read_documents([s.path(cache) for s in shards], want, collection),
+                                  index_collection(collection, want))
+
+
+def test_a_changed_or_added_document_changes_only_its_shard(collection, tmp_path):
+    cache = tmp_path / "cache"
+    before = {s.number: s.key for s in ci.plan_shards(collection, cache)}
+    doc = ci.list_documents(collection)[3]
+    path = collection / f"{doc}.xml"
+    text = path.read_text()
+    path.write_text(text.replace(">", "> ", 1))
+    after = {s.number: s.key for s in ci.plan_shards(collection, cache)}
+    changed = {k for k in before if before[k] != after[k]}
+    assert changed == {ci.shard_of(doc, len(before))}
+    # written back with its old bytes (and an older date): the old key again
+    path.write_text(text)
+    os.utime(path, (1, 1))
+    assert {s.number: s.key for s in ci.plan_shards(collection, cache)} == before
+    write(collection / "new.xml", "<a>new</a>")  # 15 documents: still 4 shards
+    added = {s.number: s.key for s in ci.plan_shards(collection, cache)}
+    assert {k for k in before if before[k] != added[k]} == {ci.shard_of("new", 4)}
+
+
+def test_documents_are_hashed_once_until_they_change(collection, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    ci.plan_shards(collection, cache)
+    hashed = []
+    real = ci._file_key
+    monkeypatch.setattr(ci, "_file_key", lambda p: hashed.append(p) or real(p))
+    ci.plan_shards(collection, cache)
+    assert hashed == []
+    doc = ci.list_documents(collection)[0]
+    (collection / f"{doc}.xml").write_text("<article>changed</article>")
+    ci.plan_shards(collection, cache)
+    assert [p.name for p in hashed] == [f"{doc}.xml"]
+
+
+def test_a_shard_whose_documents_changed_after_planning_is_refused(collection, tmp_path):
+    cache = tmp_path / "cache"
+    s = ci.plan_shards(collection, cache)[0]
+    (collection / f"{s.docs[0]}.xml").write_text("<article>changed</article>")
+    with pytest.raises(InputError, match="documents changed while the workflow ran"):
+        ci.build_shard(collection, cache, s.number, s.key)
+    assert not s.path(cache).exists()
+
+
+def test_runs_resolve_through_the_shards_as_through_the_collection(collection, tmp_path):
+    cache = tmp_path / "cache"
+    files = [s.path(cache) for s in build_all(collection, cache)]
+    for run_file in sorted((collection.parent / "runs").glob("*.xml")):
+        direct = resolve_extents(read_run(run_file), collection)
+        run = read_run(run_file)
+        via = resolve_extents(run, collection, ci.read_documents(files, run.results["doc"].unique()))
+        pd.testing.assert_frame_equal(via.results, direct.results)
+    with pytest.raises(InputError, match="document nope: not found in the collection"):
+        ci.read_documents(files, ["nope"], collection)
