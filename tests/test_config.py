@@ -28,6 +28,21 @@ def test_the_shipped_config_passes():
     check_measure_keys(cfg())
 
 
+def test_the_campaign_is_built_once_and_nothing_is_written_back_into_the_config(tmp_path, monkeypatch):
+    from inexflow.campaign.config import load_config
+    from inexflow.simulate.simulate import SimulationConfig, simulate
+
+    simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=2, n_groups=2, results_per_topic=10,
+                                                  pool_target=5))
+    monkeypatch.chdir(tmp_path)
+    config, campaign = load_config(default=ROOT / "config" / "config.yaml")
+    assert not [k for k in config if k.startswith("_")]
+    assert campaign.name == config["campaign"] and campaign.planned is None
+    assert list(campaign.eval_tasks) == list(config["tasks"])
+    assert set(campaign.runs) == {p.stem for p in (tmp_path / "demo" / "runs").iterdir()}
+    assert campaign.runs_of("focused") == sorted(r for r, v in campaign.runs.items() if v["task"] == "focused")
+
+
 @pytest.mark.parametrize("changes,message", [
     ({"tasks__focused__main_measure": "MAIP"}, "config tasks.focused.main_measure: 'MAIP' is not a measure of the "
                                                "families passage; did you mean MAiP"),
@@ -129,16 +144,16 @@ def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypat
     simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=3, n_groups=1, results_per_topic=10,
                                                  pool_target=5))
     monkeypatch.chdir(tmp_path)
-    config, runs = load_config([ROOT / "config" / "campaigns" / "inex2006.yaml"], default=ROOT / "config" / "config.yaml")
+    config, campaign = load_config([ROOT / "config" / "campaigns" / "inex2006.yaml"], default=ROOT / "config" / "config.yaml")
     assert config["campaign"] == "inex2006-demo" and config["beta"] == 0.25  # a schema default
-    assert {r["task"] for r in runs.values()} >= {"thorough", "focused"}
+    assert {r["task"] for r in campaign.runs.values()} >= {"thorough", "focused"}
     # the 2006 Relevant in Context task takes the runs labelled RelevantInContext too
-    assert [r["eval_tasks"] for r in runs.values() if r["label"] == "RelevantInContext"] == [["AllInContext"]]
-    config, runs = load_config([ROOT / "config" / "campaigns" / "inex2007-2010.yaml"],
+    assert [r["eval_tasks"] for r in campaign.runs.values() if r["label"] == "RelevantInContext"] == [["AllInContext"]]
+    config, campaign = load_config([ROOT / "config" / "campaigns" / "inex2007-2010.yaml"],
                                default=ROOT / "config" / "config.yaml")
-    assert sorted({t for r in runs.values() for t in r["eval_tasks"]}) == ["BestInContext", "Focused",
+    assert sorted({t for r in campaign.runs.values() for t in r["eval_tasks"]}) == ["BestInContext", "Focused",
                                                                           "RelevantInContext", "Thorough"]
-    assert [r["eval_tasks"] for r in runs.values() if r["file"].endswith(".txt")] == [["Focused"]]
+    assert [r["eval_tasks"] for r in campaign.runs.values() if r["file"].endswith(".txt")] == [["Focused"]]
 
 
 def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_path, monkeypatch):
@@ -147,18 +162,18 @@ def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_
     from inexflow.campaign.config import load_config
 
     monkeypatch.chdir(tmp_path)
-    config, runs = load_config([ROOT / "config" / "campaigns" / "inex2005.yaml"], default=ROOT / "config" / "config.yaml")
-    assert config["_planned"] and not (tmp_path / "demo-inex2005").exists()
+    config, campaign = load_config([ROOT / "config" / "campaigns" / "inex2005.yaml"], default=ROOT / "config" / "config.yaml")
+    assert campaign.planned and not (tmp_path / "demo-inex2005").exists()
     per_task = {}
-    for name, r in runs.items():
+    for name, r in campaign.runs.items():
         assert len(r["eval_tasks"]) == 1, name
         per_task.setdefault(r["eval_tasks"][0], []).append(r["label"])
     assert sorted(per_task) == sorted(config["evaluation_tasks"])
     assert all(set(labels) == {task} for task, labels in per_task.items())
-    sets = config["_assessment_sets"]
+    sets = campaign.assessment_sets
     assert sorted(sets) == ["SSCAS", "SVCAS", "VSCAS", "VVCAS", "main"]
-    assert sets["main"]["path"].endswith("CO+S") and config["_eval_tasks"]["SSCAS"]["aset"] == "SSCAS"
-    assert config["_eval_tasks"]["COS.Thorough"]["topic_subset"] == ["202", "203", "205", "206", "208", "209", "211"]
+    assert sets["main"]["path"].endswith("CO+S") and campaign.eval_tasks["SSCAS"]["aset"] == "SSCAS"
+    assert campaign.eval_tasks["COS.Thorough"]["topic_subset"] == ["202", "203", "205", "206", "208", "209", "211"]
 
 
 @pytest.mark.parametrize("change,message", [
@@ -228,11 +243,11 @@ def test_a_run_is_scored_in_every_evaluation_task_that_takes_it(tmp_path, monkey
                              "cutoffs": [3]}},
             "pool": {"target": 5, "tasks": ["Focused"]}, "correlation": {"measures": {"Elements": ["nxCG[3]"]}}}
     write(tmp_path / "mine.yaml", yaml.safe_dump(mine, sort_keys=False))
-    config, runs = load_config([tmp_path / "mine.yaml"], default=ROOT / "config" / "config.yaml")
-    assert {n: r["eval_tasks"] for n, r in runs.items()} == {
+    config, campaign = load_config([tmp_path / "mine.yaml"], default=ROOT / "config" / "config.yaml")
+    assert {n: r["eval_tasks"] for n, r in campaign.runs.items()} == {
         "g01-focused-1": ["Focused", "Elements"], "g02-focused-1": ["Focused", "Elements"],
         "g01-fol-1": ["Focused", "Focused.first2"], "g02-fol-1": ["Focused", "Focused.first2"]}
-    assert sorted(config["_assessment_sets"]) == ["inex2005", "main"]
+    assert sorted(campaign.assessment_sets) == ["inex2005", "main"]
     o = task_options(config, "Focused.first2")
     assert (o.topic_subset, o.cutoffs, o.quantisations) == (("2009001",), (3,), ("gen",))
     assert task_options(config, "Elements").quantisations == ("strict",)

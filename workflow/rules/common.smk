@@ -29,8 +29,8 @@ ENV = "../envs/inexflow.yaml"
 
 # the schema of this workflow, also when it is used as a module from another directory
 SCHEMA = str(workflow.source_path("../schemas/config.schema.yaml"))
-try:  # the checks `inexflow check-config` makes too
-    RUNS = prepare_config(
+try:  # the checks `inexflow check-config` makes too; the campaign (inexflow.campaign.tasks.Campaign)
+    CAMPAIGN = prepare_config(
         config,
         workflow.config_settings.overwrite_config,
         workflow.overwrite_configfiles,
@@ -38,11 +38,12 @@ try:  # the checks `inexflow check-config` makes too
     )
 except UsageError as e:  # a config error: one message, no Python stack
     raise WorkflowError(str(e)) from None
-# the files of a simulated campaign still to be written by rule simulate_demo (else None)
-PLANNED = config["_planned"]
-# the evaluation tasks (inexflow.campaign) and the assessment sets they are scored against
-ETASKS = config["_eval_tasks"]
-ASETS = config["_assessment_sets"]
+# its runs, the files of a simulated campaign still to be written by rule simulate_demo (else
+# None), its evaluation tasks and the assessment sets they are scored against
+RUNS = CAMPAIGN.runs
+PLANNED = CAMPAIGN.planned
+ETASKS = CAMPAIGN.eval_tasks
+ASETS = CAMPAIGN.assessment_sets
 # the evaluation tasks that have runs, in config order; each run is scored once per task
 TASKS = [t for t in ETASKS if runs_of(RUNS, t)]
 # those scored with the cutoff family: Hiemstra & Mihajlovic's tables
@@ -345,7 +346,7 @@ TASK_SCORING = {
         "type": ETASKS[t]["type"],
         "families": ETASKS[t]["families"],
         "aset": ETASKS[t]["aset"],
-        "options": task_options(config, t).as_dict(),
+        "options": task_options(config, t, ETASKS).as_dict(),
     }
     for t in TASKS
 }

@@ -52,11 +52,11 @@ if CUTOFF_TASKS:
             code=CODE,
             pages=page_sources,
             ks={
-                t: table_cutoffs(task_options(config, t).cutoff_ks)
+                t: table_cutoffs(task_options(config, t, ETASKS).cutoff_ks)
                 for t in CUTOFF_TASKS
             },
             quants={
-                t: list(task_options(config, t).quantisations) for t in CUTOFF_TASKS
+                t: list(task_options(config, t, ETASKS).quantisations) for t in CUTOFF_TASKS
             },
         script:
             "../../scripts/cutoff_tables.py"

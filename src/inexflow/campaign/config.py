@@ -20,7 +20,14 @@ import jsonschema
 import yaml
 
 from inexflow.campaign.deploy import workflow_dir
-from inexflow.campaign.tasks import assessment_sets, check_task_name, evaluation_tasks, select_runs, tasks_key
+from inexflow.campaign.tasks import (
+    Campaign,
+    assessment_sets,
+    check_task_name,
+    evaluation_tasks,
+    select_runs,
+    tasks_key,
+)
 from inexflow.errors import ConfigError, InputError, UsageError, decode_text, log, read_bytes  # noqa: F401  (ConfigError: also imported from here)
 from inexflow.io.detect import sniff_scale
 from inexflow.io.task_labels import TASKS, normalise_task
@@ -92,9 +99,12 @@ def _matching(pattern: str, paths) -> list[str]:
                   or (p.startswith(d) and "/" not in p[len(d):]))
 
 
-def discover_runs(config: dict) -> dict[str, dict]:
+def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None = None) -> dict[str, dict]:
+    """The campaign's runs, {name: {file, task, label, participant, eval_tasks}}: the files the
+    ``runs`` entries match (of the ``planned`` ones when the campaign is still to be
+    simulated), each assigned to the evaluation tasks ``tasks`` that select it."""
     runs: dict[str, dict] = {}
-    planned = (config.get("_planned") or {}).get("runs", {})
+    planned = (planned or {}).get("runs", {})
     for i, entry in enumerate(config["runs"]):
         files = _matching(entry["path"], planned) if planned else sorted(glob.glob(entry["path"]))
         if not files:
@@ -128,8 +138,7 @@ def discover_runs(config: dict) -> dict[str, dict]:
                 participant = m.group("participant")
             participant = participant or sniff.get("participant") or stem
             runs[stem] = {"file": f, "task": task, "label": task_name, "participant": str(participant)}
-    tasks = config.get("_eval_tasks") or evaluation_tasks(config)
-    select_runs(tasks, runs, tasks_key(config))
+    select_runs(tasks if tasks is not None else evaluation_tasks(config), runs, tasks_key(config))
     return runs
 
 
@@ -166,8 +175,9 @@ def schema_errors(config: dict, schema: dict) -> list[str]:
     return out
 
 
-def validate_config(config: dict):
-    """Checks the schema cannot express; fills ``_assessment_files``."""
+def validate_config(config: dict) -> tuple[dict, dict, dict | None]:
+    """Checks the schema cannot express. Returns the campaign's evaluation tasks, its
+    assessment sets and the files a simulated campaign will write (None when it is there)."""
     known_quants = sorted({n for _, n in QUANTISATIONS})
     for q in config["quantisations"]:
         if q not in known_quants:
@@ -186,18 +196,17 @@ def validate_config(config: dict):
         raise ConfigError("config pool: give exactly one of 'target' (documents per topic) or 'depth'")
     for t in pool["tasks"]:
         check_task_name(config, tasks, "pool.tasks", t)
-    config["_planned"] = demo_plan(config)
-    planned = (config["_planned"] or {}).get("assessments")
+    plan = demo_plan(config)
+    planned = (plan or {}).get("assessments")
     sets = assessment_sets(tasks, config["assessments"])
     for sid, aset in sets.items():
         users = [t for t in tasks.values() if t["aset"] == sid]
         key = f"{users[0]['key']}.assessments.path" if sid != "main" else "assessments.path"
         aset["files"] = assessment_files(aset["path"], planned, key)
-        if not config["_planned"]:  # the scale is sniffed from the first file, once it exists
+        if not plan:  # the scale is sniffed from the first file, once it exists
             check_quantisations(aset, list(dict.fromkeys(q for t in users for q in t["quantisations"])), key)
-    config["_eval_tasks"], config["_assessment_sets"] = tasks, sets
-    config["_assessment_files"] = [f for s in sets.values() for f in s["files"]]
-    check_measure_keys(config)
+    check_measure_keys(config, tasks)
+    return tasks, sets, plan
 
 
 def check_quantisations(aset: dict, quants, key="assessments.path"):
@@ -231,11 +240,11 @@ def measure_options(config: dict, task: dict | None = None) -> dict:
     return opts
 
 
-def check_measure_keys(config: dict):
+def check_measure_keys(config: dict, tasks: dict | None = None):
     """Every key that names measures is checked against the measure catalogue of the task's
     families (``inexflow.measures.registry.measure_names``) before anything runs."""
     from inexflow.analysis.rejudge import analysis_measures  # pandas: the Snakefile imports this module without it
-    tasks = config.get("_eval_tasks") or evaluation_tasks(config)
+    tasks = tasks if tasks is not None else evaluation_tasks(config)
 
     def task_of(key, task):
         return check_task_name(config, tasks, key, task)
@@ -332,9 +341,9 @@ def fill_defaults(config: dict, schema: dict) -> dict:
     return config
 
 
-def load_config(configfiles=(), default=DEFAULT_CONFIG) -> tuple[dict, dict]:
+def load_config(configfiles=(), default=DEFAULT_CONFIG) -> tuple[dict, Campaign]:
     """The config the workflow would build from ``default`` and ``--configfile`` files, with
-    every check made before a job runs: (config, runs). Errors are :class:`ConfigError` or
+    every check made before a job runs: (config, :class:`Campaign`). Errors are :class:`ConfigError` or
     :class:`~inexflow.errors.InputError`."""
     if not configfiles and not Path(default).is_file():
         raise ConfigError(f"no config: {default} is not here and no --configfile was given")
@@ -354,11 +363,11 @@ RENAMED = [("depth_reductions", "pool_depth_percents",
 RETIRED = {"stage_server": "every job is now its own process, as Snakemake runs it; remove the key"}
 
 
-def prepare_config(config: dict, given: dict | None = None, configfiles=(), schema=None) -> dict:
+def prepare_config(config: dict, given: dict | None = None, configfiles=(), schema=None) -> Campaign:
     """Everything the workflow checks and fills in before a job runs, in place: the
     campaign's own data keys with ``--configfile`` (``given`` = their merged content), the
     schema (errors name the key; defaults filled in), :func:`validate_config`. Returns the
-    runs (:func:`discover_runs`)."""
+    :class:`~inexflow.campaign.tasks.Campaign`, with its runs (:func:`discover_runs`)."""
 
     if configfiles:
         own_campaign_data(config, given or {}, configfiles)
@@ -375,5 +384,5 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     if errors:
         raise ConfigError("config is invalid (see docs/configuration.md):\n  " + "\n  ".join(errors))
     fill_defaults(config, schema_doc)
-    validate_config(config)
-    return discover_runs(config)
+    tasks, sets, planned = validate_config(config)
+    return Campaign(config["campaign"], tasks, sets, discover_runs(config, tasks, planned), planned)

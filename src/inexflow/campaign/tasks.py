@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from inexflow.errors import ConfigError
@@ -99,12 +100,14 @@ def evaluation_tasks(config: dict) -> dict[str, dict]:
     return out
 
 
-def task_options(config: dict, task: str | None = None) -> Options:
+def task_options(config: dict, task: str | None = None, tasks: dict | None = None) -> Options:
     """The scoring options of one evaluation task of a workflow config: the top-level keys, then
     the task's own ``overlap``, ``alpha``, ``quantisations``, ``cutoffs`` and ``topic_subset``
-    (:data:`OPTION_KEYS`)."""
+    (:data:`OPTION_KEYS`). ``tasks``: the campaign's evaluation tasks, when they are built
+    already (:attr:`Campaign.eval_tasks`)."""
     top = {k: config[k] for k in Options.names() if k in config and k not in ("overlap", "alpha")}
-    tasks = config.get("_eval_tasks") or (evaluation_tasks(config) if task else {})
+    if tasks is None:
+        tasks = evaluation_tasks(config) if task else {}
     t = tasks.get(task) or {}
     return Options.from_dict({**top, **{k: t[k] for k in OPTION_KEYS if t.get(k) is not None}})
 
@@ -151,6 +154,31 @@ def select_runs(tasks: dict[str, dict], runs: dict[str, dict], key: str) -> None
             what = f"a {r['task']} run" + (f" labelled {r['label']!r}" if r.get("label") else "")
             raise _error(f"config: run {stem} ({r['file']}) is {what} but no entry of '{key}' takes it "
                          f"(configured: {', '.join(tasks)})")
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """One campaign as its config describes it, checked and resolved once
+    (:func:`inexflow.campaign.config.prepare_config`) and read by the workflow, the CLI and the
+    tests; nothing of it is written back into the config.
+
+    - ``eval_tasks``: {evaluation task: its settings} (:func:`evaluation_tasks`), each with the
+      id of its assessment set (``aset``);
+    - ``assessment_sets``: {id: {path, format, files}} (:func:`assessment_sets`);
+    - ``runs``: {run name: {file, task (its scoring type), label (its submission's task label),
+      participant, eval_tasks}};
+    - ``planned``: the files rule simulate_demo will write when the campaign is still to be
+      simulated, else None.
+    """
+
+    name: str
+    eval_tasks: dict[str, dict]
+    assessment_sets: dict[str, dict]
+    runs: dict[str, dict]
+    planned: dict | None = None
+
+    def runs_of(self, task: str) -> list[str]:
+        return runs_of(self.runs, task)
 
 
 def runs_of(runs: dict[str, dict], task: str) -> list[str]:

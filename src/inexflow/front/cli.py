@@ -15,7 +15,7 @@ import sys
 from inexflow import __version__
 from inexflow.campaign.config import load_config
 from inexflow.campaign.deploy import init, workflow_dir
-from inexflow.campaign.tasks import runs_of, used_quantisations
+from inexflow.campaign.tasks import used_quantisations
 from inexflow.errors import InputError, UsageError
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import TASKS, normalise_task
@@ -297,12 +297,13 @@ def _write_in_order(results, progress: Progress | None = None):
 
 
 def cmd_check_config(args) -> int:
-    config, runs = load_config(args.configfile)
-    tasks = [f"{t} {len(runs_of(runs, t))}" for t in config["_eval_tasks"]]
-    print(f"config of campaign {config['campaign']!r} is valid: {len(runs)} runs in {len(tasks)} evaluation tasks "
-          f"({', '.join(tasks)}), {len(config['_assessment_sets'])} assessment sets of "
-          f"{len(config['_assessment_files'])} files, quantisations "
-          f"{', '.join(used_quantisations(config, config['_eval_tasks']))}")
+    config, campaign = load_config(args.configfile)
+    tasks = [f"{t} {len(campaign.runs_of(t))}" for t in campaign.eval_tasks]
+    sets = campaign.assessment_sets
+    print(f"config of campaign {campaign.name!r} is valid: {len(campaign.runs)} runs in {len(tasks)} evaluation "
+          f"tasks ({', '.join(tasks)}), {len(sets)} assessment sets of "
+          f"{sum(len(s['files']) for s in sets.values())} files, quantisations "
+          f"{', '.join(used_quantisations(config, campaign.eval_tasks))}")
     return 0
 
 
