@@ -36,7 +36,7 @@ def dry_run_jobs(workdir: Path) -> list[tuple[str, str]]:
     assert p.returncode == 0, p.stdout + p.stderr
     jobs, rule = [], None
     for line in p.stdout.splitlines():
-        if line.startswith(("rule ", "localrule ")):
+        if line.startswith(("rule ", "localrule ", "checkpoint ", "localcheckpoint ")):
             if rule:
                 jobs.append((rule, ""))
             rule = line.split()[1].rstrip(":")
