@@ -300,6 +300,18 @@ def test_schema_scoring_types_and_structures_are_the_library_s():
     assert tuple(props["simulate"]["properties"]["structure"]["enum"]) == STRUCTURES
 
 
+def test_the_table_of_scoring_types_names_registered_families_and_the_papers_overlap():
+    from inexflow.io.task_labels import SCORING_TYPES, TASKS
+    from inexflow.measures.registry import DEFAULT_FAMILIES, FAMILIES
+    from inexflow.model.options import default_overlap
+
+    assert TASKS == tuple(SCORING_TYPES)
+    assert {f for fams in DEFAULT_FAMILIES.values() for f in fams} <= set(FAMILIES)
+    assert {t for t, _ in DEFAULT_FAMILIES} == set(TASKS)
+    # 2005 paper, sections 3-4: overlap on (ideal recall-base) for Focused only
+    assert {t: default_overlap(t) for t in TASKS} == {t: "on" if t == "focused" else "off" for t in TASKS}
+
+
 def test_a_key_that_changed_meaning_names_its_replacement(tmp_path):
     from inexflow.campaign.config import prepare_config
 

@@ -1,11 +1,41 @@
-"""Task labels: the scoring types (:data:`TASKS`) and every year's submission label of them
-(:data:`TASK_LABELS`), as the run formats and the campaign config name them."""
+"""The scoring types (:data:`SCORING_TYPES`: how a run is scored) and every year's submission
+label of them (:data:`TASK_LABELS`), as the run formats and the campaign config name them.
+
+Words, used the same way everywhere: an *evaluation task* is one task of a campaign as INEX ran
+it (``evaluation_tasks:`` in the config; INEX 2005 had ten); its *scoring type* is one of
+:data:`TASKS` (``--task`` of ``inexflow score``, ``type:`` of an evaluation task); a run's
+*task label* is what its submission calls its task (``CO.Focussed``, ``AllInContext``), mapped
+to a scoring type by :data:`TASK_LABELS`; the config's ``tasks:`` mapping is the shorthand of
+one evaluation task per scoring type.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-TASKS = ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse")
+
+@dataclass(frozen=True)
+class ScoringType:
+    """How runs of one scoring type are scored by default: the measure families per kind of
+    assessments (``element``: INEX 2002-2006 element assessments; ``passage``: FOL qrels;
+    TREC document qrels take the ``trec`` family whatever the type) and XCG's overlap
+    (2005 paper, sections 3-4: on, against the ideal recall-base, for Focused only)."""
+
+    families: dict[str, tuple[str, ...]]
+    overlap: str = "off"
+
+
+# The one table of scoring types: the schema's enums, the CLI's --task, the API, the
+# ir_measures provider and the workflow read it (tests/test_config.py checks the schema).
+SCORING_TYPES = {
+    "thorough": ScoringType({"element": ("xcg",), "passage": ("passage_thorough",)}),
+    "focused": ScoringType({"element": ("xcg",), "passage": ("passage",)}, overlap="on"),
+    "relevant-in-context": ScoringType({"passage": ("ric",), "element": ("hixeval",)}),
+    "best-in-context": ScoringType({"passage": ("bic",), "element": ("bepd",)}),
+    "fetch-browse": ScoringType({"element": ("fetchbrowse",)}),
+}
+TASKS = tuple(SCORING_TYPES)
 
 # Every year's submission task label -> the scoring type it is evaluated with. Labels are
 # matched case-insensitively, ignoring everything but letters, with "Focussed" read as

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from inexflow.errors import UsageError
+from inexflow.io.task_labels import SCORING_TYPES
 from inexflow.model.options import Options
 
 # the options every family reads (the topics it is scored on: inexflow.measures.topicset)
@@ -222,14 +223,9 @@ def trec_measure_names(opts: dict) -> list[str]:
 
 register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, order="trec_eval"))
 
-# Default measure families per task and kind of assessments (passage = FOL qrels).
-DEFAULT_FAMILIES = {
-    ("thorough", "element"): ["xcg"], ("thorough", "passage"): ["passage_thorough"],
-    ("focused", "element"): ["xcg"], ("fetch-browse", "element"): ["fetchbrowse"],
-    ("focused", "passage"): ["passage"],
-    ("relevant-in-context", "passage"): ["ric"], ("best-in-context", "passage"): ["bic"],
-    ("best-in-context", "element"): ["bepd"], ("relevant-in-context", "element"): ["hixeval"],
-}
+# Default measure families per scoring type and kind of assessments (passage = FOL qrels), from
+# the one table of scoring types
+DEFAULT_FAMILIES = {(t, kind): list(fams) for t, st in SCORING_TYPES.items() for kind, fams in st.families.items()}
 
 
 def get_family(name: str) -> Family:

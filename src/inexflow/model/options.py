@@ -12,13 +12,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from inexflow.errors import UsageError
+from inexflow.io.task_labels import SCORING_TYPES
 
 
 def default_overlap(task: str) -> str:
     """XCG overlap when none is configured: ``on`` (rv/rv_norm against the ideal recall-base)
     for the Focused task, ``off`` (quant against the full recall-base) for every other task,
-    whatever the kind of assessments (2005 paper, sections 3-4; docs/measures.md)."""
-    return "on" if task == "focused" else "off"
+    whatever the kind of assessments (2005 paper, sections 3-4; docs/measures.md), as the
+    table of scoring types says (:data:`inexflow.io.task_labels.SCORING_TYPES`)."""
+    t = SCORING_TYPES.get(task)
+    return t.overlap if t else "off"
 
 
 @dataclass(frozen=True)
