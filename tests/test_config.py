@@ -53,11 +53,16 @@ def test_the_campaign_is_built_once_and_nothing_is_written_back_into_the_config(
     ({"analysis__measures": ["MAiP", "gP[5]"]}, "config analysis.measures: 'gP[5]' cannot be re-computed"),
     ({"analysis__significance__measures": ["MAiP"]}, "config analysis.significance.measures: 'MAiP' is not a "
                                                       "measure of the families xcg"),
-    ({"analysis__significance__quants": ["strict"]}, "config analysis.significance.quants: 'strict' is not among"),
+    ({"analysis__significance__quants": ["strict"]}, "config analysis.significance.quants: 'strict' is not a "
+                                                      "quantisation the scores of task thorough carry; give one of gen"),
     # with rejudge false the analysed measures are the task's own, not re-computed passage measures
     ({"analysis__rejudge": False, "analysis__measures": ["MAep"]},
      "config analysis.measures: 'MAep' is not a measure of the families passage"),
-    ({"analysis__quant": "strict"}, "config analysis.quant: 'strict' is not among the quantisations of task focused"),
+    # the passage measures count characters: their scores carry no quantisation (the 2007-2010 preset's error)
+    ({"analysis__quant": "gen"}, "config analysis.quant: 'gen' is not a quantisation the scores of task focused "
+                                 "carry (the families passage use no quantisation); give one of chars, e.g. [chars]"),
+    ({"analysis__significance__task": "focused", "analysis__significance__measures": ["MAiP"]},
+     "config analysis.significance.quants: 'gen' is not a quantisation the scores of task focused carry"),
 ])
 def test_measure_keys_are_checked_before_anything_runs(changes, message):
     with pytest.raises(UsageError) as e:

@@ -31,7 +31,7 @@ from inexflow.campaign.tasks import (
 from inexflow.errors import ConfigError, InputError, UsageError, decode_text, log, read_bytes  # noqa: F401  (ConfigError: also imported from here)
 from inexflow.io.detect import sniff_scale
 from inexflow.io.task_labels import TASKS, normalise_task
-from inexflow.measures.registry import FAMILIES, check_measures
+from inexflow.measures.registry import FAMILIES, check_measures, get_family, score_quants
 from inexflow.model.quantisation import QUANTISATIONS, get_quantisation
 from inexflow.simulate.simconfig import simulation_config
 
@@ -271,17 +271,26 @@ def check_measure_keys(config: dict, tasks: dict | None = None):
                                       "the analysed task)")
         else:
             check_measures(an["measures"], t["families"], measure_options(config, t), "config analysis.measures")
-        if an.get("quant") is not None and an["quant"] not in t["quantisations"]:
-            raise ConfigError(f"config analysis.quant: {an['quant']!r} is not among the quantisations of task "
-                              f"{an['task']} ({', '.join(t['quantisations'])})")
+        if an.get("quant") is not None:
+            check_score_quants([an["quant"]], t, an["task"], "config analysis.quant")
         sig = an["significance"]
         t = task_of("analysis.significance.task", sig["task"])
         check_measures(sig["measures"], t["families"], measure_options(config, t),
                        "config analysis.significance.measures")
-        for q in sig["quants"]:
-            if q not in t["quantisations"]:
-                raise ConfigError(f"config analysis.significance.quants: {q!r} is not among the configured "
-                                  f"quantisations of task {sig['task']} ({', '.join(t['quantisations'])})")
+        check_score_quants(sig["quants"], t, sig["task"], "config analysis.significance.quants")
+
+
+def check_score_quants(quants, task: dict, name: str, key: str):
+    """Each of ``quants`` must be a label the scores of evaluation task ``task`` (named ``name``)
+    carry: one of its quantisations for the quantised families, ``chars``, ``bep`` or ``-`` for
+    the quantisation-free ones (:func:`inexflow.measures.registry.score_quants`)."""
+    have = score_quants(task["families"], task["quantisations"])
+    for q in quants:
+        if q not in have:
+            free = [f for f in task["families"] if not get_family(f).quantised]
+            why = f" (the families {', '.join(free)} use no quantisation)" if free else ""
+            raise ConfigError(f"{key}: {q!r} is not a quantisation the scores of task {name} carry{why}; "
+                              f"give one of {', '.join(have)}, e.g. [{have[0]}]")
 
 
 SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"

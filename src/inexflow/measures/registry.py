@@ -45,7 +45,11 @@ class Family:
     score, ties by descending document id; :func:`inexflow.measures.session.in_evaluation_order`);
     ``aggregate`` how its means are taken over topics and ``aggregates`` the measures aggregated
     otherwise (:data:`inexflow.measures.catalogue.AGGREGATORS`; counts are summed, ``num_q``
-    counts topics); ``scorer`` ``"module:function"`` of its scoring code.
+    counts topics); ``scorer`` ``"module:function"`` of its scoring code; ``quantised``
+    whether its scores carry the task's quantisations as their ``quant`` label, and
+    ``fixed_quants`` the labels its quantisation-free measures carry instead (``chars``: the
+    passage and in-context measures count characters; ``bep``: BEPD/EPRUM; ``-``: document
+    measures and set overlap; :data:`inexflow.measures.catalogue.NO_QUANT`).
     """
 
     name: str
@@ -57,6 +61,12 @@ class Family:
     order: str = "rank"
     aggregate: str = "mean"
     aggregates: dict[str, str] = field(default_factory=dict)
+    quantised: bool = True
+    fixed_quants: tuple[str, ...] = ()
+
+    def score_quants(self, quantisations) -> list[str]:
+        """The ``quant`` labels its scores carry when the task has ``quantisations``."""
+        return [*(quantisations if self.quantised else ()), *self.fixed_quants]
 
     def defaults(self) -> dict:
         """Every option the family reads, with its default (:class:`~inexflow.model.options.Options`)."""
@@ -130,10 +140,11 @@ def passage_measure_names(opts: dict) -> list[str]:
             + [f"ircl_prn.{recall_level(k)}" for k in PASSAGE_LEVELS])
 
 
+CHARS = {"quantised": False, "fixed_quants": ("chars",)}  # the measures count characters, with no quantisation
 register(Family("passage", "inexflow.measures.passage:score_passage", passage_measure_names, ("all_qrels_topics",),
-                means={"MAiP": "AiP"}, order="file", aggregate="tool_mean"))
+                means={"MAiP": "AiP"}, order="file", aggregate="tool_mean", **CHARS))
 register(Family("passage_thorough", "inexflow.measures.passage:score_passage_thorough", passage_measure_names,
-                ("all_qrels_topics",), means={"MAiP": "AiP"}, order="file", aggregate="tool_mean"))
+                ("all_qrels_topics",), means={"MAiP": "AiP"}, order="file", aggregate="tool_mean", **CHARS))
 
 # --- ric, bic: Relevant and Best in Context (INEX 2007-2010 tool) --------------------------------
 IN_CONTEXT_RANKS = (1, 2, 3, 5, 10, 25, 50)  # gP[r], gR[r]
@@ -149,10 +160,10 @@ def incontext_measure_names(opts: dict) -> list[str]:
 
 register(Family("ric", "inexflow.measures.incontext:score_relevant_in_context", incontext_measure_names,
                 ("regroup", "all_qrels_topics", "beta"), means={"MAgP": "AgP"}, order="file", aggregate="tool_mean",
-                aggregates=QRELS_WIDE))
+                aggregates=QRELS_WIDE, **CHARS))
 register(Family("bic", "inexflow.measures.incontext:score_best_in_context", incontext_measure_names,
                 ("regroup", "all_qrels_topics", "bep_distance"), means={"MAgP": "AgP"}, order="file",
-                aggregate="tool_mean", aggregates=QRELS_WIDE))
+                aggregate="tool_mean", aggregates=QRELS_WIDE, **CHARS))
 
 # --- hixeval: Relevant in Context 2006 on element runs --------------------------------------------
 RANKS_2006 = (5, 10, 25, 50)
@@ -164,7 +175,7 @@ def hixeval_measure_names(opts: dict) -> list[str]:
 
 
 register(Family("hixeval", "inexflow.measures.hixeval:score_hixeval", hixeval_measure_names, ("regroup",),
-                means={"MAgP": "AgP"}, aggregate="tool_mean"))
+                means={"MAgP": "AgP"}, aggregate="tool_mean", **CHARS))
 
 # --- bepd: Best in Context 2006, BEPD[A] and EPRUM[A] ---------------------------------------------
 EPRUM_RECALL_PERCENTS = range(1, 101)  # the EPRUM precision-recall curve at recall 0.01 .. 1.00
@@ -179,7 +190,8 @@ def bepd_measure_names(opts: dict) -> list[str]:
 
 
 register(Family("bepd", "inexflow.measures.bepd:score_bepd", bepd_measure_names,
-                ("mean_doc_length", "bepd_a", "cutoffs", "per_topic_curves"), needs=frozenset({"index"})))
+                ("mean_doc_length", "bepd_a", "cutoffs", "per_topic_curves"), needs=frozenset({"index"}),
+                quantised=False, fixed_quants=("bep",)))
 
 
 # --- cutoff: precision and set-based overlap at cut-offs (Hiemstra & Mihajlovic) -----------------
@@ -196,7 +208,7 @@ def table_cutoffs(cutoff_ks) -> list[int]:
 
 
 register(Family("cutoff", "inexflow.measures.cutoff:score_cutoff", cutoff_measure_names,
-                (*RECALLBASE_OPTIONS, "cutoff_ks"), needs=frozenset({"recallbases"})))
+                (*RECALLBASE_OPTIONS, "cutoff_ks"), needs=frozenset({"recallbases"}), fixed_quants=("-",)))
 
 # --- precall: inex_eval 2002 -----------------------------------------------------------------------
 register(Family("precall", "inexflow.measures.precall:score_precall",
@@ -221,11 +233,17 @@ def trec_measure_names(opts: dict) -> list[str]:
     return ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "ndcg"] + [f"P_{k}" for k in P_CUTOFFS]
 
 
-register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, order="trec_eval"))
+register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, order="trec_eval", quantised=False,
+                fixed_quants=("-",)))
 
 # Default measure families per scoring type and kind of assessments (passage = FOL qrels), from
 # the one table of scoring types
 DEFAULT_FAMILIES = {(t, kind): list(fams) for t, st in SCORING_TYPES.items() for kind, fams in st.families.items()}
+
+
+def score_quants(families, quantisations) -> list[str]:
+    """The ``quant`` labels the scores of ``families`` carry for a task with ``quantisations``."""
+    return list(dict.fromkeys(q for f in families for q in get_family(f).score_quants(quantisations)))
 
 
 def get_family(name: str) -> Family:
