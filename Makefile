@@ -34,4 +34,4 @@ lint: $(BIN)/.installed
 	$(BIN)/snakemake --lint -n --configfile config/config.yaml >/dev/null
 
 clean:
-	rm -rf results logs .snakemake demo
+	rm -rf results logs .snakemake .inexflow demo

@@ -43,6 +43,23 @@ def test_the_campaign_is_built_once_and_nothing_is_written_back_into_the_config(
     assert campaign.runs_of("focused") == sorted(r for r, v in campaign.runs.items() if v["task"] == "focused")
 
 
+@pytest.mark.parametrize("key,value,message", [
+    ("collection", "demo/nocollection", "config collection: 'demo/nocollection' is not a directory of XML documents"),
+    ("topics", "demo/topics.xmll", "config topics: 'demo/topics.xmll' is not a topic file"),
+])
+def test_a_missing_collection_or_topic_file_is_named_before_anything_runs(tmp_path, monkeypatch, key, value, message):
+    from inexflow.campaign.config import load_config
+    from inexflow.simulate.simulate import SimulationConfig, simulate
+
+    simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=2, n_groups=2, results_per_topic=10,
+                                                  pool_target=5))
+    monkeypatch.chdir(tmp_path)
+    mine = dict(yaml.safe_load((ROOT / "config" / "config.yaml").read_text()), **{key: value})
+    (tmp_path / "mine.yaml").write_text(yaml.safe_dump(mine))
+    with pytest.raises(ConfigError, match=message):
+        load_config([tmp_path / "mine.yaml"], default=ROOT / "config" / "config.yaml")
+
+
 @pytest.mark.parametrize("changes,message", [
     ({"tasks__focused__main_measure": "MAIP"}, "config tasks.focused.main_measure: 'MAIP' is not a measure of the "
                                                "families passage; did you mean MAiP"),

@@ -11,7 +11,7 @@ try:
     from inexflow.campaign.config import prepare_config
     from inexflow.campaign.stage import code_fingerprint
     from inexflow.campaign.tasks import runs_of, task_options
-    from inexflow.errors import UsageError
+    from inexflow.errors import InputError, UsageError
     from inexflow.measures.registry import needs, table_cutoffs
     from inexflow.model.collection_index import plan_shards
 except ImportError as e:
@@ -62,7 +62,14 @@ def collection_shards():
     if "plan" not in _SHARDS:
         if PLANNED:
             checkpoints.simulate_demo.get()
-        _SHARDS["plan"] = {s.key: s for s in plan_shards(COLLECTION, INDEX_CACHE)}
+        try:
+            shards = plan_shards(COLLECTION, INDEX_CACHE)
+        except (
+            UsageError,
+            InputError,
+        ) as e:  # an unreadable document: one message, no Python stack
+            raise WorkflowError(f"config collection: {e}") from None
+        _SHARDS["plan"] = {s.key: s for s in shards}
     return _SHARDS["plan"]
 
 

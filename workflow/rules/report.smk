@@ -56,7 +56,8 @@ if CUTOFF_TASKS:
                 for t in CUTOFF_TASKS
             },
             quants={
-                t: list(task_options(config, t, ETASKS).quantisations) for t in CUTOFF_TASKS
+                t: list(task_options(config, t, ETASKS).quantisations)
+                for t in CUTOFF_TASKS
             },
         script:
             "../../scripts/cutoff_tables.py"

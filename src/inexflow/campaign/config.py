@@ -198,6 +198,11 @@ def validate_config(config: dict) -> tuple[dict, dict, dict | None]:
         check_task_name(config, tasks, "pool.tasks", t)
     plan = demo_plan(config)
     planned = (plan or {}).get("assessments")
+    for key in ("collection", "topics"):  # what a later job would fail on, named before anything runs
+        path = config.get(key)
+        if path and not plan and not (Path(path).is_dir() if key == "collection" else Path(path).is_file()):
+            what = "a directory of XML documents" if key == "collection" else "a topic file"
+            raise ConfigError(f"config {key}: {path!r} is not {what} (give its path, or leave the key out)")
     sets = assessment_sets(tasks, config["assessments"])
     for sid, aset in sets.items():
         users = [t for t in tasks.values() if t["aset"] == sid]
