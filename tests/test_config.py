@@ -133,22 +133,33 @@ def test_own_campaign_data_with_configfile():
     assert "tasks" not in c and "analysis" not in c  # nothing else is inherited either
 
 
-def test_a_config_file_stands_alone(tmp_path):
-    """With --configfile nothing comes from config/config.yaml: a key the file lacks is an
-    error naming it, never the demo's value."""
+def test_a_config_file_stands_alone_and_three_keys_are_a_campaign(tmp_path, monkeypatch):
+    """With --configfile nothing comes from config/config.yaml: a key the file lacks takes the
+    workflow's default, never the demo's value; campaign, assessments and runs are enough."""
     from inexflow.campaign.config import load_config
+    from inexflow.simulate.simulate import SimulationConfig, simulate
 
     mine = write(tmp_path / "mine.yaml", yaml.safe_dump(
-        {"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}], "pool": {"target": 5,
-         "tasks": ["focused"]}, "correlation": {"measures": {}}}))
-    with pytest.raises(ConfigError, match="config: no evaluation task: give 'evaluation_tasks'"):
+        {"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}]}))
+    with pytest.raises(ConfigError, match="config assessments.path 'q.fol': no assessment file found"):
         load_config([mine], default=ROOT / "config" / "config.yaml")
-    mine.write_text(yaml.safe_dump({"campaign": "mine", "assessments": {"path": "q.fol"}, "runs": [{"path": "r/*"}],
-                                    "tasks": {"focused": {"families": ["passage"], "main_measure": "MAiP"}}}))
-    with pytest.raises(ConfigError) as e:
-        load_config([mine], default=ROOT / "config" / "config.yaml")
-    assert "config: 'pool' is a required property" in str(e.value)
-    assert "config: 'correlation' is a required property" in str(e.value)
+    simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=20, n_topics=2, n_groups=2, results_per_topic=10,
+                                                  pool_target=5))
+    monkeypatch.chdir(tmp_path)
+    mine.write_text(yaml.safe_dump({"campaign": "mine", "assessments": {"path": "demo/assessments/qrels.fol"},
+                                    "runs": [{"path": "demo/runs/*.txt", "task": "focused"}]}))
+    config, campaign = load_config([mine], default=ROOT / "config" / "config.yaml")
+    # one evaluation task per scoring type with the default families of FOL qrels (the table of
+    # scoring types) ranked by the first headline measure; the focused one has the runs
+    assert {t: (e["families"], e["main_measure"]) for t, e in campaign.eval_tasks.items()} == {
+        "thorough": (["passage_thorough"], "MAiP"), "focused": (["passage"], "MAiP"),
+        "relevant-in-context": (["ric"], "MAgP"), "best-in-context": (["bic"], "MAgP")}
+    assert {r["eval_tasks"][0] for r in campaign.runs.values()} == {"focused"}
+    # pooling: every task, 600 documents per topic (Pal, Mitra & Kamps: "just over 600 articles")
+    assert campaign.pool == {"target": 600, "tasks": list(campaign.eval_tasks)}
+    # correlation: the headline measures of each task with runs
+    assert campaign.correlation == {"focused": ["MAiP", "iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]"]}
+    assert config.get("analysis") is None  # the demo's analyses are not inherited
 
 
 def test_check_config_names_the_yaml_line(tmp_path):

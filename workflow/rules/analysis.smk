@@ -19,8 +19,8 @@ rule build_pool:
     params:
         code=CODE,
         pages=page_sources,
-        target=config["pool"].get("target"),
-        depth=config["pool"].get("depth"),
+        target=CAMPAIGN.pool.get("target"),
+        depth=CAMPAIGN.pool.get("depth"),
     script:
         "../../scripts/build_pool.py"
 
@@ -138,7 +138,7 @@ rule pool_depth:
         code=CODE,
         pages=page_sources,
         cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
-        pool_target=config["pool"].get("target"),
+        pool_target=CAMPAIGN.pool.get("target"),
     script:
         "../../scripts/pool_depth.py"
 
@@ -207,7 +207,7 @@ rule leave_one_group_out:
         code=CODE,
         pages=page_sources,
         cfg=analysis_cfg(),
-        pool=config["pool"],
+        pool=CAMPAIGN.pool,
         pool_runs=POOL_RUNS,
     script:
         "../../scripts/leave_one_group_out.py"

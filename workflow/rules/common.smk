@@ -323,7 +323,7 @@ ANALYSIS = config.get("analysis") or {}
 ANALYSIS_RUNS = runs_of(RUNS, ANALYSIS["task"]) if ANALYSIS else []
 # the assessments the analyses re-judge: those of the analysed evaluation task
 ANALYSIS_TABLES = aset_tables(ETASKS[ANALYSIS["task"]]["aset"]) if ANALYSIS else {}
-POOL_RUNS = sorted({r for t in config["pool"]["tasks"] for r in runs_of(RUNS, t)})
+POOL_RUNS = sorted({r for t in CAMPAIGN.pool["tasks"] for r in runs_of(RUNS, t)})
 # the analyses that re-judge passages (pool sampling and depth, leave one group out) need
 # FOL qrels; with analysis.rejudge false only those over the scores run (topic sampling,
 # swap rates, significance), on the analysed task's measures under analysis.quant

@@ -28,7 +28,7 @@ rule correlate:
     params:
         code=CODE,
         pages=page_sources,
-        measures=config["correlation"]["measures"],
+        measures=CAMPAIGN.correlation,
         quants=config["quantisations"],
     script:
         "../../scripts/correlate.py"

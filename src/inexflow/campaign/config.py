@@ -21,17 +21,26 @@ import yaml
 
 from inexflow.campaign.deploy import workflow_dir
 from inexflow.campaign.tasks import (
+    DEFAULT_POOL_TARGET,
     Campaign,
     assessment_sets,
     check_task_name,
     evaluation_tasks,
+    runs_of,
     select_runs,
     tasks_key,
 )
 from inexflow.errors import ConfigError, InputError, UsageError, decode_text, log, read_bytes  # noqa: F401  (ConfigError: also imported from here)
-from inexflow.io.detect import sniff_scale
+from inexflow.io.detect import detect_assessment_format, sniff_scale
 from inexflow.io.task_labels import TASKS, normalise_task
-from inexflow.measures.registry import FAMILIES, check_measures, get_family, score_quants
+from inexflow.measures.registry import (
+    DEFAULT_FAMILIES,
+    FAMILIES,
+    check_measures,
+    get_family,
+    headline_measures,
+    score_quants,
+)
 from inexflow.model.quantisation import QUANTISATIONS, get_quantisation
 from inexflow.simulate.simconfig import simulation_config
 
@@ -191,10 +200,10 @@ def validate_config(config: dict) -> tuple[dict, dict, dict | None]:
         for q in t["quantisations"]:
             if q not in known_quants:
                 raise ConfigError(f"config {t['key']}.quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
-    pool = config["pool"]
-    if ("target" in pool) == ("depth" in pool):
-        raise ConfigError("config pool: give exactly one of 'target' (documents per topic) or 'depth'")
-    for t in pool["tasks"]:
+    pool = config.get("pool") or {}
+    if "target" in pool and "depth" in pool:
+        raise ConfigError("config pool: give one of 'target' (documents per topic) or 'depth', not both")
+    for t in pool.get("tasks", []):
         check_task_name(config, tasks, "pool.tasks", t)
     plan = demo_plan(config)
     planned = (plan or {}).get("assessments")
@@ -212,6 +221,28 @@ def validate_config(config: dict) -> tuple[dict, dict, dict | None]:
             check_quantisations(aset, list(dict.fromkeys(q for t in users for q in t["quantisations"])), key)
     check_measure_keys(config, tasks)
     return tasks, sets, plan
+
+
+def default_tasks(config: dict) -> dict[str, dict]:
+    """The ``tasks:`` of a config that names no evaluation task: one per scoring type, scored with
+    the type's default families for the campaign's kind of assessments (the table of scoring
+    types, :data:`inexflow.io.task_labels.SCORING_TYPES`; TREC qrels: the ``trec`` family), ranked
+    by the first of their headline measures. A type without runs is left out of the workflow."""
+    a = config["assessments"]
+    fmt = a.get("format", "auto")
+    if fmt == "auto":
+        first = assessment_files(a["path"])[0]
+        try:
+            fmt = detect_assessment_format(first)
+        except OSError as e:
+            raise ConfigError(f"config assessments.path: cannot read {first}: {e.strerror or e}") from None
+    kind = {"fol": "passage", "trec": "document"}.get(fmt, "element")
+    out = {}
+    for t in TASKS:
+        fams = ["trec"] if kind == "document" else DEFAULT_FAMILIES.get((t, kind))
+        if fams:
+            out[t] = {"families": fams, "main_measure": headline_measures(fams, measure_options(config))[0]}
+    return out
 
 
 def check_quantisations(aset: dict, quants, key="assessments.path"):
@@ -398,5 +429,16 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     if errors:
         raise ConfigError("config is invalid (see docs/configuration.md):\n  " + "\n  ".join(errors))
     fill_defaults(config, schema_doc)
+    if not config.get("tasks") and not config.get("evaluation_tasks") and not demo_plan(config):
+        config["tasks"] = default_tasks(config)  # the defaults, as the schema's are filled in
     tasks, sets, planned = validate_config(config)
-    return Campaign(config["campaign"], tasks, sets, discover_runs(config, tasks, planned), planned)
+    runs = discover_runs(config, tasks, planned)
+    pool = dict(config.get("pool") or {})
+    if "target" not in pool and "depth" not in pool:
+        pool["target"] = DEFAULT_POOL_TARGET
+    pool.setdefault("tasks", list(tasks))
+    correlation = (config.get("correlation") or {}).get("measures")
+    if correlation is None:
+        correlation = {t: headline_measures(et["families"], measure_options(config, et)) for t, et in tasks.items()
+                       if runs_of(runs, t)}
+    return Campaign(config["campaign"], tasks, sets, runs, planned, pool, correlation)

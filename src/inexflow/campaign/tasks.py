@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from inexflow.errors import ConfigError
@@ -156,6 +156,12 @@ def select_runs(tasks: dict[str, dict], runs: dict[str, dict], key: str) -> None
                          f"(configured: {', '.join(tasks)})")
 
 
+# documents judged per topic when the config gives neither pool.target nor pool.depth: "the
+# number of documents judged per query is roughly constant (just over 600 articles)" at INEX
+# 2007 (Pal, Mitra & Kamps, section 4)
+DEFAULT_POOL_TARGET = 600
+
+
 @dataclass(frozen=True)
 class Campaign:
     """One campaign as its config describes it, checked and resolved once
@@ -168,7 +174,11 @@ class Campaign:
     - ``runs``: {run name: {file, task (its scoring type), label (its submission's task label),
       participant, eval_tasks}};
     - ``planned``: the files rule simulate_demo will write when the campaign is still to be
-      simulated, else None.
+      simulated, else None;
+    - ``pool``: the config's ``pool`` with its defaults (every evaluation task; a target of
+      :data:`DEFAULT_POOL_TARGET` documents per topic when neither target nor depth is given);
+    - ``correlation``: {evaluation task: the measures correlated}, the config's or, by default,
+      each task with runs and its families' headline measures.
     """
 
     name: str
@@ -176,6 +186,8 @@ class Campaign:
     assessment_sets: dict[str, dict]
     runs: dict[str, dict]
     planned: dict | None = None
+    pool: dict = field(default_factory=dict)
+    correlation: dict[str, list[str]] = field(default_factory=dict)
 
     def runs_of(self, task: str) -> list[str]:
         return runs_of(self.runs, task)

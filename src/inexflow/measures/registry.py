@@ -49,7 +49,8 @@ class Family:
     whether its scores carry the task's quantisations as their ``quant`` label, and
     ``fixed_quants`` the labels its quantisation-free measures carry instead (``chars``: the
     passage and in-context measures count characters; ``bep``: BEPD/EPRUM; ``-``: document
-    measures and set overlap; :data:`inexflow.measures.catalogue.NO_QUANT`).
+    measures and set overlap; :data:`inexflow.measures.catalogue.NO_QUANT`); ``headline(options)``
+    the measures a campaign correlates when its config names none.
     """
 
     name: str
@@ -63,6 +64,12 @@ class Family:
     aggregates: dict[str, str] = field(default_factory=dict)
     quantised: bool = True
     fixed_quants: tuple[str, ...] = ()
+    headline: Callable[[dict], list[str]] | None = None
+
+    def headline_measures(self, options) -> list[str]:
+        """The measures a campaign reports and correlates by default (the papers' headline
+        means and cut-offs; :func:`headline_measures`)."""
+        return self.headline(options or {}) if self.headline else []
 
     def score_quants(self, quantisations) -> list[str]:
         """The ``quant`` labels its scores carry when the task has ``quantisations``."""
@@ -117,11 +124,13 @@ def xcg_measure_names(opts: dict) -> list[str]:
 
 register(Family("xcg", "inexflow.measures.xcg:score_xcg", xcg_measure_names,
                 (*RECALLBASE_OPTIONS, "cutoffs", "overlap", "alpha", "max_list_length", "per_topic_curves"),
-                needs=frozenset({"recallbases"})))
+                needs=frozenset({"recallbases"}),
+                headline=lambda opts: ["MAep", "iMAep", *(f"nxCG[{int(k)}]" for k in _opt(opts, "cutoffs")), "Q", "R"]))
 register(Family("fetchbrowse", "inexflow.measures.fetchbrowse:score_fetchbrowse",
                 lambda opts: ["art_MAep", "art_iMAep", "el_MAep[off]", "el_MAep[on]", "el_iMAep[off]", "el_iMAep[on]",
                               "num_q"],
-                (*RECALLBASE_OPTIONS, "alpha"), needs=frozenset({"recallbases"})))
+                (*RECALLBASE_OPTIONS, "alpha"), needs=frozenset({"recallbases"}),
+                headline=lambda opts: ["art_MAep", "art_iMAep", "el_MAep[off]", "el_MAep[on]"]))
 
 # --- passage, passage_thorough: INEX 2007-2010 focused passage measures -------------------------
 PASSAGE_LEVELS = range(101)  # interpolated precision at recall 0.00 .. 1.00
@@ -141,10 +150,13 @@ def passage_measure_names(opts: dict) -> list[str]:
 
 
 CHARS = {"quantised": False, "fixed_quants": ("chars",)}  # the measures count characters, with no quantisation
+PASSAGE_HEADLINE = {"headline": lambda opts: ["MAiP", *(f"iP[{recall_level(k)}]" for k in PER_TOPIC_IP)]}
+IN_CONTEXT_HEADLINE = {"headline": lambda opts: ["MAgP", *(f"gP[{r}]" for r in (1, 5, 10, 25, 50))]}
 register(Family("passage", "inexflow.measures.passage:score_passage", passage_measure_names, ("all_qrels_topics",),
-                means={"MAiP": "AiP"}, order="file", aggregate="tool_mean", **CHARS))
+                means={"MAiP": "AiP"}, order="file", aggregate="tool_mean", **CHARS, **PASSAGE_HEADLINE))
 register(Family("passage_thorough", "inexflow.measures.passage:score_passage_thorough", passage_measure_names,
-                ("all_qrels_topics",), means={"MAiP": "AiP"}, order="file", aggregate="tool_mean", **CHARS))
+                ("all_qrels_topics",), means={"MAiP": "AiP"}, order="file", aggregate="tool_mean", **CHARS,
+                **PASSAGE_HEADLINE))
 
 # --- ric, bic: Relevant and Best in Context (INEX 2007-2010 tool) --------------------------------
 IN_CONTEXT_RANKS = (1, 2, 3, 5, 10, 25, 50)  # gP[r], gR[r]
@@ -160,10 +172,10 @@ def incontext_measure_names(opts: dict) -> list[str]:
 
 register(Family("ric", "inexflow.measures.incontext:score_relevant_in_context", incontext_measure_names,
                 ("regroup", "all_qrels_topics", "beta"), means={"MAgP": "AgP"}, order="file", aggregate="tool_mean",
-                aggregates=QRELS_WIDE, **CHARS))
+                aggregates=QRELS_WIDE, **CHARS, **IN_CONTEXT_HEADLINE))
 register(Family("bic", "inexflow.measures.incontext:score_best_in_context", incontext_measure_names,
                 ("regroup", "all_qrels_topics", "bep_distance"), means={"MAgP": "AgP"}, order="file",
-                aggregate="tool_mean", aggregates=QRELS_WIDE, **CHARS))
+                aggregate="tool_mean", aggregates=QRELS_WIDE, **CHARS, **IN_CONTEXT_HEADLINE))
 
 # --- hixeval: Relevant in Context 2006 on element runs --------------------------------------------
 RANKS_2006 = (5, 10, 25, 50)
@@ -175,7 +187,8 @@ def hixeval_measure_names(opts: dict) -> list[str]:
 
 
 register(Family("hixeval", "inexflow.measures.hixeval:score_hixeval", hixeval_measure_names, ("regroup",),
-                means={"MAgP": "AgP"}, aggregate="tool_mean", **CHARS))
+                means={"MAgP": "AgP"}, aggregate="tool_mean", **CHARS,
+                headline=lambda opts: ["MAgP", *(f"gP[{k}]" for k in RANKS_2006)]))
 
 # --- bepd: Best in Context 2006, BEPD[A] and EPRUM[A] ---------------------------------------------
 EPRUM_RECALL_PERCENTS = range(1, 101)  # the EPRUM precision-recall curve at recall 0.01 .. 1.00
@@ -191,7 +204,9 @@ def bepd_measure_names(opts: dict) -> list[str]:
 
 register(Family("bepd", "inexflow.measures.bepd:score_bepd", bepd_measure_names,
                 ("mean_doc_length", "bepd_a", "cutoffs", "per_topic_curves"), needs=frozenset({"index"}),
-                quantised=False, fixed_quants=("bep",)))
+                quantised=False, fixed_quants=("bep",),
+                headline=lambda opts: [n for a in _opt(opts, "bepd_a") for n in (f"BEPD[{float(a):g}]",
+                                                                                   f"EPRUM[{float(a):g}]")]))
 
 
 # --- cutoff: precision and set-based overlap at cut-offs (Hiemstra & Mihajlovic) -----------------
@@ -208,12 +223,14 @@ def table_cutoffs(cutoff_ks) -> list[int]:
 
 
 register(Family("cutoff", "inexflow.measures.cutoff:score_cutoff", cutoff_measure_names,
-                (*RECALLBASE_OPTIONS, "cutoff_ks"), needs=frozenset({"recallbases"}), fixed_quants=("-",)))
+                (*RECALLBASE_OPTIONS, "cutoff_ks"), needs=frozenset({"recallbases"}), fixed_quants=("-",),
+                headline=lambda opts: [f"P[{int(k)}]" for k in _opt(opts, "cutoff_ks")]))
 
 # --- precall: inex_eval 2002 -----------------------------------------------------------------------
 register(Family("precall", "inexflow.measures.precall:score_precall",
                 lambda opts: ["precall_AP", "precall_MAP", "num_q"], RECALLBASE_OPTIONS,
-                needs=frozenset({"recallbases"}), means={"precall_MAP": "precall_AP"}))
+                needs=frozenset({"recallbases"}), means={"precall_MAP": "precall_AP"},
+                headline=lambda opts: ["precall_MAP"]))
 
 
 # --- inex_eval_ng: INEX 2003 overlap-aware recall_o[k] and precision_o[k] -------------------------
@@ -223,7 +240,8 @@ def ng_measure_names(opts: dict) -> list[str]:
 
 
 register(Family("inex_eval_ng", "inexflow.measures.inexevalng:score_inex_eval_ng", ng_measure_names,
-                ("quantisations", "cutoff_ks")))
+                ("quantisations", "cutoff_ks"),
+                headline=lambda opts: [f"precision_o[{int(k)}]" for k in _opt(opts, "cutoff_ks")]))
 
 # --- trec: document-level measures as trec_eval ----------------------------------------------------
 P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -234,11 +252,17 @@ def trec_measure_names(opts: dict) -> list[str]:
 
 
 register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, order="trec_eval", quantised=False,
-                fixed_quants=("-",)))
+                fixed_quants=("-",), headline=lambda opts: ["map", "P_10", "Rprec", "ndcg"]))
 
 # Default measure families per scoring type and kind of assessments (passage = FOL qrels), from
 # the one table of scoring types
 DEFAULT_FAMILIES = {(t, kind): list(fams) for t, st in SCORING_TYPES.items() for kind, fams in st.families.items()}
+
+
+def headline_measures(families, options: dict | None = None) -> list[str]:
+    """The measures a campaign correlates when its config names none: each family's headline
+    (:attr:`Family.headline`), in family order."""
+    return list(dict.fromkeys(m for f in families for m in get_family(f).headline_measures(options)))
 
 
 def score_quants(families, quantisations) -> list[str]:
