@@ -345,6 +345,21 @@ def test_the_table_of_scoring_types_names_registered_families_and_the_papers_ove
     assert {t: default_overlap(t) for t in TASKS} == {t: "on" if t == "focused" else "off" for t in TASKS}
 
 
+def test_the_analyses_or_the_significance_analyses_alone_switch_off_with_false():
+    from inexflow.campaign.config import schema_errors, schema_path
+
+    schema = yaml.safe_load(schema_path().read_text())
+    for changes in ({"analysis": False}, {"analysis": None}, {"analysis__significance": False}):
+        c = cfg(**changes)
+        assert schema_errors(c, schema) == []
+        check_measure_keys(c)  # nothing of a switched-off analysis is checked
+    c = cfg()
+    del c["analysis"]["significance"]
+    assert schema_errors(c, schema) == []
+    assert schema_errors(cfg(analysis=True), schema)  # true is not a setting: name them, or false
+    assert schema_errors(cfg(analysis__significance=True), schema)
+
+
 def test_a_key_that_changed_meaning_names_its_replacement(tmp_path):
     from inexflow.campaign.config import prepare_config
 

@@ -213,42 +213,48 @@ rule leave_one_group_out:
         "../../scripts/leave_one_group_out.py"
 
 
-rule significance:
-    input:
-        scores=analysis_scores("significance", "task"),
-    output:
-        pairs=f"{RES}/analysis/significance_pairs.parquet",
-        summary=f"{RES}/analysis/significance.tsv",
-        errors=f"{RES}/analysis/test_error_rates.tsv",
-        agreement=f"{RES}/analysis/significance_agreement.tsv",
-        agreement_table=f"{RES}/analysis/significance_agreement_table.tsv",
-        differences=f"{RES}/analysis/quant_differences.tsv",
-        differences_plot=report(
-            f"{RES}/analysis/quant_differences.png",
-            caption="../report/quant_differences.rst",
-            category="Analyses",
-            subcategory="significance",
-        ),
-        pages=table_pages(
-            "significance",
-            "test_error_rates",
-            "significance_agreement",
-            "significance_agreement_table",
-            "quant_differences",
-        ),
-    log:
-        f"{LOGS}/significance.log",
-    benchmark:
-        f"{LOGS}/benchmarks/significance.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        cfg={"seed": ANALYSIS.get("seed"), "significance": ANALYSIS.get("significance")},
-    script:
-        "../../scripts/significance.py"
+# Ogilvie & Lalmas' significance analyses (analysis.significance; absent or false: none)
+if SIGNIFICANCE:
+
+    rule significance:
+        input:
+            scores=analysis_scores("significance", "task"),
+        output:
+            pairs=f"{RES}/analysis/significance_pairs.parquet",
+            summary=f"{RES}/analysis/significance.tsv",
+            errors=f"{RES}/analysis/test_error_rates.tsv",
+            agreement=f"{RES}/analysis/significance_agreement.tsv",
+            agreement_table=f"{RES}/analysis/significance_agreement_table.tsv",
+            differences=f"{RES}/analysis/quant_differences.tsv",
+            differences_plot=report(
+                f"{RES}/analysis/quant_differences.png",
+                caption="../report/quant_differences.rst",
+                category="Analyses",
+                subcategory="significance",
+            ),
+            pages=table_pages(
+                "significance",
+                "test_error_rates",
+                "significance_agreement",
+                "significance_agreement_table",
+                "quant_differences",
+            ),
+        log:
+            f"{LOGS}/significance.log",
+        benchmark:
+            f"{LOGS}/benchmarks/significance.tsv"
+        priority: EARLY
+        conda:
+            ENV
+        params:
+            code=CODE,
+            pages=page_sources,
+            cfg={
+                "seed": ANALYSIS.get("seed"),
+                "significance": ANALYSIS.get("significance"),
+            },
+        script:
+            "../../scripts/significance.py"
 
 
 rule analysis_summary:

@@ -141,7 +141,7 @@ def final_outputs():
     if config.get("analysis"):
         extra += [
             f"{RES}/analysis/summary.txt",
-            f"{RES}/analysis/significance.tsv",
+            *([f"{RES}/analysis/significance.tsv"] if SIGNIFICANCE else []),
             f"{RES}/analysis/swap_fit.tsv",
         ]
         extra += [f"{RES}/analysis/logo_runs.tsv"] if REJUDGE else []
@@ -238,17 +238,18 @@ def report_tables():
                 ["topic_sampling", "topic_sampling_smallest", "tau_at_60_table"],
             ),
             "swap_tables.rst": ("swap rates", ["swap_rates", "swap_fit", "swap_table"]),
-            "significance.rst": (
-                "significance",
-                [
-                    "significance",
-                    "test_error_rates",
-                    "significance_agreement",
-                    "significance_agreement_table",
-                    "quant_differences",
-                ],
-            ),
         }
+    if SIGNIFICANCE:
+        groups["significance.rst"] = (
+            "significance",
+            [
+                "significance",
+                "test_error_rates",
+                "significance_agreement",
+                "significance_agreement_table",
+                "quant_differences",
+            ],
+        )
     if config.get("analysis") and REJUDGE:
         groups |= {
             "pool_tables.rst": (
@@ -320,6 +321,8 @@ def page_sources(wildcards, output):
 
 # the meta-evaluation analyses; each has its own config under `analysis:`
 ANALYSIS = config.get("analysis") or {}
+# Ogilvie & Lalmas' significance analyses, unless analysis.significance is absent or false
+SIGNIFICANCE = bool(ANALYSIS.get("significance"))
 ANALYSIS_RUNS = runs_of(RUNS, ANALYSIS["task"]) if ANALYSIS else []
 # the assessments the analyses re-judge: those of the analysed evaluation task
 ANALYSIS_TABLES = aset_tables(ETASKS[ANALYSIS["task"]]["aset"]) if ANALYSIS else {}

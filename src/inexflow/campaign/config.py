@@ -309,11 +309,12 @@ def check_measure_keys(config: dict, tasks: dict | None = None):
             check_measures(an["measures"], t["families"], measure_options(config, t), "config analysis.measures")
         if an.get("quant") is not None:
             check_score_quants([an["quant"]], t, an["task"], "config analysis.quant")
-        sig = an["significance"]
-        t = task_of("analysis.significance.task", sig["task"])
-        check_measures(sig["measures"], t["families"], measure_options(config, t),
-                       "config analysis.significance.measures")
-        check_score_quants(sig["quants"], t, sig["task"], "config analysis.significance.quants")
+        sig = an.get("significance")
+        if sig:  # absent or false: no significance analyses
+            t = task_of("analysis.significance.task", sig["task"])
+            check_measures(sig["measures"], t["families"], measure_options(config, t),
+                           "config analysis.significance.measures")
+            check_score_quants(sig["quants"], t, sig["task"], "config analysis.significance.quants")
 
 
 def check_score_quants(quants, task: dict, name: str, key: str):
