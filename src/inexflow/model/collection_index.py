@@ -4,7 +4,7 @@ A collection (a directory tree of XML documents, :mod:`inexflow.io.collection`) 
 into shards by document id (``crc32(doc) mod n``, so that an added document joins one shard
 and leaves the others alone), ``n`` growing with the collection (:data:`DOCS_PER_SHARD`).
 Each document has a content key (a BLAKE2b digest of its bytes), each shard a key made of
-its documents' ids and keys, and the collection a key made of its shards' keys. A shard's
+its documents' ids and keys. A shard's
 index (the rows :func:`~inexflow.io.collection.index_collection` gives for its documents,
 documents in id order) is one columnar file named by its key, in a folder that every
 campaign over the same collection shares: a changed or added document changes one shard's
@@ -144,11 +144,6 @@ def plan_shards(collection, cache) -> list[Shard]:
             h.update(f"{d}\t{keys[d]}\n".encode())
         out.append(Shard(k, n, tuple(docs), h.hexdigest()))
     return out
-
-
-def collection_key(shards: list[Shard]) -> str:
-    """The collection's key: made of its shards' keys."""
-    return hashlib.blake2b("".join(s.key for s in shards).encode(), digest_size=16).hexdigest()
 
 
 def build_shard(collection, cache, number: int, key: str, log=None) -> Path:
