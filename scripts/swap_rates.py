@@ -4,7 +4,7 @@ import pandas as pd
 from inexflow.analysis.aggregate import read_task_scores
 from inexflow.analysis.matrix import score_matrix
 from inexflow.analysis.plots import error_rates
-from inexflow.analysis.swap import fit_exponential, goodness_of_fit, swap_rates, table7
+from inexflow.analysis.swap import fit_exponential, goodness_of_fit, swap_rates, table7, topic_set_sizes
 from inexflow.campaign.stage import run_stage
 from inexflow.io.tables import write_tsv
 
@@ -16,7 +16,7 @@ def main(smk, log):
     parts, fits = [], []
     for m in cfg["measures"]:
         mat = score_matrix(scores, cfg["task"], m, cfg["quant"])
-        sizes = list(range(sw["min_size"], mat.shape[1] // 2 + 1))
+        sizes = topic_set_sizes(mat.shape[1], sw["min_size"])
         r = swap_rates(mat.to_numpy(), sizes, sw["tolerances"], sw["iterations"], cfg["seed"])
         r.insert(0, "measure", m)
         parts.append(r)

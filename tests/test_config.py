@@ -67,6 +67,20 @@ def test_a_missing_collection_or_topic_file_is_named_before_anything_runs(tmp_pa
     ({"correlation__measures__thorough": ["nxCG[7]"]}, "'nxCG[7]' is not a measure of the families xcg"),
     ({"correlation__measures": {"best-in-context": ["MAgP"]}, "tasks": {"focused": BASE["tasks"]["focused"]}},
      "config correlation.measures.best-in-context: task 'best-in-context' is not configured under 'tasks'"),
+])
+def test_measure_keys_are_checked_before_anything_runs(changes, message):
+    with pytest.raises(UsageError) as e:
+        check_measure_keys(cfg(**changes))
+    assert message in str(e.value)
+
+
+def campaign_of(c):
+    from inexflow.campaign.config import prepare_config
+
+    return prepare_config(c)
+
+
+@pytest.mark.parametrize("changes,message", [
     ({"analysis__measures": ["MAiP", "gP[5]"]}, "config analysis.measures: 'gP[5]' cannot be re-computed"),
     ({"analysis__significance__measures": ["MAiP"]}, "config analysis.significance.measures: 'MAiP' is not a "
                                                       "measure of the families xcg"),
@@ -80,28 +94,115 @@ def test_a_missing_collection_or_topic_file_is_named_before_anything_runs(tmp_pa
                                  "carry (the families passage use no quantisation); give one of chars, e.g. [chars]"),
     ({"analysis__significance__task": "focused", "analysis__significance__measures": ["MAiP"]},
      "config analysis.significance.quants: 'gen' is not a quantisation the scores of task focused carry"),
+    ({"analysis__task": "nosuch"}, "config analysis.task: task 'nosuch' is not configured under 'tasks'"),
+    # an analysis over a task without runs would fail in its job: named before anything runs
+    ({"tasks__extra": {"families": ["passage"], "main_measure": "MAiP"}, "analysis__task": "focused",
+      "analysis__significance__task": "best-in-context", "runs": BASE["runs"][1:]},
+     "config analysis.significance.task: task 'best-in-context' has 0 runs; the analyses compare rankings of at "
+     "least 2"),
 ])
-def test_measure_keys_are_checked_before_anything_runs(changes, message):
-    with pytest.raises(UsageError) as e:
-        check_measure_keys(cfg(**changes))
+def test_analysis_keys_are_checked_before_anything_runs(changes, message):
+    changes.pop("tasks__extra", None)
+    with pytest.raises(ConfigError) as e:
+        campaign_of(cfg(**changes))
     assert message in str(e.value)
 
 
-def test_the_rejudging_analyses_need_their_keys():
+def test_every_config_error_is_reported_at_once():
+    c = cfg(quantisations=["gen", "nosuch"], tasks__focused__main_measure="MAIP",
+            correlation__measures__thorough=["nxCG[7]"], pool={"target": 5, "depth": 3})
+    with pytest.raises(ConfigError) as e:
+        campaign_of(c)
+    lines = str(e.value).splitlines()
+    assert lines[0] == "config has 4 errors (see docs/configuration.md):"
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        "config quantisations", "config pool", "config tasks.focused.main_measure",
+        "config correlation.measures.thorough"]
+
+
+def test_without_an_analysis_key_every_analysis_the_data_allows_runs_at_the_papers_settings():
     c = cfg()
-    del c["analysis"]["pool_fractions"]
-    with pytest.raises(UsageError, match="config analysis: 'pool_fractions' is required by the analyses that "
-                                         "re-judge passages"):
-        check_measure_keys(c)
-    c["analysis"]["rejudge"] = False
-    check_measure_keys(c)  # the score-only analyses need neither pool key
+    del c["analysis"]
+    campaign = campaign_of(c)
+    an = c["analysis"]
+    # FOL assessments and a focused task scored by the passage family: Pal et al.'s analyses on it
+    assert an["task"] == "focused" and an["rejudge"] is True
+    assert an["measures"] == ["MAiP", "iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]"]
+    assert campaign.analyses == ["topic_sampling", "swap_rates", "significance", "pool_sampling", "pool_depth",
+                                 "leave_one_group_out"]
+    assert (an["seed"], an["samples"], an["pool_fractions"]) == (42, 10, [0.2, 0.4, 0.6, 0.8, 1.0])
+    assert an["pool_depth_percents"] == [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+    assert an["swap"] == {"iterations": 50, "tolerances": [0, 0.05, 0.1, 0.2, 0.3], "min_size": None}
+    # Ogilvie & Lalmas' tests on the analysed task: two headline measures, every label its scores carry
+    assert an["significance"] == {"task": "focused", "measures": ["MAiP", "iP[0.00]"], "quants": ["chars"],
+                                  "tests": ["t", "wilcoxon", "sign", "bootstrap"], "bootstrap": 10000,
+                                  "alpha": 0.05, "splits": 50}
+
+
+@pytest.mark.parametrize("changes,off", [
+    ({"analysis": False}, "all"), ({"analysis": None}, "all"),
+    ({"analysis__significance": False}, ["significance"]), ({"analysis__significance": None}, ["significance"]),
+    ({"analysis__swap": False}, ["swap_rates"]), ({"analysis__topic_fractions": False}, ["topic_sampling"]),
+    ({"analysis__pool_fractions": False}, ["pool_sampling"]), ({"analysis__pool_depth_percents": False}, ["pool_depth"]),
+    ({"analysis__leave_one_group_out": False}, ["leave_one_group_out"]),
+    ({"analysis__rejudge": False, "analysis__measures": ["MAiP"]}, ["pool_sampling", "pool_depth", "leave_one_group_out"]),
+])
+def test_the_analyses_or_any_one_of_them_switch_off_with_false(changes, off):
+    from inexflow.campaign.analyses import SWITCHES
+    from inexflow.campaign.config import schema_errors, schema_path
+
+    schema = yaml.safe_load(schema_path().read_text())
+    c = cfg(**changes)
+    assert schema_errors(c, schema) == []
+    on = campaign_of(c).analyses
+    assert on == ([] if off == "all" else [a for a in SWITCHES if a not in off])
+
+
+def test_true_is_not_an_analysis_setting():
+    from inexflow.campaign.config import schema_errors, schema_path
+
+    schema = yaml.safe_load(schema_path().read_text())
+    for changes in ({"analysis": True}, {"analysis__significance": True}, {"analysis__swap": True}):
+        assert schema_errors(cfg(**changes), schema)  # true is not a setting: name them, or false
+
+
+def test_element_assessments_run_the_analyses_over_the_scores_alone():
+    c = cfg(assessments={"path": "demo/assessments/inex2006", "format": "inex2006"}, tasks={
+        "thorough": {"families": ["xcg"], "main_measure": "MAep"},
+        "focused": {"families": ["xcg"], "main_measure": "MAep"}}, quantisations=["gen", "strict"])
+    for k in ("analysis", "correlation", "pool"):
+        del c[k]
+    c["runs"] = [{"path": "demo/runs/*-thorough-*.xml"}, {"path": "demo/runs/*-focused-*.xml"}]
+    campaign = campaign_of(c)
+    an = c["analysis"]
+    # no focused task scored by the passage family: the first task with two runs; no FOL: no re-judging
+    assert an["task"] == "thorough" and an["rejudge"] is False
+    assert an["measures"] == ["MAep", "iMAep", "nxCG[5]", "nxCG[10]", "nxCG[25]", "nxCG[50]", "Q", "R"]
+    assert an["quant"] == "gen"  # the task has several: the first
+    assert an["significance"]["measures"] == ["MAep", "iMAep"] and an["significance"]["quants"] == ["gen", "strict"]
+    assert campaign.analyses == ["topic_sampling", "swap_rates", "significance"]
+    c2 = copy.deepcopy(c)
+    c2["analysis"] = {"rejudge": True}
+    with pytest.raises(ConfigError, match="config analysis.rejudge: true re-judges passages, which needs FOL "
+                                          "assessments; task 'thorough' is assessed in the inex2006 format"):
+        campaign_of(c2)
+
+
+def test_swap_topic_set_sizes_start_at_the_papers_5_or_lower_for_three_sizes():
+    from inexflow.analysis.swap import topic_set_sizes
+
+    assert topic_set_sizes(107) == list(range(5, 54))  # INEX 2007: 107 topics, sizes 5..53
+    assert topic_set_sizes(16) == [5, 6, 7, 8]
+    assert topic_set_sizes(10) == [3, 4, 5]  # 5 would leave one size: no fit
+    assert topic_set_sizes(3) == [1]
+    assert topic_set_sizes(10, 2) == [2, 3, 4, 5]
 
 
 def test_cutoffs_decide_which_nxcg_exist():
     changes = {"correlation__measures__thorough": ["nxCG[7]", "MAep"], "analysis__significance__measures": ["MAep"]}
-    check_measure_keys(cfg(cutoffs=[7], **changes))
+    campaign_of(cfg(cutoffs=[7], **changes))
     with pytest.raises(UsageError, match="'nxCG\\[10\\]' is not a measure of the families xcg"):
-        check_measure_keys(cfg(cutoffs=[7], **dict(changes, analysis__significance__measures=["nxCG[10]"])))
+        campaign_of(cfg(cutoffs=[7], **dict(changes, analysis__significance__measures=["nxCG[10]"])))
 
 
 @pytest.mark.parametrize("text,quant,ok", [
@@ -159,7 +260,10 @@ def test_a_config_file_stands_alone_and_three_keys_are_a_campaign(tmp_path, monk
     assert campaign.pool == {"target": 600, "tasks": list(campaign.eval_tasks)}
     # correlation: the headline measures of each task with runs
     assert campaign.correlation == {"focused": ["MAiP", "iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]"]}
-    assert config.get("analysis") is None  # the demo's analyses are not inherited
+    # the analyses: every one the data allows, at the schema's defaults (none of the demo's settings)
+    assert config["analysis"]["swap"]["min_size"] is None and config["analysis"]["task"] == "focused"
+    assert campaign.analyses == ["topic_sampling", "swap_rates", "significance", "pool_sampling", "pool_depth",
+                                 "leave_one_group_out"]
 
 
 def test_check_config_names_the_yaml_line(tmp_path):
@@ -343,21 +447,6 @@ def test_the_table_of_scoring_types_names_registered_families_and_the_papers_ove
     assert {t for t, _ in DEFAULT_FAMILIES} == set(TASKS)
     # 2005 paper, sections 3-4: overlap on (ideal recall-base) for Focused only
     assert {t: default_overlap(t) for t in TASKS} == {t: "on" if t == "focused" else "off" for t in TASKS}
-
-
-def test_the_analyses_or_the_significance_analyses_alone_switch_off_with_false():
-    from inexflow.campaign.config import schema_errors, schema_path
-
-    schema = yaml.safe_load(schema_path().read_text())
-    for changes in ({"analysis": False}, {"analysis": None}, {"analysis__significance": False}):
-        c = cfg(**changes)
-        assert schema_errors(c, schema) == []
-        check_measure_keys(c)  # nothing of a switched-off analysis is checked
-    c = cfg()
-    del c["analysis"]["significance"]
-    assert schema_errors(c, schema) == []
-    assert schema_errors(cfg(analysis=True), schema)  # true is not a setting: name them, or false
-    assert schema_errors(cfg(analysis__significance=True), schema)
 
 
 def test_a_key_that_changed_meaning_names_its_replacement(tmp_path):

@@ -143,3 +143,42 @@ def test_the_reference_links_every_page():
 @pytest.mark.parametrize("page", PAGES, ids=name)
 def test_no_page_points_outside_the_repository(page):
     assert "../shared" not in text(page), f"{name(page)} points at ../shared, which is not in the repository"
+
+
+def schema_defaults(schema: dict, prefix: str = "") -> dict:
+    """{dotted key: default} of every key of the config schema that has a default."""
+    out = {}
+    for key, sub in (schema.get("properties") or {}).items():
+        dotted = f"{prefix}{key}"
+        if "default" in sub and sub["default"] != {}:
+            out[dotted] = sub["default"]
+        out |= schema_defaults(sub, dotted + ".")
+    return out
+
+
+def test_the_key_table_shows_the_schema_defaults():
+    import yaml
+
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    rows = {}
+    for line in text(ROOT / "docs" / "configuration.md").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) >= 3:
+            for key in re.findall(r"`([a-z_.]+)`", cells[0].split(" ")[0]):
+                rows[key] = cells[-1]
+    for key, default in schema_defaults(schema).items():
+        assert key in rows, f"docs/configuration.md has no row for {key}"
+        shown = yaml.safe_dump(default, default_flow_style=True).strip().removesuffix("...").strip()
+        assert f"`{shown}`" in rows[key], (key, shown, rows[key])
+
+
+def test_the_configs_of_the_config_readme_are_valid():
+    import yaml
+
+    from inexflow.campaign.config import schema_errors
+
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    blocks = re.findall(r"```yaml\n(.*?)```", text(ROOT / "config" / "README.md"), re.S)
+    assert len(blocks) >= 3
+    for b in blocks:
+        assert schema_errors(yaml.safe_load(b), schema) == []

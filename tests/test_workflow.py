@@ -320,16 +320,17 @@ def test_failing_stage_names_rule_file_and_line(tmp_path):
                                           ("inex2004", {"CO": "P[10]", "CO.ng": "precision_o[10]",
                                                         "VCAS": "P[10]"})])
 def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
+    """Each preset's whole DAG, its analyses included, on a small simulation, then its report."""
     simulate(tmp_path / "demo", SMALL)
     cfg = yaml.safe_load((ROOT / "config" / "campaigns" / f"{preset}.yaml").read_text())
     cfg["pool"]["target"] = 15
-    cfg["analysis"] = None  # the analyses run on the demo config (test_outputs)
     (tmp_path / "config").mkdir()
     shutil.copy(ROOT / "config" / "config.yaml", tmp_path / "config" / "config.yaml")
     (tmp_path / "preset.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     p = snakemake(tmp_path, "--cores", "2", "--configfile", str(tmp_path / "preset.yaml"))
     assert p.returncode == 0, p.stdout + p.stderr
     res = tmp_path / "results" / cfg["campaign"]
+    assert_report_complete(tmp_path, res, "--configfile", str(tmp_path / "preset.yaml"))
     for task, main in tasks.items():
         s = pd.read_csv(res / "summary" / f"{task}.tsv", sep="\t")
         s = s[s["rank"] > 0]  # rows of measures without a quantisation (overlap[k]) are not ranked
@@ -359,6 +360,31 @@ def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
         (ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())))
 
 
+def assert_report_complete(workdir: Path, res: Path, *args):
+    """``snakemake --report`` succeeds and holds every table page and plot of the campaign, and
+    every analysis the config runs wrote its tables (from check-config's list)."""
+    p = snakemake(workdir, "--report", "report.html", *args)
+    assert p.returncode == 0, p.stdout + p.stderr
+    html = (workdir / "report.html").read_text()
+    items = sorted(res.glob("report/tables/*.html")) + sorted(res.glob("plots/*.png")) + sorted(
+        res.glob("analysis/*.png"))
+    assert items
+    for f in items:
+        assert f"filename={f.name};" in html, f.name
+    from inexflow.campaign.config import load_config
+
+    cwd = os.getcwd()
+    os.chdir(workdir)
+    try:
+        _, campaign = load_config(args[1:], default=workdir / "config" / "config.yaml")
+    finally:
+        os.chdir(cwd)
+    assert "significance" in campaign.analyses and "topic_sampling" in campaign.analyses
+    first_table = {"leave_one_group_out": "logo_runs"}
+    for analysis in campaign.analyses:
+        assert (res / "analysis" / f"{first_table.get(analysis, analysis)}.tsv").stat().st_size > 0, analysis
+
+
 def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path):
     """INEX 2005 as evaluated (measures paper, section 6): the preset's ten evaluation tasks,
     on a campaign the DAG simulates in 2005's structure (CO+S and four CAS assessment sets,
@@ -371,6 +397,7 @@ def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path
     assert p.returncode == 0, p.stdout + p.stderr
     cfg = yaml.safe_load(preset.read_text())
     res = tmp_path / "results" / "inex2005"
+    assert_report_complete(tmp_path, res, "--configfile", str(preset))
     tasks = pd.read_csv(res / "evaluation_tasks.tsv", sep="\t", dtype=str)
     assert list(tasks["task"]) == ["CO.Focussed", "COS.Focussed", "CO.Thorough", "COS.Thorough", "CO.FetchBrowse",
                                    "COS.FetchBrowse", "SSCAS", "SVCAS", "VSCAS", "VVCAS"]

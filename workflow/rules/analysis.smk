@@ -28,193 +28,203 @@ rule build_pool:
 # --- the meta-evaluation analyses; each has its own config under `analysis:` ---------------------
 
 
-rule topic_sampling:
-    input:
-        scores=analysis_scores("task"),
-    output:
-        table=f"{RES}/analysis/topic_sampling.tsv",
-        smallest=f"{RES}/analysis/topic_sampling_smallest.tsv",
-        plot=report(
-            f"{RES}/analysis/tau_vs_topics.png",
-            caption="../report/tau_topics.rst",
-            category="Analyses",
-            subcategory="topic sampling",
-        ),
-        pages=table_pages("topic_sampling", "topic_sampling_smallest"),
-    log:
-        f"{LOGS}/topic_sampling.log",
-    benchmark:
-        f"{LOGS}/benchmarks/topic_sampling.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        cfg=analysis_cfg("topic_fractions"),
-    script:
-        "../../scripts/topic_sampling.py"
+if "topic_sampling" in ANALYSES:
+
+    rule topic_sampling:
+        input:
+            scores=analysis_scores("task"),
+        output:
+            table=f"{RES}/analysis/topic_sampling.tsv",
+            smallest=f"{RES}/analysis/topic_sampling_smallest.tsv",
+            plot=report(
+                f"{RES}/analysis/tau_vs_topics.png",
+                caption="../report/tau_topics.rst",
+                category="Analyses",
+                subcategory="topic sampling",
+            ),
+            pages=table_pages("topic_sampling", "topic_sampling_smallest"),
+        log:
+            f"{LOGS}/topic_sampling.log",
+        benchmark:
+            f"{LOGS}/benchmarks/topic_sampling.tsv"
+        priority: EARLY
+        conda:
+            ENV
+        params:
+            code=CODE,
+            pages=page_sources,
+            cfg=analysis_cfg("topic_fractions"),
+        script:
+            "../../scripts/topic_sampling.py"
 
 
 # Pal et al.'s random pool sampling reads only the judged runs: a changed run that is not
 # analysed (it only changes the pool) does not re-run it
-rule pool_sampling:
-    input:
-        **ANALYSIS_TABLES,
-        judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-    output:
-        sampling=f"{RES}/analysis/pool_sampling.tsv",
-        smallest=f"{RES}/analysis/pool_sampling_smallest.tsv",
-        sampling_table=f"{RES}/analysis/pool_sampling_table.tsv",
-        plot=report(
-            f"{RES}/analysis/tau_vs_pool.png",
-            caption="../report/tau_pool.rst",
-            category="Analyses",
-            subcategory="pool size and depth",
-        ),
-        pages=table_pages(
-            "pool_sampling", "pool_sampling_smallest", "pool_sampling_table"
-        ),
-    log:
-        f"{LOGS}/pool_sampling.log",
-    benchmark:
-        f"{LOGS}/benchmarks/pool_sampling.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        cfg=analysis_cfg("pool_fractions"),
-    script:
-        "../../scripts/pool_sampling.py"
+if "pool_sampling" in ANALYSES:
+
+    rule pool_sampling:
+        input:
+            **ANALYSIS_TABLES,
+            judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
+        output:
+            sampling=f"{RES}/analysis/pool_sampling.tsv",
+            smallest=f"{RES}/analysis/pool_sampling_smallest.tsv",
+            sampling_table=f"{RES}/analysis/pool_sampling_table.tsv",
+            plot=report(
+                f"{RES}/analysis/tau_vs_pool.png",
+                caption="../report/tau_pool.rst",
+                category="Analyses",
+                subcategory="pool size and depth",
+            ),
+            pages=table_pages(
+                "pool_sampling", "pool_sampling_smallest", "pool_sampling_table"
+            ),
+        log:
+            f"{LOGS}/pool_sampling.log",
+        benchmark:
+            f"{LOGS}/benchmarks/pool_sampling.tsv"
+        priority: EARLY
+        conda:
+            ENV
+        params:
+            code=CODE,
+            pages=page_sources,
+            cfg=analysis_cfg("pool_fractions"),
+        script:
+            "../../scripts/pool_sampling.py"
 
 
 # the analyses of the pool itself, in one job as they read the same judged runs and the same
 # pool regenerated from the analysed runs: pool-depth reduction, relevant documents against
 # depth, and Pal et al.'s adaptive pool (their Discussion)
-rule pool_depth:
-    input:
-        **ANALYSIS_TABLES,
-        judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-        firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
-        pool=f"{RES}/pool/pool.parquet",
-        depths=f"{RES}/pool/depths.tsv",
-    output:
-        depth=f"{RES}/analysis/pool_depth.tsv",
-        curve=f"{RES}/analysis/relevant_vs_depth.tsv",
-        reduced=f"{RES}/analysis/reduced_pools.tsv",
-        depth_table=f"{RES}/analysis/pool_depth_table.tsv",
-        adaptive=f"{RES}/analysis/adaptive_pool.tsv",
-        adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
-        depth_plot=report(
-            f"{RES}/analysis/tau_vs_depth.png",
-            caption="../report/pool_tables.rst",
-            category="Analyses",
-            subcategory="pool size and depth",
-        ),
-        curve_plot=report(
-            f"{RES}/analysis/relevant_vs_depth.png",
-            caption="../report/pool_tables.rst",
-            category="Analyses",
-            subcategory="pool size and depth",
-        ),
-        pages=table_pages(
-            "pool_depth",
-            "pool_depth_table",
-            "relevant_vs_depth",
-            "reduced_pools",
-            "adaptive_pool",
-            "adaptive_pool_summary",
-        ),
-    log:
-        f"{LOGS}/pool_depth.log",
-    benchmark:
-        f"{LOGS}/benchmarks/pool_depth.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
-        pool_target=CAMPAIGN.pool.get("target"),
-    script:
-        "../../scripts/pool_depth.py"
+if "pool_depth" in ANALYSES:
+
+    rule pool_depth:
+        input:
+            **ANALYSIS_TABLES,
+            judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
+            firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
+            pool=f"{RES}/pool/pool.parquet",
+            depths=f"{RES}/pool/depths.tsv",
+        output:
+            depth=f"{RES}/analysis/pool_depth.tsv",
+            curve=f"{RES}/analysis/relevant_vs_depth.tsv",
+            reduced=f"{RES}/analysis/reduced_pools.tsv",
+            depth_table=f"{RES}/analysis/pool_depth_table.tsv",
+            adaptive=f"{RES}/analysis/adaptive_pool.tsv",
+            adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
+            depth_plot=report(
+                f"{RES}/analysis/tau_vs_depth.png",
+                caption="../report/pool_tables.rst",
+                category="Analyses",
+                subcategory="pool size and depth",
+            ),
+            curve_plot=report(
+                f"{RES}/analysis/relevant_vs_depth.png",
+                caption="../report/pool_tables.rst",
+                category="Analyses",
+                subcategory="pool size and depth",
+            ),
+            pages=table_pages(
+                "pool_depth",
+                "pool_depth_table",
+                "relevant_vs_depth",
+                "reduced_pools",
+                "adaptive_pool",
+                "adaptive_pool_summary",
+            ),
+        log:
+            f"{LOGS}/pool_depth.log",
+        benchmark:
+            f"{LOGS}/benchmarks/pool_depth.tsv"
+        priority: EARLY
+        conda:
+            ENV
+        params:
+            code=CODE,
+            pages=page_sources,
+            cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
+            pool_target=CAMPAIGN.pool.get("target"),
+        script:
+            "../../scripts/pool_depth.py"
 
 
-rule swap_rates:
-    input:
-        scores=analysis_scores("task"),
-    output:
-        table=f"{RES}/analysis/swap_rates.tsv",
-        fit=f"{RES}/analysis/swap_fit.tsv",
-        paper_table=f"{RES}/analysis/swap_table.tsv",
-        plot=report(
-            f"{RES}/analysis/error_rates.png",
-            caption="../report/error_rates.rst",
-            category="Analyses",
-            subcategory="swap rates",
-        ),
-        pages=table_pages("swap_rates", "swap_fit", "swap_table"),
-    log:
-        f"{LOGS}/swap_rates.log",
-    benchmark:
-        f"{LOGS}/benchmarks/swap_rates.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        cfg=analysis_cfg("swap"),
-    script:
-        "../../scripts/swap_rates.py"
+if "swap_rates" in ANALYSES:
+
+    rule swap_rates:
+        input:
+            scores=analysis_scores("task"),
+        output:
+            table=f"{RES}/analysis/swap_rates.tsv",
+            fit=f"{RES}/analysis/swap_fit.tsv",
+            paper_table=f"{RES}/analysis/swap_table.tsv",
+            plot=report(
+                f"{RES}/analysis/error_rates.png",
+                caption="../report/error_rates.rst",
+                category="Analyses",
+                subcategory="swap rates",
+            ),
+            pages=table_pages("swap_rates", "swap_fit", "swap_table"),
+        log:
+            f"{LOGS}/swap_rates.log",
+        benchmark:
+            f"{LOGS}/benchmarks/swap_rates.tsv"
+        priority: EARLY
+        conda:
+            ENV
+        params:
+            code=CODE,
+            pages=page_sources,
+            cfg=analysis_cfg("swap"),
+        script:
+            "../../scripts/swap_rates.py"
 
 
-rule leave_one_group_out:
-    input:
-        **ANALYSIS_TABLES,
-        judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-        left_out=f"{RES}/pool/left_out.parquet",
-    output:
-        runs=f"{RES}/analysis/logo_runs.tsv",
-        overall=f"{RES}/analysis/logo_overall.tsv",
-        per_query=f"{RES}/analysis/logo_per_query.tsv",
-        significance=f"{RES}/analysis/logo_significance.tsv",
-        paper_tables=f"{RES}/analysis/logo_table.tsv",
-        plot=report(
-            f"{RES}/analysis/logo_histogram.png",
-            caption="../report/logo.rst",
-            category="Analyses",
-            subcategory="leave one group out",
-        ),
-        pages=table_pages(
-            "logo_runs",
-            "logo_overall",
-            "logo_per_query",
-            "logo_significance",
-            "logo_table",
-        ),
-    log:
-        f"{LOGS}/leave_one_group_out.log",
-    benchmark:
-        f"{LOGS}/benchmarks/leave_one_group_out.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        cfg=analysis_cfg(),
-        pool=CAMPAIGN.pool,
-        pool_runs=POOL_RUNS,
-    script:
-        "../../scripts/leave_one_group_out.py"
+if "leave_one_group_out" in ANALYSES:
+
+    rule leave_one_group_out:
+        input:
+            **ANALYSIS_TABLES,
+            judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
+            left_out=f"{RES}/pool/left_out.parquet",
+        output:
+            runs=f"{RES}/analysis/logo_runs.tsv",
+            overall=f"{RES}/analysis/logo_overall.tsv",
+            per_query=f"{RES}/analysis/logo_per_query.tsv",
+            significance=f"{RES}/analysis/logo_significance.tsv",
+            paper_tables=f"{RES}/analysis/logo_table.tsv",
+            plot=report(
+                f"{RES}/analysis/logo_histogram.png",
+                caption="../report/logo.rst",
+                category="Analyses",
+                subcategory="leave one group out",
+            ),
+            pages=table_pages(
+                "logo_runs",
+                "logo_overall",
+                "logo_per_query",
+                "logo_significance",
+                "logo_table",
+            ),
+        log:
+            f"{LOGS}/leave_one_group_out.log",
+        benchmark:
+            f"{LOGS}/benchmarks/leave_one_group_out.tsv"
+        priority: EARLY
+        conda:
+            ENV
+        params:
+            code=CODE,
+            pages=page_sources,
+            cfg=analysis_cfg(),
+            pool=CAMPAIGN.pool,
+            pool_runs=POOL_RUNS,
+        script:
+            "../../scripts/leave_one_group_out.py"
 
 
-# Ogilvie & Lalmas' significance analyses (analysis.significance; absent or false: none)
-if SIGNIFICANCE:
+# Ogilvie & Lalmas' significance analyses
+if "significance" in ANALYSES:
 
     rule significance:
         input:
@@ -257,24 +267,26 @@ if SIGNIFICANCE:
             "../../scripts/significance.py"
 
 
-rule analysis_summary:
-    input:
-        **SUMMARY_INPUTS,
-    output:
-        text=f"{RES}/analysis/summary.txt",
-        tau_at_60=f"{RES}/analysis/tau_at_60_table.tsv",
-        pages=table_pages("tau_at_60_table"),
-    log:
-        f"{LOGS}/analysis_summary.log",
-    benchmark:
-        f"{LOGS}/benchmarks/analysis_summary.tsv"
-    # before the plots and the report, which nothing waits for
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        measures=ANALYSIS.get("measures"),
-    script:
-        "../../scripts/analysis_summary.py"
+if SUMMARY_INPUTS:
+
+    rule analysis_summary:
+        input:
+            **SUMMARY_INPUTS,
+        output:
+            text=f"{RES}/analysis/summary.txt",
+            tau_at_60=f"{RES}/analysis/tau_at_60_table.tsv",
+            pages=table_pages("tau_at_60_table"),
+        log:
+            f"{LOGS}/analysis_summary.log",
+        benchmark:
+            f"{LOGS}/benchmarks/analysis_summary.tsv"
+        # before the plots and the report, which nothing waits for
+        priority: EARLY
+        conda:
+            ENV
+        params:
+            code=CODE,
+            pages=page_sources,
+            measures=ANALYSIS.get("measures"),
+        script:
+            "../../scripts/analysis_summary.py"

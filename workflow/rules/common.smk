@@ -138,13 +138,8 @@ def summary_tables():
 
 def final_outputs():
     extra = [f"{RES}/topics.parquet"] if config.get("topics") else []
-    if config.get("analysis"):
-        extra += [
-            f"{RES}/analysis/summary.txt",
-            *([f"{RES}/analysis/significance.tsv"] if SIGNIFICANCE else []),
-            f"{RES}/analysis/swap_fit.tsv",
-        ]
-        extra += [f"{RES}/analysis/logo_runs.tsv"] if REJUDGE else []
+    extra += [f"{RES}/analysis/{ANALYSIS_OUTPUT[a]}" for a in ANALYSES]
+    extra += [f"{RES}/analysis/summary.txt"] if SUMMARY_INPUTS else []
     return (
         [
             f"{RES}/evaluation_tasks.tsv",
@@ -219,8 +214,9 @@ def report_tables():
         "pool depths",
         "Pool depth and size per topic",
     )
-    groups = {
-        "correlation.rst": (
+    groups = [
+        (
+            "correlation.rst",
             "measure correlation",
             [
                 "correlation",
@@ -229,55 +225,12 @@ def report_tables():
                 "correlation_measures_table",
                 "correlation_quants_table",
             ],
-        ),
-    }
-    if config.get("analysis"):
-        groups |= {
-            "topic_tables.rst": (
-                "topic sampling",
-                ["topic_sampling", "topic_sampling_smallest", "tau_at_60_table"],
-            ),
-            "swap_tables.rst": ("swap rates", ["swap_rates", "swap_fit", "swap_table"]),
-        }
-    if SIGNIFICANCE:
-        groups["significance.rst"] = (
-            "significance",
-            [
-                "significance",
-                "test_error_rates",
-                "significance_agreement",
-                "significance_agreement_table",
-                "quant_differences",
-            ],
         )
-    if config.get("analysis") and REJUDGE:
-        groups |= {
-            "pool_tables.rst": (
-                "pool size and depth",
-                [
-                    "pool_sampling",
-                    "pool_sampling_smallest",
-                    "pool_sampling_table",
-                    "pool_depth",
-                    "pool_depth_table",
-                    "relevant_vs_depth",
-                    "reduced_pools",
-                    "adaptive_pool",
-                    "adaptive_pool_summary",
-                ],
-            ),
-            "logo_tables.rst": (
-                "leave one group out",
-                [
-                    "logo_runs",
-                    "logo_overall",
-                    "logo_per_query",
-                    "logo_significance",
-                    "logo_table",
-                ],
-            ),
-        }
-    for caption, (subcategory, names) in groups.items():
+    ]
+    groups += [v for a, v in ANALYSIS_REPORT.items() if a in ANALYSES]
+    if SUMMARY_INPUTS:
+        groups.append(("topic_tables.rst", "topic sampling", ["tau_at_60_table"]))
+    for caption, subcategory, names in groups:
         for name in names:
             tables[name] = (
                 f"{RES}/analysis/{name}.tsv",
@@ -319,32 +272,86 @@ def page_sources(wildcards, output):
     return [(tables[Path(p).stem][0], p, tables[Path(p).stem][4]) for p in output.pages]
 
 
-# the meta-evaluation analyses; each has its own config under `analysis:`
+# the meta-evaluation analyses that run (inexflow.campaign.analyses), with their settings
+# under `analysis:`, defaults filled in
 ANALYSIS = config.get("analysis") or {}
-# Ogilvie & Lalmas' significance analyses, unless analysis.significance is absent or false
-SIGNIFICANCE = bool(ANALYSIS.get("significance"))
-ANALYSIS_RUNS = runs_of(RUNS, ANALYSIS["task"]) if ANALYSIS else []
+ANALYSES = CAMPAIGN.analyses
+SIGNIFICANCE = "significance" in ANALYSES
+ANALYSIS_RUNS = runs_of(RUNS, ANALYSIS["task"]) if ANALYSES else []
 # the assessments the analyses re-judge: those of the analysed evaluation task
-ANALYSIS_TABLES = aset_tables(ETASKS[ANALYSIS["task"]]["aset"]) if ANALYSIS else {}
+ANALYSIS_TABLES = aset_tables(ETASKS[ANALYSIS["task"]]["aset"]) if ANALYSES else {}
 POOL_RUNS = sorted({r for t in CAMPAIGN.pool["tasks"] for r in runs_of(RUNS, t)})
 # the analyses that re-judge passages (pool sampling and depth, leave one group out) need
 # FOL qrels; with analysis.rejudge false only those over the scores run (topic sampling,
 # swap rates, significance), on the analysed task's measures under analysis.quant
-REJUDGE = bool(ANALYSIS.get("rejudge", True))
+REJUDGE = bool(ANALYSES) and ANALYSIS["rejudge"]
 ANALYSIS_KEYS = ("task", "measures", "seed", "samples", "quant")
+# each analysis' report tables: (caption, subcategory, tables), and the output that stands for it
+ANALYSIS_REPORT = {
+    "topic_sampling": (
+        "topic_tables.rst",
+        "topic sampling",
+        ["topic_sampling", "topic_sampling_smallest"],
+    ),
+    "swap_rates": (
+        "swap_tables.rst",
+        "swap rates",
+        ["swap_rates", "swap_fit", "swap_table"],
+    ),
+    "significance": (
+        "significance.rst",
+        "significance",
+        [
+            "significance",
+            "test_error_rates",
+            "significance_agreement",
+            "significance_agreement_table",
+            "quant_differences",
+        ],
+    ),
+    "pool_sampling": (
+        "pool_tables.rst",
+        "pool size and depth",
+        ["pool_sampling", "pool_sampling_smallest", "pool_sampling_table"],
+    ),
+    "pool_depth": (
+        "pool_tables.rst",
+        "pool size and depth",
+        [
+            "pool_depth",
+            "pool_depth_table",
+            "relevant_vs_depth",
+            "reduced_pools",
+            "adaptive_pool",
+            "adaptive_pool_summary",
+        ],
+    ),
+    "leave_one_group_out": (
+        "logo_tables.rst",
+        "leave one group out",
+        [
+            "logo_runs",
+            "logo_overall",
+            "logo_per_query",
+            "logo_significance",
+            "logo_table",
+        ],
+    ),
+}
+ANALYSIS_OUTPUT = {a: f"{v[2][0]}.tsv" for a, v in ANALYSIS_REPORT.items()}
+# the tables analysis_summary reads, of the analyses that run
 SUMMARY_INPUTS = {
-    "topics": f"{RES}/analysis/topic_sampling.tsv",
-    "swap": f"{RES}/analysis/swap_rates.tsv",
-} | (
-    {
-        "sampling": f"{RES}/analysis/pool_sampling.tsv",
-        "depth": f"{RES}/analysis/pool_depth.tsv",
-    }
-    if REJUDGE
-    else {}
-)
+    key: f"{RES}/analysis/{table}.tsv"
+    for key, (rule, table) in {
+        "topics": ("topic_sampling", "topic_sampling"),
+        "swap": ("swap_rates", "swap_rates"),
+        "sampling": ("pool_sampling", "pool_sampling"),
+        "depth": ("pool_depth", "pool_depth"),
+    }.items()
+    if rule in ANALYSES
+}
 # the analysis' assessment set; the runs it re-judges, judged where they are evaluated
-ANALYSIS_ASET = ETASKS[ANALYSIS["task"]]["aset"] if ANALYSIS else None
+ANALYSIS_ASET = ETASKS[ANALYSIS["task"]]["aset"] if ANALYSES else None
 ANALYSED_RUNS = ANALYSIS_RUNS if REJUDGE else []
 # the evaluation tasks of each run, and each task's scoring settings (rule evaluate_run)
 RUN_TASKS = {r: [] for r in RUNS}

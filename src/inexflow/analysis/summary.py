@@ -25,8 +25,8 @@ def trend(values, shrinking: str) -> str:
 
 
 def summarise(inp) -> str:
-    """The summary of the analysis tables in ``inp`` (``topics``, ``swap``, and ``sampling``
-    and ``depth`` when the campaign re-judges passages)."""
+    """The summary of the analysis tables in ``inp`` (``topics``, ``swap``, ``sampling`` and
+    ``depth``, of the analyses that ran)."""
     lines = ["inexflow analysis summary", ""]
     for name, key, level, noun in (("pool sampling", "sampling", "fraction", "judgements"),
                                    ("topic sampling", "topics", "fraction", "topic sets"),
@@ -44,7 +44,9 @@ def summarise(inp) -> str:
         lines.append(f"  most stable: {means.index[0]} (mean tau {means.iloc[0]:.3f}); least: {means.index[-1]} "
                      f"({means.iloc[-1]:.3f})")
         lines.append("")
-    sw = _read(inp.swap)
+    if inp.get("swap") is None:
+        return "\n".join(lines) + "\n"
+    sw = _read(inp["swap"])
     lines.append("swap error rates (tolerance 0): smallest and largest topic-set size")
     for m, g in sw[sw["tolerance"] == 0].groupby("measure", sort=False):
         g = g.sort_values("size")

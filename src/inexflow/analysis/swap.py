@@ -16,6 +16,20 @@ import numpy as np
 import pandas as pd
 
 SWAP_BLOCK = 2_000_000  # (iteration, run pair) cells compared at once
+# the smallest topic-set size of Pal et al.'s Figure 5 and Table 7
+PAPER_MIN_SIZE = 5
+# the sizes a fit of Eq. 3 needs at the least when the campaign has few topics
+MIN_FIT_SIZES = 3
+
+
+def topic_set_sizes(n_topics: int, min_size: int | None = None) -> list[int]:
+    """The topic-set sizes swap rates are measured at: ``min_size`` up to half the topics (two
+    disjoint sets). Without ``min_size``, the paper's 5, or a smaller start so that there are
+    :data:`MIN_FIT_SIZES` sizes to fit when the campaign has fewer than 16 topics."""
+    top = n_topics // 2
+    if min_size is None:
+        min_size = max(1, min(PAPER_MIN_SIZE, top - MIN_FIT_SIZES + 1))
+    return list(range(min_size, top + 1))
 
 
 def _wins(ma: np.ndarray, mb: np.ndarray, p: float) -> np.ndarray:

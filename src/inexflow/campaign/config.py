@@ -10,6 +10,7 @@ the file name), from the XML ``participant-id``, or else the run name.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import fnmatch
 import glob
@@ -19,6 +20,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from inexflow.campaign.analyses import resolve_analyses
 from inexflow.campaign.deploy import workflow_dir
 from inexflow.campaign.tasks import (
     DEFAULT_POOL_TARGET,
@@ -37,9 +39,7 @@ from inexflow.measures.registry import (
     DEFAULT_FAMILIES,
     FAMILIES,
     check_measures,
-    get_family,
     headline_measures,
-    score_quants,
 )
 from inexflow.model.quantisation import QUANTISATIONS, get_quantisation
 from inexflow.simulate.simconfig import simulation_config
@@ -184,43 +184,89 @@ def schema_errors(config: dict, schema: dict) -> list[str]:
     return out
 
 
-def validate_config(config: dict) -> tuple[dict, dict, dict | None]:
+class Problems:
+    """The config's errors, collected so that all are reported at once: each check runs in
+    ``with problems.check():``, which records its error and goes on."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+
+    @contextlib.contextmanager
+    def check(self):
+        try:
+            yield
+        except (UsageError, InputError) as e:
+            self.lines.append(str(e))
+
+    def raise_any(self):
+        """One :class:`ConfigError` holding every error found so far, if any."""
+        if len(self.lines) == 1:
+            raise ConfigError(self.lines[0])
+        if self.lines:
+            raise ConfigError(f"config has {len(self.lines)} errors (see docs/configuration.md):\n  "
+                              + "\n  ".join(self.lines))
+
+
+def validate_config(config: dict, problems: Problems | None = None) -> tuple[dict, dict, dict | None]:
     """Checks the schema cannot express. Returns the campaign's evaluation tasks, its
-    assessment sets and the files a simulated campaign will write (None when it is there)."""
+    assessment sets and the files a simulated campaign will write (None when it is there).
+    Errors are collected in ``problems`` (raised at once without it)."""
+    p = problems or Problems()
     known_quants = sorted({n for _, n in QUANTISATIONS})
     for q in config["quantisations"]:
         if q not in known_quants:
-            raise ConfigError(f"config quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
+            p.lines.append(f"config quantisations: unknown {q!r} (known: {', '.join(known_quants)}; e.g. [gen])")
     tasks = evaluation_tasks(config)
     for t in tasks.values():
         for fam in t["families"]:
             if fam not in FAMILIES:
-                raise ConfigError(f"config {t['key']}.families: unknown family {fam!r} "
-                                  f"(one of {', '.join(sorted(FAMILIES))})")
+                p.lines.append(f"config {t['key']}.families: unknown family {fam!r} "
+                               f"(one of {', '.join(sorted(FAMILIES))})")
         for q in t["quantisations"]:
-            if q not in known_quants:
-                raise ConfigError(f"config {t['key']}.quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
+            if q not in known_quants and q not in config["quantisations"]:  # those reported once above
+                p.lines.append(f"config {t['key']}.quantisations: unknown {q!r} (known: {', '.join(known_quants)})")
     pool = config.get("pool") or {}
     if "target" in pool and "depth" in pool:
-        raise ConfigError("config pool: give one of 'target' (documents per topic) or 'depth', not both")
+        p.lines.append("config pool: give one of 'target' (documents per topic) or 'depth', not both "
+                       "(e.g. pool: {target: 600})")
     for t in pool.get("tasks", []):
-        check_task_name(config, tasks, "pool.tasks", t)
+        with p.check():
+            check_task_name(config, tasks, "pool.tasks", t)
     plan = demo_plan(config)
     planned = (plan or {}).get("assessments")
     for key in ("collection", "topics"):  # what a later job would fail on, named before anything runs
         path = config.get(key)
         if path and not plan and not (Path(path).is_dir() if key == "collection" else Path(path).is_file()):
             what = "a directory of XML documents" if key == "collection" else "a topic file"
-            raise ConfigError(f"config {key}: {path!r} is not {what} (give its path, or leave the key out)")
+            p.lines.append(f"config {key}: {path!r} is not {what} (give its path, or leave the key out)")
     sets = assessment_sets(tasks, config["assessments"])
     for sid, aset in sets.items():
         users = [t for t in tasks.values() if t["aset"] == sid]
         key = f"{users[0]['key']}.assessments.path" if sid != "main" else "assessments.path"
-        aset["files"] = assessment_files(aset["path"], planned, key)
-        if not plan:  # the scale is sniffed from the first file, once it exists
-            check_quantisations(aset, list(dict.fromkeys(q for t in users for q in t["quantisations"])), key)
-    check_measure_keys(config, tasks)
+        with p.check():
+            aset["files"] = assessment_files(aset["path"], planned, key)
+            if not plan:  # the scale is sniffed from the first file, once it exists
+                check_quantisations(aset, list(dict.fromkeys(q for t in users for q in t["quantisations"])), key)
+    if all(f in FAMILIES for t in tasks.values() for f in t["families"]):
+        check_measure_keys(config, tasks, p)
+    if problems is None:
+        p.raise_any()
     return tasks, sets, plan
+
+
+def assessment_format(aset: dict, plan: dict | None) -> str:
+    """The format of an assessment set (``aset["files"]`` found): the configured one, else the
+    simulation's (``plan``), else sniffed from its first file."""
+    fmt = aset.get("format", "auto")
+    if fmt != "auto":
+        return fmt
+    first = aset["files"][0]
+    if plan:
+        return plan["formats"][first]
+    try:
+        return detect_assessment_format(first)
+    except OSError as e:
+        raise ConfigError(f"config assessments.path: cannot read {first}: {e.strerror or e}") from None
 
 
 def default_tasks(config: dict) -> dict[str, dict]:
@@ -276,58 +322,24 @@ def measure_options(config: dict, task: dict | None = None) -> dict:
     return opts
 
 
-def check_measure_keys(config: dict, tasks: dict | None = None):
-    """Every key that names measures is checked against the measure catalogue of the task's
-    families (``inexflow.measures.registry.measure_names``) before anything runs."""
-    from inexflow.analysis.rejudge import analysis_measures  # pandas: the Snakefile imports this module without it
+def check_measure_keys(config: dict, tasks: dict | None = None, problems: Problems | None = None):
+    """Every key that names measures (but those of ``analysis``:
+    :func:`inexflow.campaign.analyses.resolve_analyses`) is checked against the measure
+    catalogue of the task's families (``inexflow.measures.registry.measure_names``) before
+    anything runs. Errors are collected in ``problems`` (raised at once without it)."""
+    p = problems or Problems()
     tasks = tasks if tasks is not None else evaluation_tasks(config)
-
-    def task_of(key, task):
-        return check_task_name(config, tasks, key, task)
-
     for t in tasks.values():
-        check_measures([t["main_measure"]], t["families"], measure_options(config, t), f"config {t['key']}.main_measure")
+        with p.check():
+            check_measures([t["main_measure"]], t["families"], measure_options(config, t),
+                           f"config {t['key']}.main_measure")
     for task, names in (config.get("correlation") or {}).get("measures", {}).items():
         key = f"correlation.measures.{task}"
-        t = task_of(key, task)
-        check_measures(names, t["families"], measure_options(config, t), f"config {key}")
-    an = config.get("analysis")
-    if an:
-        t = task_of("analysis.task", an["task"])
-        if an.get("rejudge", True):
-            for k in ("pool_fractions", "pool_depth_percents"):
-                if k not in an:
-                    raise ConfigError(f"config analysis: {k!r} is required by the analyses that re-judge passages "
-                                      "(or set analysis.rejudge: false)")
-            known = analysis_measures()
-            for m in an["measures"]:
-                if m not in known:
-                    raise ConfigError(f"config analysis.measures: {m!r} cannot be re-computed by the analyses "
-                                      f"(one of {', '.join(known)}; with analysis.rejudge false any measure of "
-                                      "the analysed task)")
-        else:
-            check_measures(an["measures"], t["families"], measure_options(config, t), "config analysis.measures")
-        if an.get("quant") is not None:
-            check_score_quants([an["quant"]], t, an["task"], "config analysis.quant")
-        sig = an.get("significance")
-        if sig:  # absent or false: no significance analyses
-            t = task_of("analysis.significance.task", sig["task"])
-            check_measures(sig["measures"], t["families"], measure_options(config, t),
-                           "config analysis.significance.measures")
-            check_score_quants(sig["quants"], t, sig["task"], "config analysis.significance.quants")
-
-
-def check_score_quants(quants, task: dict, name: str, key: str):
-    """Each of ``quants`` must be a label the scores of evaluation task ``task`` (named ``name``)
-    carry: one of its quantisations for the quantised families, ``chars``, ``bep`` or ``-`` for
-    the quantisation-free ones (:func:`inexflow.measures.registry.score_quants`)."""
-    have = score_quants(task["families"], task["quantisations"])
-    for q in quants:
-        if q not in have:
-            free = [f for f in task["families"] if not get_family(f).quantised]
-            why = f" (the families {', '.join(free)} use no quantisation)" if free else ""
-            raise ConfigError(f"{key}: {q!r} is not a quantisation the scores of task {name} carry{why}; "
-                              f"give one of {', '.join(have)}, e.g. [{have[0]}]")
+        with p.check():
+            t = check_task_name(config, tasks, key, task)
+            check_measures(names, t["families"], measure_options(config, t), f"config {key}")
+    if problems is None:
+        p.raise_any()
 
 
 SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
@@ -381,7 +393,7 @@ def fill_defaults(config: dict, schema: dict) -> dict:
     ``validate`` does), without importing Snakemake."""
     for key, sub in (schema.get("properties") or {}).items():
         if key not in config and "default" in sub:
-            config[key] = sub["default"]
+            config[key] = copy.deepcopy(sub["default"])
         if isinstance(config.get(key), dict):
             fill_defaults(config[key], sub)
     return config
@@ -432,8 +444,16 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     fill_defaults(config, schema_doc)
     if not config.get("tasks") and not config.get("evaluation_tasks") and not demo_plan(config):
         config["tasks"] = default_tasks(config)  # the defaults, as the schema's are filled in
-    tasks, sets, planned = validate_config(config)
-    runs = discover_runs(config, tasks, planned)
+    problems = Problems()
+    tasks, sets, planned = validate_config(config, problems)
+    runs, analyses = {}, []
+    with problems.check():
+        runs = discover_runs(config, tasks, planned)
+    if runs and all("files" in aset for aset in sets.values()):
+        with problems.check():
+            formats = {sid: assessment_format(aset, planned) for sid, aset in sets.items()}
+            analyses = resolve_analyses(config, tasks, runs, formats, lambda t: measure_options(config, t))
+    problems.raise_any()
     pool = dict(config.get("pool") or {})
     if "target" not in pool and "depth" not in pool:
         pool["target"] = DEFAULT_POOL_TARGET
@@ -442,4 +462,4 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     if correlation is None:
         correlation = {t: headline_measures(et["families"], measure_options(config, et)) for t, et in tasks.items()
                        if runs_of(runs, t)}
-    return Campaign(config["campaign"], tasks, sets, runs, planned, pool, correlation)
+    return Campaign(config["campaign"], tasks, sets, runs, planned, pool, correlation, analyses)

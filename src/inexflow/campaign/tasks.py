@@ -178,7 +178,10 @@ class Campaign:
     - ``pool``: the config's ``pool`` with its defaults (every evaluation task; a target of
       :data:`DEFAULT_POOL_TARGET` documents per topic when neither target nor depth is given);
     - ``correlation``: {evaluation task: the measures correlated}, the config's or, by default,
-      each task with runs and its families' headline measures.
+      each task with runs and its families' headline measures;
+    - ``analyses``: the meta-evaluation analyses that run, by rule name
+      (:func:`inexflow.campaign.analyses.resolve_analyses`; the config's ``analysis`` holds
+      their settings, its defaults filled in).
     """
 
     name: str
@@ -188,6 +191,7 @@ class Campaign:
     planned: dict | None = None
     pool: dict = field(default_factory=dict)
     correlation: dict[str, list[str]] = field(default_factory=dict)
+    analyses: list[str] = field(default_factory=list)
 
     def runs_of(self, task: str) -> list[str]:
         return runs_of(self.runs, task)

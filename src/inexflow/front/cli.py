@@ -304,6 +304,9 @@ def cmd_check_config(args) -> int:
           f"tasks ({', '.join(tasks)}), {len(sets)} assessment sets of "
           f"{sum(len(s['files']) for s in sets.values())} files, quantisations "
           f"{', '.join(used_quantisations(config, campaign.eval_tasks))}")
+    an = config.get("analysis")
+    print(f"analyses of task {an['task']!r} on {', '.join(an['measures'])}: {', '.join(campaign.analyses)}"
+          if campaign.analyses else "no analyses")
     return 0
 
 

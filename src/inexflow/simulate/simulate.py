@@ -263,24 +263,26 @@ def _run_file(g: int, key: str, r: int) -> tuple[str, str, str]:
     return f"{run_id}.{'txt' if key == 'fol' else 'xml'}", run_id, group
 
 
-def assessment_files(out: Path, cfg: SimulationConfig) -> list[str]:
-    """Every assessment file of the campaign."""
+def assessment_files(out: Path, cfg: SimulationConfig) -> dict[str, str]:
+    """Every assessment file of the campaign, with its format."""
     if cfg.structure == "inex2005":
-        return [str(out / "assessments" / s / f"{t}.xml") for s in ("CO+S",) for t in topic_group(cfg, "CO+S")] + [
-            str(out / "assessments" / s / f"{t}.xml") for s in CAS_SETS for t in topic_group(cfg, "CAS")]
-    return [str(out / "assessments" / "qrels.fol")] + [
-        str(out / "assessments" / kind / f"{t}.xml") for kind in ("inex2002", "inex2005", "inex2006")
-        for t in _topic_ids(cfg)]
+        return {str(out / "assessments" / s / f"{t}.xml"): "inex2005"
+                for s, group in (("CO+S", "CO+S"), *((s, "CAS") for s in CAS_SETS)) for t in topic_group(cfg, group)}
+    return {str(out / "assessments" / "qrels.fol"): "fol"} | {
+        str(out / "assessments" / kind / f"{t}.xml"): kind for kind in ("inex2002", "inex2005", "inex2006")
+        for t in _topic_ids(cfg)}
 
 
 def planned_files(outdir, cfg: SimulationConfig) -> dict:
     """The files :func:`simulate` writes for ``cfg``, known without simulating: ``marker``
     (``campaign.json``, written last), ``topics``, ``assessments`` (every file) and ``runs``
     ({path: what :func:`inexflow.campaign.config.sniff_run` will read in it: the XML ``task`` label and
-    ``participant``, nothing for a text run}). The workflow plans a missing demo campaign with it."""
+    ``participant``, nothing for a text run}) and ``formats`` ({assessment file: its format}). The
+    workflow plans a missing demo campaign with it."""
     if cfg.max_runs is not None:
         raise ValueError("a campaign with max_runs (a seeded selection of runs) cannot be planned before it is made")
     out = Path(outdir)
+    formats = assessment_files(out, cfg)
     runs = {}
     for g in range(cfg.n_groups):
         for key, _, label, _ in run_kinds(cfg):
@@ -288,7 +290,7 @@ def planned_files(outdir, cfg: SimulationConfig) -> dict:
                 name, _, group = _run_file(g, key, r)
                 runs[str(out / "runs" / name)] = {} if key == "fol" else {"task": label, "participant": group}
     return {"marker": str(out / "campaign.json"), "topics": str(out / "topics.xml"),
-            "assessments": assessment_files(out, cfg), "runs": runs}
+            "assessments": list(formats), "formats": formats, "runs": runs}
 
 
 def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict:
