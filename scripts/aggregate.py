@@ -1,8 +1,9 @@
 """Stage aggregate: the evaluation tasks' score tables -> one tidy table, the means, one ranked summary per
-evaluation task, and the table of the evaluation tasks."""
+evaluation task (for reading: scores at 4 decimals, counts as integers, the warnings about each run), and the
+table of the evaluation tasks."""
 from pathlib import Path
 
-from inexflow.analysis.aggregate import combine_scores, read_task_scores, task_summary
+from inexflow.analysis.aggregate import combine_scores, read_task_scores, summary_counts, task_summary, task_warnings
 from inexflow.campaign.stage import run_stage
 from inexflow.campaign.tasks import task_table
 from inexflow.io.tables import write_parquet, write_tsv
@@ -10,15 +11,16 @@ from inexflow.io.tables import write_parquet, write_tsv
 
 def main(smk, log):
     scores = combine_scores([read_task_scores(p) for p in smk.input.scores])
+    warnings = {Path(p).stem: task_warnings(p) for p in smk.input.scores}
     write_parquet(scores, smk.output.scores)
     write_tsv(scores, smk.output.scores_tsv)
     write_tsv(scores[scores["topic"] == "all"], smk.output.means)
     participants = dict(smk.params.participants)
     for path in smk.output.summaries:
         task = Path(path).stem
-        summary = task_summary(scores, task, smk.params.main_measures[task], participants)
-        log.info("task %s: %d ranked rows", task, len(summary))
-        write_tsv(summary, path)
+        summary = task_summary(scores, task, smk.params.main_measures[task], participants, warnings.get(task))
+        log.info("task %s: %d ranked rows, %d runs with warnings", task, len(summary), len(warnings.get(task, {})))
+        write_tsv(summary, path, digits=4, counts=summary_counts(summary))  # for reading: all.parquet is exact
     write_tsv(task_table(dict(smk.params.eval_tasks), dict(smk.params.run_counts)), smk.output.tasks)
 
 

@@ -8,21 +8,23 @@ from inexflow.io.tables import CachedTableError, check_identity, read_parquet, r
 
 def read_scores(path, task):
     """One run's scores for ``task``, from its table of every task it belongs to
-    (results/scores/by_run/RUN.parquet), checked to be that run's, scored for that task."""
+    (results/scores/by_run/RUN.parquet), checked to be that run's, scored for that task, and
+    the warnings about the run in that task."""
     meta = read_parquet_metadata(path)
     check_identity(path, meta, run=Path(path).stem)
     if task not in (meta.get("tasks") or []):
         raise CachedTableError(path, f"cached table holds no scores for task {task!r} (the file was replaced "
                                      "or is left from another campaign)")
     scores = read_parquet(path)
-    return scores[scores["task"] == task]
+    return scores[scores["task"] == task], (meta.get("warnings") or {}).get(task, [])
 
 
 def main(smk, log):
     task = smk.wildcards.task
-    scores = combine_scores([read_scores(p, task) for p in smk.input.scores])
+    parts = {Path(p).stem: read_scores(p, task) for p in smk.input.scores}
+    scores = combine_scores([s for s, _ in parts.values()])
     log.info("task %s: %d score tables, %d values", task, len(smk.input.scores), len(scores))
-    write_parquet(scores, smk.output.scores, {"task": task})
+    write_parquet(scores, smk.output.scores, {"task": task, "warnings": {r: w for r, (_, w) in parts.items() if w}})
 
 
 run_stage(main, snakemake)  # noqa: F821

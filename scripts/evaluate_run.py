@@ -22,6 +22,7 @@ from inexflow.model.assessments import Assessments
 from inexflow.model.collection_index import read_documents
 from inexflow.model.options import Options
 from inexflow.model.pool import first_positions
+from inexflow.model.run_checks import run_warnings
 from inexflow.model.runs import read_run, resolve_extents
 
 
@@ -58,17 +59,24 @@ def main(smk, log):
     write_parquet(first_positions(run.results), smk.output.docs, {"participant": run.participant})
 
     assessments: dict[str, Assessments] = {}
-    tables = []
+    tables, warnings, said = [], {}, set()
     for task, t in smk.params.tasks.items():
         a = assessments.get(t["aset"]) or assessments.setdefault(
             t["aset"], Assessments.load(Path(smk.params.aset_dirs[t["aset"]])))
-        ctx = scoring_context(a, t["type"], t["families"], Options.from_dict(t["options"]),
-                              recallbases(smk, t["aset"]), index)
+        options = Options.from_dict(t["options"])
+        assessed = [x for x in a.topics if options.topic_subset is None or x in options.topic_subset]
+        warnings[task] = run_warnings(run.results, assessed, options.max_list_length, options.all_qrels_topics)
+        for w in warnings[task]:  # each stated once per run, those about its topics once per task
+            if w not in said:
+                said.add(w)
+                log.warning("run %s%s: %s", name, f", task {task}" if w.startswith("answers") else "", w)
+        ctx = scoring_context(a, t["type"], t["families"], options, recallbases(smk, t["aset"]), index)
         for family, scores in Session(ctx, t["families"]).score_families(run):
             log.info("task %s family %s: %d values", task, family, len(scores))
             tables.append(scores.assign(task=task))
     scores = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
-    write_parquet(scores, smk.output.scores, {"run": name, "tasks": list(smk.params.tasks), "made_from": inputs})
+    write_parquet(scores, smk.output.scores, {"run": name, "tasks": list(smk.params.tasks), "warnings": warnings,
+                                              "made_from": inputs})
 
     if smk.output.get("judged"):
         aset = smk.params.analysis_aset

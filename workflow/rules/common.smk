@@ -2,13 +2,16 @@
 # The library is found by being installed in the Python that runs Snakemake (pip install
 # inexflow[workflow], or pip install -e '.[workflow]' in a clone) or in the rules' conda
 # environment (--sdm conda, workflow/envs/inexflow.yaml); the workflow never edits sys.path.
+import os
 import re
+import shlex
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
 try:
-    from inexflow.campaign.config import prepare_config
+    from inexflow import __version__
+    from inexflow.campaign.config import config_digest, prepare_config
     from inexflow.campaign.stage import code_fingerprint
     from inexflow.campaign.tasks import runs_of, task_options
     from inexflow.errors import InputError, UsageError
@@ -92,6 +95,13 @@ RES = f"results/{config['campaign']}"
 # waiting for all of it (the work is the same)
 EARLY = 10
 LOGS = f"logs/{config['campaign']}"
+# the Snakemake report's landing page (`report:` in the Snakefile), written by rule report
+LANDING = f"{RES}/report/landing.rst"
+# what every report states, so that a number can be traced to what made it
+PROVENANCE = (
+    f"Made by inexflow {__version__} (code {CODE[:12]}) from the config with digest "
+    f"{config_digest(config)} (SHA-256 of the resolved config)."
+)
 
 
 wildcard_constraints:
@@ -153,6 +163,24 @@ def final_outputs():
         + [f"{RES}/plots/{t}.png" for t in TASKS]
         + cutoff_outputs()
         + [f"{RES}/report/tables/{name}.html" for name in report_tables()]
+    )
+
+
+def finished_message():
+    """What `snakemake` prints when the campaign is done: where its results are."""
+    files = workflow.overwrite_configfiles
+    options = "".join(f" --configfile {shlex.quote(str(f))}" for f in files)
+    return "\n".join(
+        [
+            f"inexflow: campaign {config['campaign']} is evaluated.",
+            *(
+                f"  ranked runs of task {t}: {s}"
+                for t, s in zip(TASKS, summary_tables())
+            ),
+            f"  every score: {RES}/scores/all.parquet (per topic: {RES}/scores/per_topic.tsv)",
+            f"  a plain HTML page: {RES}/report.html",
+            f"  the full report: snakemake --report {RES}/snakemake-report.html{options}",
+        ]
     )
 
 

@@ -94,6 +94,7 @@ rule report:
         depths=f"{RES}/pool/depths.tsv",
     output:
         html=f"{RES}/report.html",
+        landing=LANDING,
     log:
         f"{LOGS}/report.log",
     benchmark:
@@ -103,5 +104,11 @@ rule report:
     params:
         code=CODE,
         campaign=config["campaign"],
+        provenance=PROVENANCE,
+        headline=CAMPAIGN.correlation,
+        description=(
+            "scores per task, curves, ranking tables and the meta-evaluation analyses. "
+            "Every figure names the config keys it depends on."
+        ),
     script:
         "../../scripts/report.py"

@@ -3,8 +3,8 @@
 - all scores: the tidy table (run, topic, task, quant, measure, value), every run;
 - means: the rows with topic ``all``;
 - one summary per task: one row per (run, quant) with the participant, the mean of
-  every measure as columns, ranked by the task's main measure (rank 1 = best; equal
-  scores share the smaller rank).
+  every measure but the points of curves as columns, ranked by the task's main measure
+  (rank 1 = best; equal scores share the smaller rank), and the warnings about each run.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.io.tables import check_identity, read_parquet, read_parquet_metadata
-from inexflow.measures.catalogue import is_count
+from inexflow.measures.catalogue import curve_point, is_count
 from inexflow.measures.context import SCORE_COLUMNS
 
 
@@ -34,11 +34,21 @@ def combine_scores(tables: list[pd.DataFrame]) -> pd.DataFrame:
     return df.sort_values(["task", "run", "quant"], kind="stable").reset_index(drop=True)
 
 
-def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participants: dict[str, str]) -> pd.DataFrame:
-    """Runs of ``task`` ranked by ``main_measure`` (means over topics), one row per (run, quant)."""
+def task_warnings(path) -> dict[str, list[str]]:
+    """{run: the warnings about it} of one evaluation task's score table
+    (:func:`inexflow.model.run_checks.run_warnings`, carried by ``aggregate_task``)."""
+    return read_parquet_metadata(path).get("warnings") or {}
+
+
+def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participants: dict[str, str],
+                 warnings: dict[str, list[str]] | None = None) -> pd.DataFrame:
+    """Runs of ``task`` ranked by ``main_measure`` (means over topics), one row per (run, quant),
+    with the ``warnings`` about each run in a last column (``; `` between them). The points of
+    curves (``ep[x]``, ``ircl_prn.x``, ``nxCG@[k]``...) are left to the score tables and plots."""
     m = scores[(scores["task"] == task) & (scores["topic"] == "all")]
+    m = m[m["measure"].map(lambda n: curve_point(n) is None)]
     if m.empty:
-        return pd.DataFrame(columns=["rank", "run", "participant", "quant", main_measure])
+        return pd.DataFrame(columns=["rank", "run", "participant", "quant", main_measure, "warnings"])
     wide = m.pivot_table(index=["run", "quant"], columns="measure", values="value", aggfunc="first", sort=True)
     wide = wide.reset_index()
     wide.columns.name = None
@@ -54,4 +64,10 @@ def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participant
     # rows of families without the main measure (NaN) stay unranked (rank 0)
     rank = wide.groupby("quant")[main_measure].rank(method="min", ascending=False)
     wide.insert(0, "rank", rank.fillna(0).astype(int))
+    wide["warnings"] = wide["run"].map(lambda r: "; ".join((warnings or {}).get(r, [])))
     return wide.reset_index(drop=True)
+
+
+def summary_counts(summary: pd.DataFrame) -> set[str]:
+    """The columns of a summary that hold counts (written as integers)."""
+    return {c for c in summary.columns if is_count(str(c))} | {"rank"}

@@ -14,6 +14,8 @@ import contextlib
 import copy
 import fnmatch
 import glob
+import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -386,6 +388,13 @@ def merge(base: dict, new: dict) -> dict:
         else:
             base[k] = v
     return base
+
+
+def config_digest(config: dict) -> str:
+    """The first 12 hex digits of the SHA-256 of the config as the workflow resolved it (defaults
+    filled in, keys sorted): what the report states so that a number can be traced to its config."""
+    text = json.dumps(config, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def fill_defaults(config: dict, schema: dict) -> dict:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.io.tables import write_text
+from inexflow.io.tables import readable_strings, write_text
 from inexflow.measures.catalogue import is_count
 
 # columns of the analysis tables that hold counts (sizes, depths, numbers of runs, pairs or
@@ -20,27 +21,12 @@ ANALYSIS_COUNTS = frozenset({"samples", "runs", "pairs", "count", "size", "depth
 
 
 def _cells(col: pd.Series, count: bool, digits: int) -> list[str]:
-    """One column's cells as :func:`_table` writes them: a count that is a whole number as an
-    integer, other floats with ``digits`` decimals, anything else as escaped text; column by
-    column where the dtype says what the values are (four times faster on the report's
-    tables), value by value otherwise."""
-    if isinstance(col.dtype, np.dtype) and col.dtype.kind == "f":
-        vals = col.tolist()
-        if count:
-            return [str(int(v)) if v.is_integer() else f"{v:.{digits}f}" for v in vals]
-        return [f"{v:.{digits}f}" for v in vals]
-    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iub":
-        return [html.escape(str(v)) for v in col.tolist()]
-    if isinstance(col.dtype, pd.StringDtype) and not col.hasnans:
-        return [html.escape(v) for v in col.tolist()]
-
-    def cell(v):
-        if count and isinstance(v, float) and v.is_integer():
-            return str(int(v))
-        if isinstance(v, float):
-            return f"{v:.{digits}f}"
-        return html.escape(str(v))
-    return [cell(v) for v in col]
+    """One column's cells as :func:`_table` writes them: as
+    :func:`~inexflow.io.tables.readable_strings` gives them, text escaped."""
+    cells = readable_strings(col, count, digits)
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "fiub":
+        return cells
+    return [html.escape(c) for c in cells]
 
 
 def _table(df: pd.DataFrame, digits: int = 4) -> str:
@@ -62,9 +48,13 @@ def _head(title: str) -> str:
 
 
 def read_tsv(path) -> pd.DataFrame:
-    """A TSV the workflow wrote, with identifiers (run, topic, participant, group) kept as text."""
-    return pd.read_csv(path, sep="\t", dtype={"run": str, "topic": str, "participant": str, "group": str},
-                       keep_default_na=False, na_values=["", "nan", "NaN"])
+    """A TSV the workflow wrote, with identifiers (run, topic, participant, group) and the
+    summaries' warnings kept as text."""
+    df = pd.read_csv(path, sep="\t", dtype={"run": str, "topic": str, "participant": str, "group": str,
+                                            "warnings": str}, keep_default_na=False, na_values=["", "nan", "NaN"])
+    if "warnings" in df:
+        df["warnings"] = df["warnings"].fillna("")
+    return df
 
 
 # Snakemake embeds every report page as a base64 data URL, and Chromium rejects URLs over
@@ -125,3 +115,44 @@ def write_report(path, summaries: list[str], correlation: str, depths: str, camp
     parts.append(_table(dep))
     parts.append("</body></html>\n")
     write_text("".join(parts), path)
+
+
+# the measure columns of each task's ranking shown on the report's landing page (the rest are a
+# click away, in the task's ranking table)
+LANDING_MEASURES = 4
+
+
+def _rst(text: str) -> str:
+    """Text as a literal reStructuredText cell: markup characters escaped."""
+    return re.sub(r"([\\`*_|<>\[\]])", r"\\\1", text)
+
+
+def landing_page(summaries: list[str], campaign: str, provenance: str, description: str,
+                 headline: dict[str, list[str]] | None = None) -> str:
+    """The Snakemake report's landing page (reStructuredText): ``description``, the ranked
+    summary of every task (its main measure and the next of its ``headline`` measures, and the
+    warnings about its runs), and a link to every table and figure of the report (rendered by
+    Snakemake's Jinja: the loop over ``categories``), ``provenance`` last."""
+    out = ["{% raw %}", f"Campaign **{_rst(campaign)}**: {_rst(description)}", "", "Ranked runs", "-----------", ""]
+    for s in summaries:
+        df = read_tsv(s)
+        main = df.columns[4] if len(df.columns) > 4 else None
+        wanted = [main, *(headline or {}).get(Path(s).stem, [])]
+        measures = [c for c in dict.fromkeys(wanted) if c in df.columns][:LANDING_MEASURES]
+        cols = ["rank", "run", "participant", "quant", *measures]
+        if "warnings" in df and df["warnings"].astype(bool).any():
+            cols.append("warnings")
+        ranked = df[df["rank"] > 0] if "rank" in df else df
+        out += [f"Task **{_rst(Path(s).stem)}**, ranked by {_rst(str(main))}:", "", ".. list-table::",
+                "   :header-rows: 1", ""]
+        counts = [is_count(str(c)) or c == "rank" for c in cols]
+        cells = [readable_strings(ranked[c], n, 4) for c, n in zip(cols, counts)]
+        for row in [cols, *zip(*cells)]:
+            out += [f"   {'*' if i == 0 else ' '} - {_rst(str(v)) or ' '}" for i, v in enumerate(row)]
+        out.append("")
+    out += ["{% endraw %}", "Every table and figure", "----------------------", "",
+            "{% for cat, subcats in categories|dictsort %}",
+            "- {{ cat.name }}: {% for subcat, results in subcats|dictsort %}{% for res in results %}"
+            "`{{ res.target }}`_ {% endfor %}{% endfor %}",
+            "", "{% endfor %}", "{% raw %}", _rst(provenance), "{% endraw %}", ""]
+    return "\n".join(out)

@@ -189,9 +189,35 @@ def _column_strings(col: pd.Series) -> list[str]:
     return list(map(format_value, vals))
 
 
-def write_tsv(df: pd.DataFrame, path):
-    """Write ``df`` as a tab-separated table with a header, atomically and deterministically."""
-    cols = [_column_strings(df.iloc[:, i]) for i in range(df.shape[1])]
+def readable_strings(col: pd.Series, count: bool, digits: int) -> list[str]:
+    """A column's cells for reading: a count that is a whole number as an integer, other floats
+    with ``digits`` decimals, anything else as text; column by column where the dtype says what
+    the values are, value by value otherwise."""
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind == "f":
+        vals = col.tolist()
+        if count:
+            return [str(int(v)) if v.is_integer() else f"{v:.{digits}f}" for v in vals]
+        return [f"{v:.{digits}f}" for v in vals]
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iub":
+        return list(map(str, col.tolist()))
+    if isinstance(col.dtype, pd.StringDtype) and not col.hasnans:
+        return col.tolist()
+
+    def cell(v):
+        if count and isinstance(v, float) and v.is_integer():
+            return str(int(v))
+        if isinstance(v, float):
+            return f"{v:.{digits}f}"
+        return str(v)
+    return [cell(v) for v in col]
+
+
+def write_tsv(df: pd.DataFrame, path, digits: int | None = None, counts=frozenset()):
+    """Write ``df`` as a tab-separated table with a header, atomically and deterministically:
+    floats exactly (``repr``), or for reading with ``digits`` decimals and the columns
+    ``counts`` as integers (:func:`readable_strings`)."""
+    cols = [_column_strings(df.iloc[:, i]) if digits is None else
+            readable_strings(df.iloc[:, i], str(df.columns[i]) in counts, digits) for i in range(df.shape[1])]
     with atomic_path(path) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write("\t".join(map(str, df.columns)) + "\n")

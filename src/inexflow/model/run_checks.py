@@ -1,0 +1,55 @@
+"""What an organiser is told about a run before reading its scores: legal but odd shapes that
+change what its means say.
+
+- Topics assessed but not answered: the official INEX 2007-2010 tool (and trec_eval without
+  ``-c``) averages over the topics a run answers, so a run answering half the topics can rank
+  first; ``all_qrels_topics: true`` (``-c``) counts the others as 0.
+- Topics with more results than the task allows (``max_list_length``, INEX's 1500): every result
+  is scored, as the official tool does (it reads every line; nothing in it cuts a list).
+- Repeated results (the same topic, document and element or passage): every line is scored, as
+  the official tools do.
+- Every topic's results sharing one score (runs without scores, as XML runs may be, are not
+  tied): the order is then the tie-break's, not the system's.
+
+Each is one line, stated once per run (and evaluation task: the assessed topics are its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import pandas as pd
+
+from inexflow.io.canonical import duplicate_mask
+
+
+def run_warnings(results: pd.DataFrame, assessed: Collection[str], max_results: int,
+                 all_qrels_topics: bool = False) -> list[str]:
+    """The warnings about a run's ``results`` (the canonical result table) scored against the
+    topics ``assessed``, with at most ``max_results`` results per topic allowed."""
+    out = []
+    answered = set(results["topic"])
+    assessed = set(assessed)
+    missing = assessed - answered
+    if missing and assessed:
+        n = len(assessed & answered)
+        effect = (f"the {len(missing)} others count as 0 (all_qrels_topics: true)" if all_qrels_topics else
+                  f"its means are over those {n} (the official tool's default); with all_qrels_topics: true (-c) "
+                  f"the {len(missing)} others count as 0")
+        out.append(f"answers {n} of the {len(assessed)} assessed topics: {effect}")
+    sizes = results.groupby("topic", sort=False).size()
+    over = sizes[sizes > max_results]
+    if len(over):
+        top = over.idxmax()
+        out.append(f"{len(over)} topic{'s' if len(over) > 1 else ''} with more than {max_results} results (most: "
+                   f"{int(over.max())} on topic {top}), more than the task allows (max_list_length); every result "
+                   "is scored, as the official tool does")
+    dup = int(duplicate_mask(results).sum()) if len(results) else 0
+    if dup:
+        out.append(f"{dup} repeated result{'s' if dup > 1 else ''} (the same topic, document and element or "
+                   "passage): every line is scored, as the official tools do")
+    ranked = results[(results["topic"].map(sizes) > 1) & results["rsv"].notna()]
+    if len(ranked) and (ranked.groupby("topic", sort=False)["rsv"].nunique() == 1).all():
+        out.append("every topic's results share one score (all tied): their order is the tie-break's (the ranks, "
+                   "the file, or for the trec measures the document ids), not the system's")
+    return out

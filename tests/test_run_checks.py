@@ -1,0 +1,57 @@
+"""What an organiser is warned of about a run (inexflow.model.run_checks), and the summaries
+written for reading."""
+import numpy as np
+import pandas as pd
+
+from inexflow.io.tables import write_tsv
+from inexflow.model.run_checks import run_warnings
+
+
+def results(rows):
+    """A canonical result table from (topic, doc, offset, length, rsv) rows."""
+    df = pd.DataFrame(rows, columns=["topic", "doc", "offset", "length", "rsv"])
+    df["xpath"] = ""
+    df["rank"] = df.groupby("topic").cumcount() + 1
+    df["line"] = np.arange(1, len(df) + 1)
+    return df[["topic", "doc", "xpath", "offset", "length", "rank", "rsv", "line"]]
+
+
+def test_a_plain_run_has_no_warning():
+    r = results([("1", "a", 0, 10, 3.0), ("1", "b", 0, 10, 2.0), ("2", "a", 5, 5, 1.0)])
+    assert run_warnings(r, ["1", "2"], 1500) == []
+
+
+def test_topics_assessed_but_not_answered_are_counted_with_what_c_changes():
+    r = results([("1", "a", 0, 10, 3.0), ("1", "b", 0, 10, 2.0)])
+    assert run_warnings(r, ["1", "2", "3", "4"], 1500) == [
+        "answers 1 of the 4 assessed topics: its means are over those 1 (the official tool's default); with "
+        "all_qrels_topics: true (-c) the 3 others count as 0"]
+    assert run_warnings(r, ["1", "2"], 1500, all_qrels_topics=True) == [
+        "answers 1 of the 2 assessed topics: the 1 others count as 0 (all_qrels_topics: true)"]
+    assert run_warnings(r, ["1"], 1500) == []  # a topic answered but not assessed is not one missing
+
+
+def test_longer_lists_than_the_task_allows_repeats_and_ties():
+    r = results([("1", "a", 0, 10, 1.0), ("1", "b", 0, 10, 1.0), ("1", "a", 0, 10, 1.0),
+                 ("2", "a", 0, 10, 5.0), ("2", "c", 0, 10, 5.0)])
+    got = run_warnings(r, ["1", "2"], 2)
+    assert got == [
+        "1 topic with more than 2 results (most: 3 on topic 1), more than the task allows (max_list_length); "
+        "every result is scored, as the official tool does",
+        "1 repeated result (the same topic, document and element or passage): every line is scored, as the "
+        "official tools do",
+        "every topic's results share one score (all tied): their order is the tie-break's (the ranks, the file, "
+        "or for the trec measures the document ids), not the system's"]
+    # exactly the limit is no warning; one topic with distinct scores is not all tied; no scores is not tied
+    assert run_warnings(r.iloc[[0, 1, 3, 4]].assign(rsv=[2.0, 1.0, 5.0, 5.0]), ["1", "2"], 2) == []
+    assert run_warnings(r.iloc[[0, 1]].assign(rsv=np.nan), ["1"], 2) == []
+
+
+def test_readable_tsv_has_four_decimals_and_integer_counts(tmp_path):
+    df = pd.DataFrame({"rank": [1, 2], "run": ["a", "b"], "MAiP": [0.123456789, 0.1], "num_rel": [59.0, 60.0],
+                       "warnings": ["", "answers 1 of the 2 assessed topics"]})
+    write_tsv(df, tmp_path / "t.tsv", digits=4, counts={"rank", "num_rel"})
+    assert (tmp_path / "t.tsv").read_text().splitlines() == [
+        "rank\trun\tMAiP\tnum_rel\twarnings", "1\ta\t0.1235\t59\t", "2\tb\t0.1000\t60\tanswers 1 of the 2 assessed topics"]
+    write_tsv(df, tmp_path / "exact.tsv")
+    assert "0.123456789\t59.0" in (tmp_path / "exact.tsv").read_text()
