@@ -302,10 +302,14 @@ def check_measures(names, families, options: dict | None, where: str):
     known = measure_names(families, options)
     for n in names:
         if n not in known:
-            close = difflib.get_close_matches(str(n), known, n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise UsageError(f"{where}: {n!r} is not a measure of the families {', '.join(families)}"
-                             f"{hint} (they give {', '.join(_brief(known))})")
+            _unknown_measure(n, known, families, where)
+
+
+def _unknown_measure(name, known: list[str], families, where: str, more=(), note: str = ""):
+    close = difflib.get_close_matches(str(name), [*known, *more], n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise UsageError(f"{where}: {name!r} is not a measure of the families {', '.join(families)}{hint} (they give "
+                     f"{', '.join(_brief(known))}{note})")
 
 
 def _brief(names: list[str]) -> list[str]:
@@ -394,10 +398,7 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
     out: dict[str, None] = {}
 
     def unknown(token: str):
-        close = difflib.get_close_matches(token, [*known, *stems], n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise UsageError(f"{where} {token}: not a measure of the families {', '.join(families)}{hint} (they give "
-                         f"{', '.join(_brief(known))}; parameters after a dot, e.g. P.5,10 or iP.0.01,0.05)")
+        _unknown_measure(token, known, families, where, stems, "; parameters after a dot, e.g. P.5,10 or iP.0.01,0.05")
 
     def with_parameters(stem: str, params: list[str], token: str):
         if stem not in stems:
@@ -405,7 +406,7 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
         for p in params:
             hits = [n for q, n in stems[stem] if _same_parameter(p, q)]
             if not hits:
-                raise UsageError(f"{where} {token}: {stem} has no parameter {p!r} with these options (it has "
+                raise UsageError(f"{where}: {token!r}: {stem} has no parameter {p!r} with these options (it has "
                                  f"{', '.join(q for q, _ in stems[stem])})")
             out.update(dict.fromkeys(hits))
 
