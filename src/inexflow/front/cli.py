@@ -175,6 +175,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="adjusted p-values at or below it are marked * (default 0.05)")
     k.add_argument("runs", nargs="+", metavar="RUN", help="the first run is the baseline")
 
+    va = sub.add_parser("validate", help="check runs as the workflow reads and scores them, without scoring",
+                        description="Check each run as the workflow would (format, task label, overlap where the task "
+                                    "forbids it, topics listed twice, list length, topics answered against the "
+                                    "assessments or the topic set) without scoring it: one line per problem "
+                                    "(FILE:line: error|warning: problem), then one line per run (OK or FAILED). "
+                                    "Exit 1 when a run has an error (the workflow would stop on it), 0 otherwise.",
+                        epilog="example: inexflow validate --task focused --assessments qrels.fol RUN...")
+    va.add_argument("--task", type=_task, metavar="TASK",
+                    help="the task the runs are submitted to (default: the task each run names; text runs name none)")
+    va.add_argument("--assessments", action="append", metavar="FILE",
+                    help="assessments: check the topics answered against the assessed ones (repeat for several files)")
+    va.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
+    va.add_argument("--topics", metavar="FILE|IDS",
+                    help="the topic set: a topic file or topic ids separated by commas; check the topics answered")
+    va.add_argument("--max-list-length", type=int, default=d.max_list_length,
+                    help=f"results a topic may list (default {d.max_list_length}, INEX's limit)")
+    va.add_argument("runs", nargs="+", metavar="RUN")
+
     c = sub.add_parser("check-config", help="check a campaign config as the workflow will, before running it",
                        description="Load config/config.yaml and the --configfile files as Snakemake does and make "
                                    "every check the workflow makes before a job runs (YAML syntax with its line, "
@@ -470,6 +488,26 @@ def _write_in_order(results, progress: Progress | None = None):
             progress.step()
 
 
+def cmd_validate(args) -> int:
+    from inexflow.front.validate import parse_topic_set, validate_run
+
+    assessments = None
+    if args.assessments:
+        from inexflow.model.assessments import read_assessments
+        assessments = read_assessments(args.assessments, args.assessments_format)
+    topics = parse_topic_set(args.topics) if args.topics else None
+    failed = 0
+    for path in args.runs:
+        report = validate_run(path, args.task, assessments, topics, args.max_list_length)
+        for level, place, problem in report.problems:
+            print(f"{place}: {level}: {problem}")
+        print(report.summary())
+        failed += report.errors > 0
+    if len(args.runs) > 1:
+        print(f"{len(args.runs) - failed} of {len(args.runs)} runs OK" + (f", {failed} FAILED" if failed else ""))
+    return 1 if failed else 0
+
+
 def cmd_check_config(args) -> int:
     config, campaign = load_config(args.configfile)
     tasks = [f"{t} {len(campaign.runs_of(t))}" for t in campaign.eval_tasks]
@@ -538,8 +576,8 @@ def main(argv=None) -> int:
     logging.basicConfig(handlers=[handler])
     logging.getLogger("inexflow").setLevel(level)
     try:
-        commands = {"score": cmd_score, "compare": cmd_compare, "simulate": cmd_simulate, "check-config": cmd_check_config,
-                    "convert": cmd_convert, "workflow": cmd_workflow}
+        commands = {"score": cmd_score, "compare": cmd_compare, "validate": cmd_validate, "simulate": cmd_simulate,
+                    "check-config": cmd_check_config, "convert": cmd_convert, "workflow": cmd_workflow}
         return commands[args.command](args)
     except (InputError, UsageError) as e:
         print(f"inexflow: error: {e}", file=sys.stderr)
