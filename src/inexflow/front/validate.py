@@ -59,7 +59,8 @@ class Report:
         counts = ", ".join(f"{n} {what}{'s' * (n != 1)}" for n, what in ((self.errors, "error"),
                                                                        (warnings, "warning")) if n)
         task = f", task {self.task}" if self.task else ""
-        what = f" (run {self.run_id}{task}, {self.topics} topics, {self.results} results)" if self.run_id else ""
+        what = f" (run {self.run_id}{task}, {self.topics} topic{'s' * (self.topics != 1)}, {self.results} " \
+               f"result{'s' * (self.results != 1)})" if self.run_id else ""
         return f"{self.path}: {'OK' if not self.errors else 'FAILED'}{what}" + (f": {counts}" if counts else "")
 
 
