@@ -1,5 +1,7 @@
-"""The ``inexflow`` command line: ``inexflow score`` (one or more runs, no Snakemake) and
-``inexflow simulate`` (a seeded demo or benchmark campaign).
+"""The ``inexflow`` command line: ``inexflow score`` (one or more runs, no Snakemake),
+``inexflow compare`` (runs compared topic by topic with the workflow's significance tests),
+``inexflow validate`` (runs checked as the workflow reads them, without scoring) and
+``inexflow simulate`` (a seeded demo or benchmark campaign), among others (docs/cli.md).
 
 Errors in the input print one line ``inexflow: error: FILE:WHERE: PROBLEM`` and exit 2.
 """
@@ -312,7 +314,7 @@ def cmd_compare(args) -> int:
                 if missing and name not in warned:
                     warned.add(name)
                     log.warning("run %s has no %s on %d of the %d topics compared: they count 0 here, as in the "
-                                "workflow's significance analysis (inexflow score's mean leaves them out; -e counts "
+                                "workflow's significance analysis (inexflow score's mean leaves them out; -c or -e count "
                                 "them 0 there too)", name, per_topic_name(m), missing, mat.shape[1])
             res = compare_runs(mat, pairs, COMPARE_TESTS, args.bootstrap, args.seed)
             res.insert(0, "quant", q)
