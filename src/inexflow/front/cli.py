@@ -108,7 +108,7 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
     p.add_argument("-e", dest="empty_topics_zero", action="store_true",
                    help="topics assessed but absent from the run score 0 instead of being left out")
     p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
-                   help="measures to print, as trec_eval's -m: repeat for several; parameters after a dot, commas "
+                   help="the measures, chosen as trec_eval's -m chooses them: repeat for several; parameters after a dot, commas "
                         "between them (-m iP.0.01,0.05 -m MAiP; -m P.5,10 -m map on TREC qrels); a name as the "
                         "family gives it (iP[0.01]); a stem alone for all its parameters (-m iP); -m official for "
                         "the families' headline measures (default: "
@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table: aligned tables for reading, one per measure (default); tsv: one row per measure and "
                         "pair with every value at full precision (pandas.read_csv(..., sep='\\t'))")
     k.add_argument("--plot", metavar="FILE", help="also draw the per-topic differences, sorted, as a PNG")
-    k.add_argument("--bootstrap", type=_positive, default=COMPARE_BOOTSTRAP,
+    k.add_argument("--bootstrap", type=_positive, default=COMPARE_BOOTSTRAP, metavar="N",
                    help=f"bootstrap resamples (default {COMPARE_BOOTSTRAP})")
     k.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
     k.add_argument("--significance-level", type=float, default=0.05, metavar="LEVEL",
