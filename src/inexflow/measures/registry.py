@@ -440,11 +440,3 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
     if not out:
         raise UsageError(f"{where}: no measure named")
     return list(out)
-
-
-def paired_names(names) -> set[str]:
-    """``names`` with the per-topic name of each mean and the mean of each per-topic name
-    (:data:`MEANS`): selecting ``MAiP`` or ``AiP`` selects both, as ir_measures gives AP per
-    topic for AP."""
-    names = set(names)
-    return names | {MEANS[n] for n in names if n in MEANS} | {m for m, t in MEANS.items() if t in names}
