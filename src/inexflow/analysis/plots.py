@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from inexflow.io.tables import atomic_path  # noqa: E402
-from inexflow.measures.catalogue import CURVES, curve_point, curve_title  # noqa: E402
+from inexflow.measures.catalogue import CURVES, NO_QUANT, curve_point, curve_title  # noqa: E402
 
 
 def _save(fig, path):
@@ -199,5 +199,26 @@ def task_curves(scores: pd.DataFrame, task: str, path, main_measure: str | None 
     if not panels:
         axes[0][0].text(0.5, 0.5, f"no curve measures for {task}", ha="center")
         axes[0][0].set_axis_off()
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def topic_differences(df: pd.DataFrame, path):
+    """Per-topic score differences of compared runs (``inexflow compare --plot``): one panel
+    per measure (columns) and pair (rows), a bar per topic, sorted from the largest
+    difference A - B to the smallest, above 0 where A scores higher."""
+    keys = list(dict.fromkeys(zip(df["measure"], df["quant"])))
+    pairs = list(dict.fromkeys(zip(df["run_a"], df["run_b"])))
+    nrows, ncols = max(len(pairs), 1), max(len(keys), 1)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.5 * ncols, 3.2 * nrows), squeeze=False)
+    for row, (a, b) in zip(axes, pairs):
+        for ax, (m, q) in zip(row, keys):
+            g = df[(df["measure"] == m) & (df["quant"] == q) & (df["run_a"] == a) & (df["run_b"] == b)]
+            d = np.sort(g["difference"].to_numpy(float))[::-1]
+            ax.bar(np.arange(len(d)), d, width=1.0, color=np.where(d >= 0, "C0", "C3"))
+            ax.axhline(0, color="grey", lw=0.6)
+            ax.set_title(f"{m}{'' if q in NO_QUANT else f' ({q})'}: {a} - {b}", fontsize=9)
+            ax.set_xlabel(f"topics, sorted ({int((d > 0).sum())} higher, {int((d < 0).sum())} lower)", fontsize=8)
+            ax.set_ylabel("difference", fontsize=8)
     fig.tight_layout()
     _save(fig, path)

@@ -69,15 +69,49 @@ def pvalues_for_pairs(x: np.ndarray, pairs: np.ndarray, test: str, n_boot: int =
         tot = pos + (d < 0).sum(axis=1)
         return np.where(tot > 0, stats.binom.sf(pos - 1, np.maximum(tot, 1), 0.5), 1.0)
     if test == "bootstrap":
-        rng = np.random.default_rng(seed)
-        idx = rng.integers(0, n, size=(n_boot, n))
-        # runs x B: each resample's mean per run, B_BLOCK resamples at a time (the same sums,
-        # along the same contiguous axis, as one resample at a time)
-        means = np.concatenate([x[:, idx[b:b + B_BLOCK]].mean(axis=2) for b in range(0, n_boot, B_BLOCK)], axis=1) \
-            if n_boot else np.zeros((len(x), 0))
+        means = bootstrap_means(x, n_boot, seed)
         diff = means[pairs[:, 0]] - means[pairs[:, 1]]
         return (diff <= 0).mean(axis=1)
     raise UsageError(f"unknown test {test!r}; choose one of {', '.join(TESTS)}")
+
+
+def bootstrap_means(x: np.ndarray, n_boot: int = 10000, seed: int = 0) -> np.ndarray:
+    """Runs x ``n_boot``: each run's mean over every bootstrap resample of the topics (the
+    columns of ``x``), the resamples drawn with replacement from ``numpy.random.default_rng(seed)``,
+    the same for every run (the paired bootstrap)."""
+    n = x.shape[1]
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n, size=(n_boot, n))
+    # runs x B: each resample's mean per run, B_BLOCK resamples at a time (the same sums,
+    # along the same contiguous axis, as one resample at a time)
+    return np.concatenate([x[:, idx[b:b + B_BLOCK]].mean(axis=2) for b in range(0, n_boot, B_BLOCK)], axis=1) \
+        if n_boot else np.zeros((len(x), 0))
+
+
+def two_sided_pvalues(x: np.ndarray, pairs: np.ndarray, test: str, n_boot: int = 10000, seed: int = 0) -> np.ndarray:
+    """Two-sided p-values of "runs pairs[k,0] and pairs[k,1] differ": twice the smaller of the
+    two one-sided p-values of :func:`pvalues_for_pairs` (both directions in one call, so the
+    bootstrap uses the same resamples), at most 1. For the t-test and the Wilcoxon test these
+    are ``scipy.stats.ttest_rel`` and ``scipy.stats.wilcoxon``'s two-sided p-values."""
+    p = pvalues_for_pairs(x, np.vstack([pairs, pairs[:, ::-1]]), test, n_boot, seed)
+    k = len(pairs)
+    return np.minimum(1.0, 2 * np.minimum(p[:k], p[k:]))
+
+
+def by_adjusted(pvalues) -> np.ndarray:
+    """Benjamini-Yekutieli adjusted p-values: ``by_adjusted(p) <= alpha`` are the hypotheses
+    :func:`benjamini_yekutieli` rejects at ``alpha`` (p_(k) adjusted is min over j >= k of
+    p_(j) m c(m) / j, at most 1)."""
+    p = np.asarray(pvalues, float)
+    m = len(p)
+    if m == 0:
+        return np.zeros(0)
+    c = np.sum(1.0 / np.arange(1, m + 1))
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * m * c / np.arange(1, m + 1)
+    adj = np.empty(m)
+    adj[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    return adj
 
 
 def wilcoxon_greater(d: np.ndarray) -> np.ndarray:

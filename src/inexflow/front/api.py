@@ -38,7 +38,8 @@ import tempfile
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
-from inexflow.measures.registry import check_measures
+from inexflow.measures.output import select_scores
+from inexflow.measures.registry import select_measures
 from inexflow.measures.session import Session
 from inexflow.model.assessments import Assessments, read_assessments
 from inexflow.model.options import Options
@@ -153,10 +154,14 @@ def evaluate(assessments, run, measures=None, *, task: str, families=None, colle
 
     ``assessments``: a path (file or directory), a list of paths, an
     :class:`~inexflow.model.assessments.Assessments` or a DataFrame; ``run``: a path, a
-    :class:`~inexflow.model.runs.Run` or a DataFrame. ``measures``: names such as
-    ``"MAiP"``, ``"iP[0.01]"``, ``"nxCG[10]"``, ``"MAgP"`` (default: every measure of the
-    families); ``task``: a scoring type or a submission label; ``families``: instead of the
-    task's default; ``options``: any :class:`~inexflow.model.options.Options` field (``cutoffs``,
+    :class:`~inexflow.model.runs.Run` or a DataFrame. ``measures``: a name or a list of names
+    such as ``"MAiP"``, ``"iP[0.01]"``, ``"nxCG[10]"``, ``"MAgP"``, or as trec_eval's ``-m``
+    takes them (``"iP.0.01,0.05"``, ``"P.5,10"``, ``"official"``;
+    :func:`inexflow.measures.registry.select_measures`; default: every measure of the
+    families), in the order given; with ``per_topic=True`` a mean's name gives its per-topic
+    measure (``MAiP``: ``AiP`` per topic and ``MAiP`` over ``all``), as ir_measures does;
+    ``task``: a scoring type or a submission label; ``families``: instead of the task's
+    default; ``options``: any :class:`~inexflow.model.options.Options` field (``cutoffs``,
     ``quantisations``, ``beta``, ``overlap``, ...). Returns the means (columns ``measure``,
     ``value``, plus ``quant`` where several quantisations are scored), or with
     ``per_topic=True`` the rows ``topic, quant, measure, value`` of every topic and ``all``.
@@ -165,13 +170,10 @@ def evaluate(assessments, run, measures=None, *, task: str, families=None, colle
     a = _assessments(assessments, assessments_format)
     session = Session.build(a, task, families, opts, collection)
     if measures is not None:
-        measures = [measures] if isinstance(measures, str) else list(measures)
-        check_measures(measures, session.families, opts.as_dict(), "inexflow.evaluate measures")
+        measures = select_measures(measures, session.families, opts, "inexflow.evaluate measures")
     scores = session.score(_run(run, task))
     if measures is not None:
-        scores = scores[scores["measure"].isin(measures)]
-        order = {m: i for i, m in enumerate(measures)}
-        scores = scores.iloc[scores["measure"].map(order).argsort(kind="stable")]
+        scores = select_scores(scores, measures)
     if per_topic:
         return scores[["topic", "quant", "measure", "value"]].reset_index(drop=True)
     means = scores[scores["topic"] == "all"]

@@ -1,5 +1,7 @@
-"""The ``inexflow`` command line: ``inexflow score`` (one or more runs, no Snakemake) and
-``inexflow simulate`` (a seeded demo or benchmark campaign).
+"""The ``inexflow`` command line: ``inexflow score`` (one or more runs, no Snakemake),
+``inexflow compare`` (runs compared topic by topic with the workflow's significance tests),
+``inexflow validate`` (runs checked as the workflow reads them, without scoring) and
+``inexflow simulate`` (a seeded demo or benchmark campaign), among others (docs/cli.md).
 
 Errors in the input print one line ``inexflow: error: FILE:WHERE: PROBLEM`` and exit 2.
 """
@@ -19,7 +21,7 @@ from inexflow.campaign.tasks import used_quantisations
 from inexflow.errors import InputError, UsageError
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import TASKS, normalise_task
-from inexflow.measures.registry import FAMILIES
+from inexflow.measures.registry import FAMILIES, OFFICIAL, select_measures
 from inexflow.model.options import Options
 from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config
 
@@ -60,6 +62,59 @@ def _joined(values) -> str:
     return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
 
 
+def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default: str) -> None:
+    """The options that say what is scored and how (task, assessments, families, measures and
+    every scoring option), of ``inexflow score`` and ``inexflow compare`` alike; ``d`` gives
+    the defaults (:func:`options_from_args` reads them back)."""
+    p.add_argument("--task", required=True, type=_task, metavar="TASK",
+                   help="scoring type (thorough, focused, relevant-in-context, best-in-context, fetch-browse) or any "
+                        "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
+    p.add_argument("--assessments", required=True, action="append", metavar="FILE",
+                   help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
+    p.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
+    p.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
+    p.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
+                   help=f"measure families to use instead of the task's default ({', '.join(sorted(FAMILIES))}), "
+                        "e.g. --family xcg for XCG on FOL qrels")
+    p.add_argument("--quant", type=lambda t: [x for x in t.split(",") if x], default=list(d.quantisations),
+                   help=f"quantisation(s) for element measures, comma-separated (default {_joined(d.quantisations)}), "
+                        "e.g. strict,liberal")
+    p.add_argument("--cutoff-ks", type=_cutoffs, default=list(d.cutoff_ks),
+                   help=f"cut-offs of the cutoff family (default {_joined(d.cutoff_ks)})")
+    p.add_argument("--bepd-a", type=_numbers(float), default=list(d.bepd_a),
+                   help=f"BEPD/EPRUM values of A (default {_joined(d.bepd_a)})")
+    p.add_argument("--mean-doc-length", type=float, help="BEPD/EPRUM L (default: mean length of the assessed documents)")
+    p.add_argument("--overlap", choices=["on", "off"],
+                   help="XCG overlap: on = rv/rv_norm against the ideal recall-base, off = quant against the full "
+                        "recall-base (default: on for the focused task, off otherwise)")
+    p.add_argument("--alpha", type=float, default=d.alpha, help=f"overlap alpha for focused XCG (default {d.alpha:g})")
+    p.add_argument("--curves", action="store_true",
+                   help="print the ep/gr curve ep[0.01..1.00] and the nxCG curve nxCG@[k] per topic too")
+    p.add_argument("--max-list-length", type=int, default=d.max_list_length,
+                   help=f"list length whose 1..100%% give the nxCG curve ranks (default {d.max_list_length})")
+    p.add_argument("--cutoffs", type=_cutoffs, default=list(d.cutoffs),
+                   help=f"nxCG and EPRUM[A]@[k] cut-offs (default {_joined(d.cutoffs)})")
+    p.add_argument("--beta", type=float, default=d.beta,
+                   help=f"Relevant in Context F-beta (default {d.beta:g} as the official tool; 1 for HiXEval 2006)")
+    p.add_argument("-n", "--bep-distance", dest="bep_distance", type=float, default=d.bep_distance,
+                   help=f"Best in Context: distance n at which a best entry point scores 0 (default {d.bep_distance:g})")
+    p.add_argument("--regroup", action="store_true",
+                   help="in-context runs: move interleaved results next to their article's first result (and say so)")
+    p.add_argument("--ideal-tie", choices=["ancestor", "descendant"], default=d.ideal_tie)
+    p.add_argument("--topics", type=lambda t: [x for x in t.split(",") if x], dest="topic_subset",
+                   help="evaluate only these topics, comma-separated (a POOLS list)")
+    p.add_argument("-c", dest="all_qrels_topics", action="store_true",
+                   help="average over every topic in the assessments (missing topics score 0)")
+    p.add_argument("-e", dest="empty_topics_zero", action="store_true",
+                   help="topics assessed but absent from the run score 0 instead of being left out")
+    p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
+                   help="the measures, chosen as trec_eval's -m chooses them: repeat for several; parameters after a dot, commas "
+                        "between them (-m iP.0.01,0.05 -m MAiP; -m P.5,10 -m map on TREC qrels); a name as the "
+                        "family gives it (iP[0.01]); a stem alone for all its parameters (-m iP); -m official for "
+                        "the families' headline measures (default: "
+                        f"{measures_default})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     d = Options()  # every default below comes from here
     p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
@@ -78,60 +133,67 @@ def build_parser() -> argparse.ArgumentParser:
                               "  inexflow score --task focused --family xcg --collection DIR --assessments qrels.fol "
                               "RUN\n  inexflow score --task focused --assessments qrels.fol --format tsv RUN... > "
                               "scores.tsv")
-    s.add_argument("--task", required=True, type=_task, metavar="TASK",
-                   help="scoring type (thorough, focused, relevant-in-context, best-in-context, fetch-browse) or any "
-                        "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
-    s.add_argument("--assessments", required=True, action="append", metavar="FILE",
-                   help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
-    s.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
-    s.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
-    s.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
-                   help=f"measure families to use instead of the task's default ({', '.join(sorted(FAMILIES))}), "
-                        "e.g. --family xcg for XCG on FOL qrels")
+    add_scoring_options(s, d, "every measure")
     s.add_argument("--format", choices=["inex", "trec", "tsv", "json"], default="inex",
                    help="inex: measure<TAB>topic<TAB>value in one <eval> block per run, as the official tool "
                         "(default); trec: the same lines without the blocks, as trec_eval; tsv: one table with a "
                         "header run, measure, topic, value (pandas.read_csv(..., sep='\\t')); json: JSON Lines, one "
                         "object per score with run, measure, topic, quant and value (pandas.read_json(..., "
                         "lines=True))")
-    s.add_argument("--quant", type=lambda t: [x for x in t.split(",") if x], default=list(d.quantisations),
-                   help=f"quantisation(s) for element measures, comma-separated (default {_joined(d.quantisations)}), "
-                        "e.g. strict,liberal")
     s.add_argument("--cutoff-table", action="store_true",
                    help="with --family cutoff: print the Hiemstra & Mihajlovic table (cut-off x quantisation, overlap)")
-    s.add_argument("--cutoff-ks", type=_cutoffs, default=list(d.cutoff_ks),
-                   help=f"cut-offs of the cutoff family (default {_joined(d.cutoff_ks)})")
-    s.add_argument("--bepd-a", type=_numbers(float), default=list(d.bepd_a),
-                   help=f"BEPD/EPRUM values of A (default {_joined(d.bepd_a)})")
-    s.add_argument("--mean-doc-length", type=float, help="BEPD/EPRUM L (default: mean length of the assessed documents)")
-    s.add_argument("--overlap", choices=["on", "off"],
-                   help="XCG overlap: on = rv/rv_norm against the ideal recall-base, off = quant against the full "
-                        "recall-base (default: on for the focused task, off otherwise)")
-    s.add_argument("--alpha", type=float, default=d.alpha, help=f"overlap alpha for focused XCG (default {d.alpha:g})")
-    s.add_argument("--curves", action="store_true",
-                   help="print the ep/gr curve ep[0.01..1.00] and the nxCG curve nxCG@[k] per topic too")
-    s.add_argument("--max-list-length", type=int, default=d.max_list_length,
-                   help=f"list length whose 1..100%% give the nxCG curve ranks (default {d.max_list_length})")
-    s.add_argument("--cutoffs", type=_cutoffs, default=list(d.cutoffs),
-                   help=f"nxCG and EPRUM[A]@[k] cut-offs (default {_joined(d.cutoffs)})")
-    s.add_argument("--beta", type=float, default=d.beta,
-                   help=f"Relevant in Context F-beta (default {d.beta:g} as the official tool; 1 for HiXEval 2006)")
-    s.add_argument("-n", "--bep-distance", dest="bep_distance", type=float, default=d.bep_distance,
-                   help=f"Best in Context: distance n at which a best entry point scores 0 (default {d.bep_distance:g})")
-    s.add_argument("--regroup", action="store_true",
-                   help="in-context runs: move interleaved results next to their article's first result (and say so)")
-    s.add_argument("--ideal-tie", choices=["ancestor", "descendant"], default=d.ideal_tie)
-    s.add_argument("--topics", type=lambda t: [x for x in t.split(",") if x], dest="topic_subset",
-                   help="evaluate only these topics, comma-separated (a POOLS list)")
     s.add_argument("-q", dest="per_topic", action="store_true", help="print per-topic values too")
-    s.add_argument("-c", dest="all_qrels_topics", action="store_true",
-                   help="average over every topic in the assessments (missing topics score 0)")
-    s.add_argument("-e", dest="empty_topics_zero", action="store_true",
-                   help="topics assessed but absent from the run score 0 instead of being left out")
     s.add_argument("-j", "--jobs", type=int, default=0,
                    help="runs scored in parallel processes (default: one per available core; output order and "
                         "values do not depend on it)")
     s.add_argument("runs", nargs="+", metavar="RUN")
+
+    k = sub.add_parser("compare", help="compare runs topic by topic: means, paired tests, wins/ties/losses",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Score two or more runs as inexflow score does and compare each other run with "
+                                   "the first (or, with --all-pairs, every pair) on the per-topic values of each "
+                                   "measure: the mean difference with its paired bootstrap confidence interval, "
+                                   "Cohen's d_z, wins/ties/losses over the topics and the two-sided p-values of the "
+                                   "paired t-test, the Wilcoxon signed-rank test and the paired bootstrap, adjusted by "
+                                   "Benjamini-Yekutieli over the pairs compared (the tests and the correction of the "
+                                   "workflow's significance stage).",
+                       epilog="examples:\n"
+                              "  inexflow compare --task focused --assessments qrels.fol BASELINE.run NEW.run\n"
+                              "  inexflow compare --task focused --assessments qrels.fol -m MAiP --all-pairs --plot "
+                              "diff.png A.run B.run C.run\n"
+                              "  inexflow compare --task focused --assessments qrels.fol --format tsv A.run B.run > "
+                              "compare.tsv")
+    add_scoring_options(k, d, "the families' headline measures, -m official")
+    k.add_argument("--all-pairs", action="store_true",
+                   help="compare every pair of runs (later minus earlier) instead of every run with the first")
+    k.add_argument("--format", choices=["table", "tsv"], default="table",
+                   help="table: aligned tables for reading, one per measure (default); tsv: one row per measure and "
+                        "pair with every value at full precision (pandas.read_csv(..., sep='\\t'))")
+    k.add_argument("--plot", metavar="FILE", help="also draw the per-topic differences, sorted, as a PNG")
+    k.add_argument("--bootstrap", type=_positive, default=COMPARE_BOOTSTRAP, metavar="N",
+                   help=f"bootstrap resamples (default {COMPARE_BOOTSTRAP})")
+    k.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    k.add_argument("--significance-level", type=float, default=0.05, metavar="LEVEL",
+                   help="adjusted p-values at or below it are marked * (default 0.05)")
+    k.add_argument("runs", nargs="+", metavar="RUN", help="the first run is the baseline")
+
+    va = sub.add_parser("validate", help="check runs as the workflow reads and scores them, without scoring",
+                        description="Check each run as the workflow would (format, task label, overlap where the task "
+                                    "forbids it, topics listed twice, list length, topics answered against the "
+                                    "assessments or the topic set) without scoring it: one line per problem "
+                                    "(FILE:line: error|warning: problem), then one line per run (OK or FAILED). "
+                                    "Exit 1 when a run has an error (the workflow would stop on it), 0 otherwise.",
+                        epilog="example: inexflow validate --task focused --assessments qrels.fol RUN...")
+    va.add_argument("--task", type=_task, metavar="TASK",
+                    help="the task the runs are submitted to (default: the task each run names; text runs name none)")
+    va.add_argument("--assessments", action="append", metavar="FILE",
+                    help="assessments: check the topics answered against the assessed ones (repeat for several files)")
+    va.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
+    va.add_argument("--topics", metavar="FILE|IDS",
+                    help="the topic set: a topic file or topic ids separated by commas; check the topics answered")
+    va.add_argument("--max-list-length", type=int, default=d.max_list_length,
+                    help=f"results a topic may list (default {d.max_list_length}, INEX's limit)")
+    va.add_argument("runs", nargs="+", metavar="RUN")
 
     c = sub.add_parser("check-config", help="check a campaign config as the workflow will, before running it",
                        description="Load config/config.yaml and the --configfile files as Snakemake does and make "
@@ -173,6 +235,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+COMPARE_BOOTSTRAP = 10000
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    return n
+
+
 def options_from_args(args):
     """The :class:`~inexflow.model.options.Options` of an ``inexflow score`` command line."""
     return Options(quantisations=args.quant, ideal_tie=args.ideal_tie, cutoffs=args.cutoffs,
@@ -183,13 +258,22 @@ def options_from_args(args):
                    cutoff_ks=args.cutoff_ks)
 
 
-def cmd_score(args) -> int:
+def scoring_session(args, default_measures=None):
+    """The :class:`~inexflow.measures.session.Session` of the scoring options
+    (:func:`add_scoring_options`) and the measures -m selects (``default_measures`` without -m)."""
     from inexflow.measures.session import Session
     from inexflow.model.assessments import read_assessments
 
+    options = options_from_args(args)
     a = read_assessments(args.assessments, args.assessments_format)
+    session = Session.build(a, args.task, args.family, options, args.collection)
+    specs = args.measures or default_measures
+    return session, select_measures(specs, session.families, options) if specs else None
+
+
+def cmd_score(args) -> int:
     global _SCORE_JOB
-    _SCORE_JOB = (args, Session.build(a, args.task, args.family, options_from_args(args), args.collection))
+    _SCORE_JOB = (args, *scoring_session(args))
     jobs = args.jobs or available_cores()
     if args.format == "tsv":
         sys.stdout.write("run\tmeasure\ttopic\tvalue\n")
@@ -200,6 +284,112 @@ def cmd_score(args) -> int:
     else:
         _write_in_order(map(_score_one, args.runs), progress)
     return 0
+
+
+def cmd_compare(args) -> int:
+    import pandas as pd
+
+    from inexflow.analysis.compare import COMPARE_TESTS, compare_runs, compared_pairs, topic_differences
+    from inexflow.analysis.matrix import score_matrix
+    from inexflow.measures.catalogue import per_topic_name
+    from inexflow.model.runs import read_run
+
+    if len(args.runs) < 2:
+        raise UsageError("compare needs at least two runs (the first is the baseline)")
+    session, measures = scoring_session(args, [OFFICIAL])
+    runs = [read_run(path, task=args.task) for path in args.runs]
+    names = run_labels(runs, args.runs)
+    for run, name in zip(runs, names):
+        run.name = name
+    scores = pd.concat([session.score(run) for run in runs], ignore_index=True)
+    pairs = compared_pairs(names, args.all_pairs)
+    tables, diffs, warned = [], [], set()
+    for m in measures:
+        per_topic = scores[(scores["measure"] == per_topic_name(m)) & (scores["topic"] != "all")]
+        for q in dict.fromkeys(per_topic["quant"]) or [None]:
+            mat = score_matrix(scores, runs[0].task, m, q).reindex(names, fill_value=0.0)
+            answered = per_topic[per_topic["quant"] == q].groupby("run")["topic"].nunique()
+            for name in names:
+                missing = mat.shape[1] - int(answered.get(name, 0))
+                if missing and name not in warned:
+                    warned.add(name)
+                    log.warning("run %s has no %s on %d of the %d topics compared: they count 0 here, as in the "
+                                "workflow's significance analysis (inexflow score's mean leaves them out; -c or -e count "
+                                "them 0 there too)", name, per_topic_name(m), missing, mat.shape[1])
+            res = compare_runs(mat, pairs, COMPARE_TESTS, args.bootstrap, args.seed)
+            res.insert(0, "quant", q)
+            res.insert(0, "measure", m)
+            tables.append(res)
+            if args.plot:
+                diffs.append(topic_differences(mat, pairs).assign(measure=m, quant=q))
+    table = pd.concat(tables, ignore_index=True)
+    if args.format == "tsv":
+        sys.stdout.write(table.to_csv(sep="\t", index=False, lineterminator="\n"))
+    else:
+        sys.stdout.write(comparison_text(table, names, args))
+    if args.plot:
+        from inexflow.analysis import plots
+        plots.topic_differences(pd.concat(diffs, ignore_index=True), args.plot)
+    return 0
+
+
+log = logging.getLogger("inexflow")
+
+
+def run_labels(runs, paths) -> list[str]:
+    """What compared runs are called: their run ids, or where two share one, their file names
+    (the paths as given where those repeat too)."""
+    from pathlib import Path
+
+    for labels in ([r.run_id for r in runs], [Path(p).name for p in paths], [str(p) for p in paths]):
+        if len(set(labels)) == len(labels):
+            return labels
+    raise UsageError(f"a run is given twice: {', '.join(sorted({str(p) for p in paths if paths.count(p) > 1}))}")
+
+
+def _p(p: float, adjusted: float, level: float) -> str:
+    return ("<0.0001" if adjusted < 1e-4 else f"{adjusted:.4f}") + ("*" if adjusted <= level else " ")
+
+
+def _aligned(rows: list[list[str]]) -> str:
+    """Rows of cells as text: the first column left-aligned, the others right-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "".join("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+                   + "\n" for r in rows)
+
+
+def comparison_text(table, names, args) -> str:
+    """``inexflow compare``'s tables for reading: per measure, each run's mean, then each pair."""
+    from inexflow.analysis.compare import COMPARE_TESTS
+    from inexflow.measures.catalogue import NO_QUANT
+
+    out = []
+    level = args.significance_level
+    for (m, q), g in table.groupby(["measure", "quant"], sort=False, dropna=False):
+        quant = "" if q is None or q != q or q in NO_QUANT else f" ({q})"
+        base = "" if args.all_pairs else f", baseline {names[0]}"
+        out.append(f"{m}{quant}: {int(g['topics'].iloc[0])} topics{base}\n")
+        means = dict(zip(g["run_b"], g["mean_b"])) | dict(zip(g["run_a"], g["mean_a"]))
+        out.append(_aligned([["run", "mean"], *([n, f"{means[n]:.4f}"] for n in names)]))
+        head = ["pair", "diff", f"{100 * CONFIDENCE:g}% CI", "d_z", "wins/ties/losses",
+                *(f"p {TEST_NAMES[t]}" for t in COMPARE_TESTS)]
+        rows = [[f"{r.run_a} - {r.run_b}", f"{r.diff:+.4f}", f"[{r.ci_low:+.4f}, {r.ci_high:+.4f}]",
+                 "n/a" if r.d_z != r.d_z else f"{r.d_z:+.2f}", f"{r.wins}/{r.ties}/{r.losses}",
+                 *(_p(getattr(r, f"p_{t}"), getattr(r, f"p_{t}_by"), level) for t in COMPARE_TESTS)]
+                for r in g.itertuples()]
+        out.append("\n" + _aligned([head, *rows]) + "\n")
+    n = len(table) // max(table.groupby(["measure", "quant"], sort=False, dropna=False).ngroups, 1)
+    out.append(f"diff: the mean over topics of the first run's value less the second's; CI: its paired bootstrap "
+               f"interval ({args.bootstrap} resamples, seed {args.seed})\n"
+               "d_z: Cohen's d_z, mean / sd of the per-topic differences; wins/ties/losses: the topics where the "
+               "first run scores higher / the same / lower\n"
+               f"p: two-sided, Benjamini-Yekutieli-adjusted over the {n} pair{'s' * (n != 1)} of each measure and "
+               f"test; * at most {level:g}\n")
+    return "".join(out)
+
+
+CONFIDENCE = 0.95
+TEST_NAMES = {"t": "t-test", "wilcoxon": "Wilcoxon", "bootstrap": "bootstrap"}
 
 
 class Progress:
@@ -237,10 +427,10 @@ _SCORE_JOB = None  # (args, Session) of the running ``inexflow score``
 def _score_one(path) -> tuple[str, list, InputError | None]:
     """One run's output block, the warnings it raised and its input error, if any (run in a
     worker process when scoring in parallel, so that warnings keep the order of the runs)."""
-    from inexflow.measures.output import format_scores, json_lines
+    from inexflow.measures.output import format_scores, json_lines, select_scores
     from inexflow.model.runs import read_run
 
-    args, session = _SCORE_JOB
+    args, session, measures = _SCORE_JOB
     log = logging.getLogger("inexflow")
     caught = _Collect()
     log.addHandler(caught)
@@ -251,6 +441,10 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
         if args.format == "inex":
             out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')
         for fam, scores in session.score_families(run):
+            if measures and not (args.cutoff_table and fam == "cutoff"):
+                scores = select_scores(scores, measures)
+                if scores.empty:
+                    continue
             if args.cutoff_table and fam == "cutoff":
                 from inexflow.measures.cutoff import cutoff_table
                 out.append(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
@@ -294,6 +488,26 @@ def _write_in_order(results, progress: Progress | None = None):
         sys.stdout.write(text)
         if progress:
             progress.step()
+
+
+def cmd_validate(args) -> int:
+    from inexflow.front.validate import parse_topic_set, validate_run
+
+    assessments = None
+    if args.assessments:
+        from inexflow.model.assessments import read_assessments
+        assessments = read_assessments(args.assessments, args.assessments_format)
+    topics = parse_topic_set(args.topics) if args.topics else None
+    failed = 0
+    for path in args.runs:
+        report = validate_run(path, args.task, assessments, topics, args.max_list_length)
+        for level, place, problem in report.problems:
+            print(f"{place}: {level}: {problem}")
+        print(report.summary())
+        failed += report.errors > 0
+    if len(args.runs) > 1:
+        print(f"{len(args.runs) - failed} of {len(args.runs)} runs OK" + (f", {failed} FAILED" if failed else ""))
+    return 1 if failed else 0
 
 
 def cmd_check_config(args) -> int:
@@ -367,8 +581,8 @@ def main(argv=None) -> int:
     logging.basicConfig(handlers=[handler])
     logging.getLogger("inexflow").setLevel(level)
     try:
-        commands = {"score": cmd_score, "simulate": cmd_simulate, "check-config": cmd_check_config,
-                    "convert": cmd_convert, "workflow": cmd_workflow}
+        commands = {"score": cmd_score, "compare": cmd_compare, "validate": cmd_validate, "simulate": cmd_simulate,
+                    "check-config": cmd_check_config, "convert": cmd_convert, "workflow": cmd_workflow}
         return commands[args.command](args)
     except (InputError, UsageError) as e:
         print(f"inexflow: error: {e}", file=sys.stderr)

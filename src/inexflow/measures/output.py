@@ -13,8 +13,25 @@ import pandas as pd
 
 from inexflow.io.canonical import topic_sort_key
 from inexflow.measures.catalogue import NO_QUANT, is_count
+from inexflow.measures.registry import MEANS
 
 log = logging.getLogger("inexflow")
+
+
+def select_scores(df: pd.DataFrame, names) -> pd.DataFrame:
+    """The rows of the measures ``names`` (:func:`inexflow.measures.registry.select_measures`),
+    in that order, as ir_measures gives AP per topic for AP: a mean's per-topic rows come with
+    it (``MAiP``: ``AiP`` per topic, ``MAiP`` over all) and a per-topic name brings its mean."""
+    position: dict[tuple[str, bool], int] = {}  # (measure, is the all row) -> position in names
+    for i, n in enumerate(names):
+        per_topic = MEANS.get(n, n)
+        means = [m for m, t in MEANS.items() if t == n] or [n]
+        for key in [(n, False), (n, True), (per_topic, False), *((m, True) for m in means)]:
+            position.setdefault(key, i)
+    key = pd.Series(list(zip(df["measure"], df["topic"] == "all")), index=df.index, dtype=object).map(position)
+    keep = key.notna().to_numpy()
+    return df[keep].iloc[key[keep].to_numpy().argsort(kind="stable")]
+
 
 def format_value(measure: str, v: float) -> str:
     """A value as the official tool prints it: counts as integers, other values as Java's

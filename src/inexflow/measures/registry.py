@@ -302,10 +302,14 @@ def check_measures(names, families, options: dict | None, where: str):
     known = measure_names(families, options)
     for n in names:
         if n not in known:
-            close = difflib.get_close_matches(str(n), known, n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise UsageError(f"{where}: {n!r} is not a measure of the families {', '.join(families)}"
-                             f"{hint} (they give {', '.join(_brief(known))})")
+            _unknown_measure(n, known, families, where)
+
+
+def _unknown_measure(name, known: list[str], families, where: str, more=(), note: str = ""):
+    close = difflib.get_close_matches(str(name), [*known, *more], n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise UsageError(f"{where}: {name!r} is not a measure of the families {', '.join(families)}{hint} (they give "
+                     f"{', '.join(_brief(known))}{note})")
 
 
 def _brief(names: list[str]) -> list[str]:
@@ -336,3 +340,103 @@ def families_for(task: str, a, override: list[str] | None = None) -> list[str]:
         raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
                          f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")
     return fams
+
+
+# --- measure selection: trec_eval's -m ------------------------------------------------------------
+OFFICIAL = "official"  # -m official: the families' headline measures (trec_eval's -m official)
+_BRACKET = re.compile(r"^(?P<stem>.+?)\[(?P<params>[^\[\]]*)\]$")   # iP[0.01], EPRUM[1]@[10]
+_UNDERSCORE = re.compile(r"^(?P<stem>[A-Za-z]+)_(?P<params>\d+)$")  # trec_eval's P_10
+
+
+def _top_level(text: str, sep: str) -> list[int]:
+    """Positions of ``sep`` in ``text`` outside brackets."""
+    depth, out = 0, []
+    for i, ch in enumerate(text):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == sep and depth == 0:
+            out.append(i)
+    return out
+
+
+def _parametrised(name: str) -> tuple[str, str] | None:
+    """(stem, parameter) of a measure name with one parameter: ``iP[0.01]`` -> (iP, 0.01),
+    ``P_10`` -> (P, 10), ``ircl_prn.0.50`` -> (ircl_prn, 0.50); None for other names."""
+    m = _BRACKET.match(name) or _UNDERSCORE.match(name)
+    if m:
+        return m["stem"], m["params"]
+    dots = _top_level(name, ".")
+    return (name[:dots[0]], name[dots[0] + 1:]) if dots else None
+
+
+def _same_parameter(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return False
+
+
+def select_measures(specs, families, options: dict | None = None, where: str = "-m") -> list[str]:
+    """The measure names that ``specs`` select among those ``families`` emit with ``options``,
+    as trec_eval's ``-m`` selects them (docs/cli.md, "Choosing measures"): each spec names
+    measures separated by commas; a name as the family gives it (``MAiP``, ``iP[0.01]``,
+    ``P_10``); a stem with parameters after a dot (``P.5,10`` -> ``P_5``, ``P_10``;
+    ``iP.0.01,0.05`` -> ``iP[0.01]``, ``iP[0.05]``; parameters are compared as numbers) or in
+    brackets (``nxCG[5,10]``); a stem alone for all its parameters (``iP``, ``P``); ``official``
+    for the families' headline measures. An unknown name is a :class:`UsageError` starting
+    with ``where`` and naming the known measures. Names come in the order given, once each."""
+    if isinstance(options, Options):
+        options = options.as_dict()
+    known = measure_names(families, options)
+    stems: dict[str, list[tuple[str, str]]] = {}
+    for n in known:
+        sp = _parametrised(n)
+        if sp:
+            stems.setdefault(sp[0], []).append((sp[1], n))
+    out: dict[str, None] = {}
+
+    def unknown(token: str):
+        _unknown_measure(token, known, families, where, stems, "; parameters after a dot, e.g. P.5,10 or iP.0.01,0.05")
+
+    def with_parameters(stem: str, params: list[str], token: str):
+        if stem not in stems:
+            unknown(token)
+        for p in params:
+            hits = [n for q, n in stems[stem] if _same_parameter(p, q)]
+            if not hits:
+                raise UsageError(f"{where}: {token!r}: {stem} has no parameter {p!r} with these options (it has "
+                                 f"{', '.join(q for q, _ in stems[stem])})")
+            out.update(dict.fromkeys(hits))
+
+    for spec in [specs] if isinstance(specs, str) else specs:
+        spec = str(spec)
+        cuts = [-1, *_top_level(spec, ","), len(spec)]
+        stem = None  # the stem whose parameters follow (P.5,10: 10 is P's)
+        for token in (spec[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])):
+            if not token:
+                continue
+            if token in known:
+                out[token], stem = None, None
+            elif token == OFFICIAL:
+                out.update(dict.fromkeys(headline_measures(families, options)))
+                stem = None
+            elif stem is not None and token[:1].isdigit():  # P.5,10: 10 is another of P's parameters
+                with_parameters(stem, [token], token)
+            elif token in stems:
+                out.update(dict.fromkeys(n for _, n in stems[token]))
+                stem = None
+            elif (m := _BRACKET.match(token)) and m["stem"] in stems:
+                with_parameters(m["stem"], [p.strip() for p in m["params"].split(",")], token)
+                stem = None
+            elif dots := _top_level(token, "."):
+                stem = token[:dots[0]]
+                with_parameters(stem, [token[dots[0] + 1:]], token)
+            elif stem is not None:  # el_MAep.off,on
+                with_parameters(stem, [token], token)
+            else:
+                unknown(token)
+    if not out:
+        raise UsageError(f"{where}: no measure named")
+    return list(out)
