@@ -63,12 +63,15 @@ def _check_runs(runs: dict, task: str, key: str):
 
 def _first_family_measures(task: dict, options: dict) -> tuple[list[str], list[str]]:
     """The headline measures of ``task``'s first family, its main measure first, and the
-    quantisation labels its scores carry."""
+    quantisation labels they carry: the task's quantisations for a quantised family (whose
+    headline measures are quantised: ``P[k]``, not the cutoff family's ``overlap[k]``), else
+    the family's fixed labels (``chars`` ...)."""
     fam = task["families"][0]
     names = headline_measures([fam], options)
     if task["main_measure"] in names:
         names = [task["main_measure"], *(n for n in names if n != task["main_measure"])]
-    return names, score_quants([fam], task["quantisations"])
+    family = get_family(fam)
+    return names, list(task["quantisations"]) if family.quantised else list(family.fixed_quants)
 
 
 def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, options) -> list[str]:
@@ -113,8 +116,9 @@ def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, optio
                                   "the analysed task)")
     else:
         check_measures(an["measures"], t["families"], options(t), "config analysis.measures")
-    if "quant" not in an:
-        an["quant"] = t["quantisations"][0] if get_family(t["families"][0]).quantised and len(quants) > 1 else None
+    if "quant" not in an:  # one label per measure, unless the scores carry several
+        several = len(score_quants(t["families"][:1], t["quantisations"])) > 1
+        an["quant"] = quants[0] if several else None
     if an["quant"] is not None:
         check_score_quants([an["quant"]], t, an["task"], "config analysis.quant")
     sig = an.get("significance")

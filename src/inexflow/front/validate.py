@@ -8,9 +8,10 @@ lines, irregular spacing, repeated results), the task label against the task
 (passage runs: :func:`inexflow.measures.passage.check_no_overlap`, the error that stops
 scoring; element runs: :func:`inexflow.measures.cutoff.overlapping_flags`, a warning, as the
 element measures score them), topics listed in separate blocks, passages past their
-document's end (with FOL assessments), the length of each topic's list against
-``max_list_length`` and the topics answered against the assessed topics and a topic file or
-list. A problem that would stop the workflow is an ``error``; one it scores through is a
+document's end (with FOL assessments), and what the workflow warns an organiser of
+(:mod:`inexflow.model.run_checks`: lists longer than ``max_list_length``, all-tied scores,
+topics assessed but not answered), and the topics answered against a topic file or list.
+A problem that would stop the workflow is an ``error``; one it scores through is a
 ``warning``.
 """
 
@@ -28,6 +29,7 @@ from inexflow.measures.cutoff import overlapping_flags
 from inexflow.measures.passage import check_no_overlap, document_lengths, passage_results
 from inexflow.measures.toolorder import ToolView, describe_split, in_file_order
 from inexflow.model.options import Options
+from inexflow.model.run_checks import all_tied, long_lists, missing_topics
 from inexflow.model.runs import read_run
 
 NO_OVERLAP = ("focused", "relevant-in-context", "best-in-context")  # the tasks whose runs must not overlap
@@ -120,35 +122,28 @@ def _check(report: Report, path, task, assessments, topics, max_list_length):
         return
     run.task = report.task
     answered = set(res["topic"].astype(str))
-    _lengths(report, res, max_list_length)
+    # what the workflow warns an organiser of (the readers warn of repeated results themselves)
+    warnings = long_lists(res, max_list_length) + all_tied(res)
     if assessments is not None:
         assessed = set(assessments.documents["topic"].astype(str))
-        _topics(report, answered, assessed, "assessed", "; the means leave them out, as the official tool does "
-                "(-c, or all_qrels_topics: true in a campaign, counts them 0)", "; the measures ignore them")
+        warnings = missing_topics(res, assessed) + warnings
+        _extra_topics(report, answered, assessed, "assessed", "; the measures ignore them")
+    report.problems += [("warning", report.path, w) for w in warnings]
     if topics is not None:
-        _topics(report, answered, set(map(str, topics)), "in the topic set", "", "")
+        expected = set(map(str, topics))
+        if expected - answered:
+            report.problems.append(("warning", report.path, f"the run answers {len(expected & answered)} of the "
+                                    f"{len(expected)} topics in the topic set; missing: {_named(expected - answered)}"))
+        _extra_topics(report, answered, expected, "in the topic set", "")
     if report.task in NO_OVERLAP:
         _overlap(report, run, assessments)
 
 
-def _lengths(report: Report, res, limit: int):
-    per_topic = res.groupby("topic", sort=True).size()
-    long = per_topic[per_topic > limit]
-    if len(long):
-        one = len(long) == 1
-        report.problems.append(("warning", report.path, f"{len(long)} topic{'' if one else 's'} "
-                                f"({_named(map(str, long.index))}) list{'s' if one else ''} more than {limit} results "
-                                f"(at most {int(long.max())}), the task's limit (--max-list-length): scored in full"))
-
-
-def _topics(report: Report, answered: set, expected: set, what: str, absent_note: str, extra_note: str):
-    missing, extra = expected - answered, answered - expected
-    if missing:
-        report.problems.append(("warning", report.path, f"the run answers {len(expected) - len(missing)} of the "
-                                f"{len(expected)} topics {what}; missing: {_named(missing)}{absent_note}"))
+def _extra_topics(report: Report, answered: set, expected: set, what: str, note: str):
+    extra = answered - expected
     if extra:
         report.problems.append(("warning", report.path, f"{len(extra)} topic{'s' * (len(extra) != 1)} of the run "
-                                f"{'are' if len(extra) != 1 else 'is'} not {what}: {_named(extra)}{extra_note}"))
+                                f"{'are' if len(extra) != 1 else 'is'} not {what}: {_named(extra)}{note}"))
 
 
 def _overlap(report: Report, run, assessments):

@@ -23,33 +23,52 @@ import pandas as pd
 from inexflow.io.canonical import duplicate_mask
 
 
-def run_warnings(results: pd.DataFrame, assessed: Collection[str], max_results: int,
-                 all_qrels_topics: bool = False) -> list[str]:
-    """The warnings about a run's ``results`` (the canonical result table) scored against the
-    topics ``assessed``, with at most ``max_results`` results per topic allowed."""
-    out = []
-    answered = set(results["topic"])
-    assessed = set(assessed)
+def missing_topics(results: pd.DataFrame, assessed: Collection[str], all_qrels_topics: bool = False) -> list[str]:
+    """The topics ``assessed`` that the run does not answer, and what that does to its means."""
+    answered, assessed = set(results["topic"]), set(assessed)
     missing = assessed - answered
-    if missing and assessed:
-        n = len(assessed & answered)
-        effect = (f"the {len(missing)} others count as 0 (all_qrels_topics: true)" if all_qrels_topics else
-                  f"its means are over those {n} (the official tool's default); with all_qrels_topics: true (-c) "
-                  f"the {len(missing)} others count as 0")
-        out.append(f"answers {n} of the {len(assessed)} assessed topics: {effect}")
+    if not missing:
+        return []
+    n = len(assessed & answered)
+    effect = (f"the {len(missing)} others count as 0 (all_qrels_topics: true)" if all_qrels_topics else
+              f"its means are over those {n} (the official tool's default); with all_qrels_topics: true (-c) "
+              f"the {len(missing)} others count as 0")
+    return [f"answers {n} of the {len(assessed)} assessed topics: {effect}"]
+
+
+def long_lists(results: pd.DataFrame, max_results: int) -> list[str]:
+    """The topics with more than ``max_results`` results."""
     sizes = results.groupby("topic", sort=False).size()
     over = sizes[sizes > max_results]
-    if len(over):
-        top = over.idxmax()
-        out.append(f"{len(over)} topic{'s' if len(over) > 1 else ''} with more than {max_results} results (most: "
-                   f"{int(over.max())} on topic {top}), more than the task allows (max_list_length); every result "
-                   "is scored, as the official tool does")
+    if not len(over):
+        return []
+    return [f"{len(over)} topic{'s' if len(over) > 1 else ''} with more than {max_results} results (most: "
+            f"{int(over.max())} on topic {over.idxmax()}), more than the task allows (max_list_length); every result "
+            "is scored, as the official tool does"]
+
+
+def repeated_results(results: pd.DataFrame) -> list[str]:
+    """How many results repeat an earlier one of their topic (the readers name the first)."""
     dup = int(duplicate_mask(results).sum()) if len(results) else 0
-    if dup:
-        out.append(f"{dup} repeated result{'s' if dup > 1 else ''} (the same topic, document and element or "
-                   "passage): every line is scored, as the official tools do")
+    if not dup:
+        return []
+    return [f"{dup} repeated result{'s' if dup > 1 else ''} (the same topic, document and element or passage): "
+            "every line is scored, as the official tools do"]
+
+
+def all_tied(results: pd.DataFrame) -> list[str]:
+    """Whether every topic's results share one score."""
+    sizes = results.groupby("topic", sort=False).size()
     ranked = results[(results["topic"].map(sizes) > 1) & results["rsv"].notna()]
     if len(ranked) and (ranked.groupby("topic", sort=False)["rsv"].nunique() == 1).all():
-        out.append("every topic's results share one score (all tied): their order is the tie-break's (the ranks, "
-                   "the file, or for the trec measures the document ids), not the system's")
-    return out
+        return ["every topic's results share one score (all tied): their order is the tie-break's (the ranks, "
+                "the file, or for the trec measures the document ids), not the system's"]
+    return []
+
+
+def run_warnings(results: pd.DataFrame, assessed: Collection[str], max_results: int,
+                 all_qrels_topics: bool = False) -> list[str]:
+    """Every warning about a run's ``results`` (the canonical result table) scored against the
+    topics ``assessed``, with at most ``max_results`` results per topic allowed."""
+    return (missing_topics(results, assessed, all_qrels_topics) + long_lists(results, max_results)
+            + repeated_results(results) + all_tied(results))
