@@ -24,6 +24,7 @@ report: os.path.abspath(LANDING)
 
 
 onsuccess:
+    remove_stale()
     print(finished_message())
 
 

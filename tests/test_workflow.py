@@ -605,3 +605,28 @@ def test_a_config_file_without_campaign_data_does_not_run_the_demo(tmp_path):
     p = snakemake(tmp_path, "-n", "--cores", "1", "--configfile", str(tmp_path / "mine.yaml"))
     out = p.stdout + p.stderr
     assert p.returncode != 0 and "no 'assessments', 'runs' given" in out and "Traceback" not in out
+
+
+def test_a_run_removed_from_the_config_leaves_nothing_behind(tmp_path):
+    """Every table under results/CAMPAIGN/ describes the current campaign: the summaries and
+    aggregates are made again without the run, and its own files and logs are removed."""
+    make_campaign(tmp_path, analysis=False)
+    p = snakemake(tmp_path, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    gone = "g02-thorough-1"
+    assert (tmp_path / "results" / "demo" / "runs" / f"{gone}.parquet").is_file()
+    cfg = yaml.safe_load((tmp_path / "config" / "config.yaml").read_text())
+    cfg["runs"][0]["path"] = "demo/runs/g0[!2]-*.xml"
+    cfg["runs"].insert(1, {"path": "demo/runs/g02-[!t]*.xml"})
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    p = snakemake(tmp_path, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "inexflow: removed 5 files of runs or tasks no longer in the config" in p.stdout
+    assert "results/demo/summary/thorough.tsv" in p.stdout  # where the results are
+    left = [f for f in (tmp_path / "results").rglob("*") if gone in f.name]
+    left += [f for f in (tmp_path / "logs").rglob("*") if gone in f.name]
+    assert not left
+    for f in (tmp_path / "results" / "demo").rglob("*.tsv"):
+        assert gone not in f.read_text(), f
+    scores = pd.read_parquet(tmp_path / "results" / "demo" / "scores" / "all.parquet")
+    assert gone not in set(scores["run"]) and "g02-focused-1" in set(scores["run"])

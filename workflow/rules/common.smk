@@ -184,6 +184,59 @@ def finished_message():
     )
 
 
+# the files of one run and of one evaluation task: those of a run or task no longer in the
+# config are removed when a run succeeds (remove_stale), so that no table under results/
+# describes a run the campaign no longer has
+PER_RUN = (
+    f"{RES}/runs/{{}}.parquet",
+    f"{RES}/firstpos/{{}}.parquet",
+    f"{RES}/scores/by_run/{{}}.parquet",
+    f"{RES}/judged/{{}}.parquet",
+    f"{LOGS}/evaluate_run/{{}}.log",
+    f"{LOGS}/benchmarks/evaluate_run/{{}}.tsv",
+)
+PER_TASK = (
+    f"{RES}/summary/{{}}.tsv",
+    f"{RES}/scores/by_task/{{}}.parquet",
+    f"{RES}/plots/{{}}.png",
+    f"{RES}/cutoff/{{}}_runs.tsv",
+    f"{RES}/cutoff/{{}}_ranked.tsv",
+    f"{RES}/report/tables/ranking_{{}}.html",
+    f"{RES}/report/tables/cutoff_runs_{{}}.html",
+    f"{RES}/report/tables/cutoff_ranked_{{}}.html",
+    f"{LOGS}/aggregate_task/{{}}.log",
+    f"{LOGS}/plot_scores/{{}}.log",
+    f"{LOGS}/benchmarks/aggregate_task/{{}}.tsv",
+    f"{LOGS}/benchmarks/plot_scores/{{}}.tsv",
+)
+
+
+def stale_files():
+    """The files of runs and evaluation tasks no longer in the config (PER_RUN, PER_TASK)."""
+    out = []
+    for patterns, keep in ((PER_RUN, set(RUNS)), (PER_TASK, set(TASKS))):
+        for pattern in patterns:
+            head, tail = pattern.split("{}")
+            folder, prefix = os.path.split(head)
+            for f in sorted(Path(folder).glob(f"{prefix}*{tail}")):
+                name = f.name[len(prefix) : len(f.name) - len(tail)]
+                if name not in keep:
+                    out.append(f)
+    return out
+
+
+def remove_stale():
+    """Remove the files of runs and tasks no longer in the config, saying which."""
+    stale = stale_files()
+    for f in stale:
+        f.unlink()
+    if stale:
+        print(
+            f"inexflow: removed {len(stale)} files of runs or tasks no longer in the config "
+            f"(e.g. {stale[0]})"
+        )
+
+
 def cutoff_outputs():
     """Hiemstra & Mihajlovic's tables per task scored with the cutoff family."""
     return [
