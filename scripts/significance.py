@@ -7,7 +7,14 @@ import pandas as pd
 from inexflow.analysis import plots
 from inexflow.analysis.aggregate import read_task_scores
 from inexflow.analysis.matrix import score_matrix
-from inexflow.analysis.significance import agreement, agreement_table, all_pairs, quant_differences, test_error_rates
+from inexflow.analysis.significance import (
+    agreement,
+    agreement_table,
+    all_pairs,
+    pvalue_table,
+    quant_differences,
+    test_error_rates,
+)
 from inexflow.campaign.stage import run_stage
 from inexflow.io.tables import write_parquet, write_tsv
 
@@ -34,6 +41,8 @@ def main(smk, log):
             log.info("quant %s measure %s: %d runs", quant, m, mat.shape[0])
     pairs = pd.concat(tables, ignore_index=True)
     write_parquet(pairs, smk.output.pairs)
+    means = {k: mat.mean(axis=1) for k, mat in mats.items()}
+    write_tsv(pvalue_table(pairs, means), smk.output.pvalues, digits=4)  # for reading: the parquet is exact
     summary = pairs.groupby(["quant", "measure", "test"])["significant"].agg(["sum", "count"]).reset_index()
     write_tsv(summary.rename(columns={"sum": "significant_pairs", "count": "ordered_pairs"}), smk.output.summary)
     write_tsv(pd.concat(errors, ignore_index=True), smk.output.errors)

@@ -628,3 +628,24 @@ def test_swap_rates_equal_one_iteration_at_a_time(monkeypatch, block):
         want += [(z, p, float(np.mean(count[p] / iterations))) for p in tolerances]
     assert list(got.itertuples(index=False, name=None)) == want
     assert got["error_rate"].max() > 0
+
+
+def test_pvalue_table_has_one_row_per_pair_the_better_run_first():
+    import numpy as np
+    import pandas as pd
+    from scipy import stats
+
+    from inexflow.analysis.significance import all_pairs, pvalue_table
+
+    mat = pd.DataFrame([[0.9, 0.8, 0.7, 0.6], [0.1, 0.2, 0.3, 0.35], [0.5, 0.5, 0.4, 0.6]],
+                       index=["a", "b", "c"], columns=["1", "2", "3", "4"])
+    pairs = all_pairs(mat, ["t"], 100, 0).assign(quant="gen", measure="MAep")
+    table = pvalue_table(pairs, {("gen", "MAep"): mat.mean(axis=1)})
+    # means a 0.75, c 0.5, b 0.2375: three pairs, the larger difference first
+    assert list(zip(table.run_a, table.run_b)) == [("a", "b"), ("c", "b"), ("a", "c")]
+    assert table["difference"].tolist() == pytest.approx([0.5125, 0.2625, 0.25])
+    # the one-sided paired t-test that run_a is better (scipy's ttest_rel, alternative greater)
+    want = [stats.ttest_rel(mat.loc[a], mat.loc[b], alternative="greater").pvalue for a, b in zip(table.run_a,
+                                                                                                  table.run_b)]
+    assert table["p_t"].tolist() == pytest.approx(want)
+    assert table["significant_t"].dtype == np.bool_

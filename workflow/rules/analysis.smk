@@ -231,6 +231,7 @@ if "significance" in ANALYSES:
             scores=analysis_scores("significance", "task"),
         output:
             pairs=f"{RES}/analysis/significance_pairs.parquet",
+            pvalues=f"{RES}/analysis/significance_pvalues.tsv",
             summary=f"{RES}/analysis/significance.tsv",
             errors=f"{RES}/analysis/test_error_rates.tsv",
             agreement=f"{RES}/analysis/significance_agreement.tsv",
@@ -244,6 +245,7 @@ if "significance" in ANALYSES:
             ),
             pages=table_pages(
                 "significance",
+                "significance_pvalues",
                 "test_error_rates",
                 "significance_agreement",
                 "significance_agreement_table",

@@ -384,6 +384,7 @@ ANALYSIS_REPORT = {
         "significance",
         [
             "significance",
+            "significance_pvalues",
             "test_error_rates",
             "significance_agreement",
             "significance_agreement_table",

@@ -183,6 +183,32 @@ def all_pairs(matrix: pd.DataFrame, tests=TESTS, n_boot: int = 10000, seed: int 
         columns=["test", "run_a", "run_b", "p", "significant"])
 
 
+def pvalue_table(pairs: pd.DataFrame, means: dict) -> pd.DataFrame:
+    """The p-values of every pair of runs in one readable row: for each (quant, measure) and
+    pair the run with the higher mean first (``run_a``; on equal means the first by name),
+    both means and their difference, and per test the one-sided p-value that ``run_a`` is
+    better and whether it is significant under Benjamini-Yekutieli (``all_pairs``'s rows of
+    that direction). ``means``: {(quant, measure): Series of each run's mean over topics}."""
+    cols = ["quant", "measure", "run_a", "run_b", "mean_a", "mean_b", "difference"]
+    if pairs.empty:
+        return pd.DataFrame(columns=cols)
+    wide = pairs.pivot_table(index=["quant", "measure", "run_a", "run_b"], columns="test",
+                             values=["p", "significant"], aggfunc="first", sort=False)
+    tests = list(dict.fromkeys(pairs["test"]))
+    wide.columns = [f"{v}_{t}" if v == "p" else f"significant_{t}" for v, t in wide.columns]
+    wide = wide[[c for t in tests for c in (f"p_{t}", f"significant_{t}")]].reset_index()
+    key = list(zip(wide["quant"], wide["measure"]))
+    wide.insert(4, "mean_a", [means[k][r] for k, r in zip(key, wide["run_a"])])
+    wide.insert(5, "mean_b", [means[k][r] for k, r in zip(key, wide["run_b"])])
+    wide.insert(6, "difference", wide["mean_a"] - wide["mean_b"])
+    first = (wide["difference"] > 0) | ((wide["difference"] == 0) & (wide["run_a"] < wide["run_b"]))
+    for c in wide.columns:
+        if c.startswith("significant_"):
+            wide[c] = wide[c].astype(bool)
+    return wide[first].sort_values(["quant", "measure", "difference", "run_a", "run_b"],
+                                   ascending=[True, True, False, True, True], kind="stable").reset_index(drop=True)
+
+
 def agreement(sig_a: set, sig_b: set) -> tuple[float, float, float]:
     """Precision, recall, F1 of the significant ordered pairs ``sig_b`` against ``sig_a``."""
     inter = len(sig_a & sig_b)
