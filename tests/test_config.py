@@ -477,3 +477,15 @@ def test_summary_trends_are_monotonicity_tests_on_rounded_values():
     assert trend([1.0, 0.9999999999999998], "pools") == "stays at 1.000 as pools shrink"
     assert trend([0.8, 0.95, 0.9, 1.0], "topic sets") == "not monotone as topic sets shrink"
     assert trend([0.3, 0.2, 0.1], "topic sets") == "rises as topic sets shrink"  # error rates by growing size
+
+
+def test_a_quantisation_a_measure_does_not_carry_is_named_before_anything_runs():
+    # the cutoff family's precision carries the quantisations, its set overlap '-': the 2004 preset's
+    # significance failed on P[10] under '-' in its job before this check
+    c = yaml.safe_load((ROOT / "config" / "campaigns" / "inex2004.yaml").read_text())
+    c["analysis"] = {"significance": {"quants": ["-"], "measures": ["P[10]"]}}
+    with pytest.raises(ConfigError, match=r"config analysis.significance.quants: the values of P\[10\] in task CO "
+                                          r"carry no '-'; give one of strict, liberal, e3s321, s3e321"):
+        campaign_of(c)
+    c["analysis"] = {"significance": {"quants": ["-"], "measures": ["overlap[10]"]}}
+    assert "significance" in campaign_of(c).analyses

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from inexflow.campaign.tasks import check_task_name, runs_of
 from inexflow.errors import ConfigError, log
-from inexflow.measures.registry import check_measures, get_family, headline_measures, score_quants
+from inexflow.measures.registry import check_measures, get_family, headline_measures, measure_quants, score_quants
 
 # the analyses, by rule name, each with the ``analysis`` key whose ``false`` switches it off
 SWITCHES = {
@@ -120,7 +120,7 @@ def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, optio
         several = len(score_quants(t["families"][:1], t["quantisations"])) > 1
         an["quant"] = quants[0] if several else None
     if an["quant"] is not None:
-        check_score_quants([an["quant"]], t, an["task"], "config analysis.quant")
+        check_score_quants([an["quant"]], t, an["task"], "config analysis.quant", an["measures"], options(t))
     sig = an.get("significance")
     if sig:
         if "task" not in sig:
@@ -131,7 +131,8 @@ def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, optio
         sig.setdefault("measures", names[:SIGNIFICANCE_MEASURES])
         sig.setdefault("quants", labels)
         check_measures(sig["measures"], st["families"], options(st), "config analysis.significance.measures")
-        check_score_quants(sig["quants"], st, sig["task"], "config analysis.significance.quants")
+        check_score_quants(sig["quants"], st, sig["task"], "config analysis.significance.quants", sig["measures"],
+                           options(st))
     pool_tasks = config.get("pool", {}).get("tasks") or list(tasks)
     groups = {runs[r]["participant"] for pt in pool_tasks if pt in tasks for r in runs_of(runs, pt)}
     if an.get("leave_one_group_out") is None:
@@ -142,10 +143,12 @@ def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, optio
     return [name for name in on if an["rejudge"] or name not in REJUDGING]
 
 
-def check_score_quants(quants, task: dict, name: str, key: str):
+def check_score_quants(quants, task: dict, name: str, key: str, measures=(), options=None):
     """Each of ``quants`` must be a label the scores of evaluation task ``task`` (named ``name``)
     carry: one of its quantisations for the quantised families, ``chars``, ``bep`` or ``-`` for
-    the quantisation-free ones (:func:`inexflow.measures.registry.score_quants`)."""
+    the quantisation-free ones (:func:`inexflow.measures.registry.score_quants`), and one that
+    each of ``measures`` carries (:func:`inexflow.measures.registry.measure_quants`: the cutoff
+    family's ``P[k]`` under the quantisations, its ``overlap[k]`` under ``-``)."""
     have = score_quants(task["families"], task["quantisations"])
     for q in quants:
         if q not in have:
@@ -153,3 +156,8 @@ def check_score_quants(quants, task: dict, name: str, key: str):
             why = f" (the families {', '.join(free)} use no quantisation)" if free else ""
             raise ConfigError(f"{key}: {q!r} is not a quantisation the scores of task {name} carry{why}; "
                               f"give one of {', '.join(have)}, e.g. [{have[0]}]")
+        for m in measures:
+            labels = measure_quants(m, task["families"], task["quantisations"], options)
+            if labels and q not in labels:
+                raise ConfigError(f"{key}: the values of {m} in task {name} carry no {q!r}; give one of "
+                                  f"{', '.join(labels)}, e.g. [{labels[0]}]")

@@ -49,7 +49,9 @@ class Family:
     whether its scores carry the task's quantisations as their ``quant`` label, and
     ``fixed_quants`` the labels its quantisation-free measures carry instead (``chars``: the
     passage and in-context measures count characters; ``bep``: BEPD/EPRUM; ``-``: document
-    measures and set overlap; :data:`inexflow.measures.catalogue.NO_QUANT`); ``headline(options)``
+    measures and set overlap; :data:`inexflow.measures.catalogue.NO_QUANT`), and of a quantised
+    family, ``free_prefixes`` the names of its measures that carry those labels (the cutoff
+    family's ``overlap[k]``); ``headline(options)``
     the measures a campaign correlates when its config names none.
     """
 
@@ -64,6 +66,7 @@ class Family:
     aggregates: dict[str, str] = field(default_factory=dict)
     quantised: bool = True
     fixed_quants: tuple[str, ...] = ()
+    free_prefixes: tuple[str, ...] = ()
     headline: Callable[[dict], list[str]] | None = None
 
     def headline_measures(self, options) -> list[str]:
@@ -74,6 +77,12 @@ class Family:
     def score_quants(self, quantisations) -> list[str]:
         """The ``quant`` labels its scores carry when the task has ``quantisations``."""
         return [*(quantisations if self.quantised else ()), *self.fixed_quants]
+
+    def measure_quants(self, measure: str, quantisations) -> list[str]:
+        """The ``quant`` labels the values of one of its measures carry."""
+        if self.quantised and not measure.startswith(self.free_prefixes):
+            return list(quantisations)
+        return list(self.fixed_quants)
 
     def defaults(self) -> dict:
         """Every option the family reads, with its default (:class:`~inexflow.model.options.Options`)."""
@@ -224,7 +233,7 @@ def table_cutoffs(cutoff_ks) -> list[int]:
 
 register(Family("cutoff", "inexflow.measures.cutoff:score_cutoff", cutoff_measure_names,
                 (*RECALLBASE_OPTIONS, "cutoff_ks"), needs=frozenset({"recallbases"}), fixed_quants=("-",),
-                headline=lambda opts: [f"P[{int(k)}]" for k in _opt(opts, "cutoff_ks")]))
+                free_prefixes=("overlap[", "num_q"), headline=lambda opts: [f"P[{int(k)}]" for k in _opt(opts, "cutoff_ks")]))
 
 # --- precall: inex_eval 2002 -----------------------------------------------------------------------
 register(Family("precall", "inexflow.measures.precall:score_precall",
@@ -268,6 +277,17 @@ def headline_measures(families, options: dict | None = None) -> list[str]:
 def score_quants(families, quantisations) -> list[str]:
     """The ``quant`` labels the scores of ``families`` carry for a task with ``quantisations``."""
     return list(dict.fromkeys(q for f in families for q in get_family(f).score_quants(quantisations)))
+
+
+def measure_quants(measure: str, families, quantisations, options: dict | None = None) -> list[str]:
+    """The ``quant`` labels the values of ``measure`` (a mean or per-topic name) carry when a
+    task scored by ``families`` has ``quantisations``: those of the first family that has it."""
+    for f in families:
+        fam = get_family(f)
+        names = fam.measures(options or {})
+        if measure in names or measure in fam.means.values() or measure in fam.means:
+            return fam.measure_quants(measure, quantisations)
+    return []
 
 
 def get_family(name: str) -> Family:
