@@ -489,3 +489,13 @@ def test_a_quantisation_a_measure_does_not_carry_is_named_before_anything_runs()
         campaign_of(c)
     c["analysis"] = {"significance": {"quants": ["-"], "measures": ["overlap[10]"]}}
     assert "significance" in campaign_of(c).analyses
+
+
+def test_schema_errors_come_all_at_once_with_what_is_allowed_and_an_example():
+    with pytest.raises(ConfigError) as e:
+        campaign_of(cfg(analysis__samples="x", analysis__swap={"iterations": 0}, foo=1))
+    lines = str(e.value).splitlines()[1:]
+    assert lines[0].startswith("  config: Additional properties are not allowed ('foo' was unexpected) (allowed: "
+                               "campaign, collection,")
+    assert lines[1:] == ["  config.analysis.samples: 'x' is not of type 'integer' (e.g. 10)",
+                         "  config.analysis.swap.iterations: 0 is less than the minimum of 1 (e.g. 50)"]

@@ -176,13 +176,25 @@ def _safe_load(text):
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+def _flow(value) -> str:
+    return yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("...").strip()
+
+
 def schema_errors(config: dict, schema: dict) -> list[str]:
-    """Every violation of the JSON schema as one line ``config.KEY.PATH: problem``."""
+    """Every violation of the JSON schema as one line ``config.KEY.PATH: problem``, with what
+    is allowed (the keys of a mapping) and an example (the schema's, or its default)."""
     validator = jsonschema.Draft202012Validator(schema)
     out = []
     for err in sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path))):
         where = ".".join(str(p) for p in err.absolute_path)
-        out.append(f"config{'.' + where if where else ''}: {err.message}")
+        sub = err.schema if isinstance(err.schema, dict) else {}
+        hint = []
+        if err.validator == "additionalProperties" and sub.get("properties"):
+            hint.append(f"allowed: {', '.join(sub['properties'])}")
+        example = (sub.get("examples") or [sub.get("default")])[0]
+        if example not in (None, {}, []) and err.validator != "additionalProperties":
+            hint.append(f"e.g. {_flow(example)}")
+        out.append(f"config{'.' + where if where else ''}: {err.message}" + (f" ({'; '.join(hint)})" if hint else ""))
     return out
 
 
