@@ -18,8 +18,9 @@ demo/campaign.json: | $(BIN)/.installed
 
 demo: demo/campaign.json
 
+# --quiet rules: progress lines, not every job's details; snakemake ends by saying where the results are
 run: $(BIN)/.installed
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --cores $(CORES) --quiet rules
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -q
