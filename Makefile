@@ -23,7 +23,7 @@ run: $(BIN)/.installed
 	$(BIN)/snakemake --cores $(CORES) --quiet rules
 
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 # ruff (config in pyproject.toml), the import contracts (lint-imports: the layers import downward
 # only and no package's modules import each other in a cycle; [tool.importlinter] in pyproject.toml),
