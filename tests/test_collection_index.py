@@ -2,6 +2,7 @@
 every shard's rows equal the per-document index, only changed shards change key, hashing is
 cached, and runs resolve through the shards as through the collection."""
 import os
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -80,9 +81,11 @@ def test_a_changed_or_added_document_changes_only_its_shard(collection, tmp_path
 def test_documents_are_hashed_once_until_they_change(collection, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     ci.plan_shards(collection, cache)
+    import inexflow.io.content_keys as ck
+
     hashed = []
-    real = ci._file_key
-    monkeypatch.setattr(ci, "_file_key", lambda p: hashed.append(p) or real(p))
+    real = ck.content_key
+    monkeypatch.setattr(ck, "content_key", lambda p: hashed.append(Path(p)) or real(p))
     ci.plan_shards(collection, cache)
     assert hashed == []
     doc = ci.list_documents(collection)[0]

@@ -273,6 +273,23 @@ def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign
             "run=g01-best-in-context-1", "task=best-in-context"}
 
 
+def test_a_run_replaced_by_an_older_dated_file_is_scored_again(campaign):
+    """A run file replaced by another with an older modification time (a backup restored, cp -p,
+    a checkout): Snakemake's dates miss it, the run's content key (a param) does not."""
+    run = campaign / "demo" / "runs" / "g01-fol-1.txt"
+    original, st = run.read_bytes(), run.stat()
+    try:
+        run.write_bytes((campaign / "demo" / "runs" / "g02-fol-1.txt").read_bytes())
+        os.utime(run, ns=(st.st_atime_ns, st.st_mtime_ns - 10**12))  # 1000 s older than before
+        jobs = dry_run_jobs(campaign)
+        assert ("evaluate_analysed_run", "run=g01-fol-1") in jobs
+        assert {w for r, w in jobs if r.startswith("evaluate")} == {"run=g01-fol-1"}
+    finally:
+        run.write_bytes(original)
+        os.utime(run, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert dry_run_jobs(campaign) == []  # the original back: nothing to do
+
+
 def test_changed_analysis_config_reruns_only_that_analysis(campaign):
     cfg_path = campaign / "config" / "config.yaml"
     original = cfg_path.read_text()

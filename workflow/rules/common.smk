@@ -15,6 +15,7 @@ try:
     from inexflow.campaign.stage import code_fingerprint
     from inexflow.campaign.tasks import runs_of, task_options
     from inexflow.errors import InputError, UsageError
+    from inexflow.io.content_keys import file_keys
     from inexflow.measures.registry import needs, table_cutoffs
     from inexflow.model.collection_index import plan_shards
 except ImportError as e:
@@ -74,6 +75,40 @@ def collection_shards():
             raise WorkflowError(f"config collection: {e}") from None
         _SHARDS["plan"] = {s.key: s for s in shards}
     return _SHARDS["plan"]
+
+
+def simulated():
+    """On a campaign still to be simulated, defer the calling job (from its input function)
+    until rule simulate_demo has written the campaign (a checkpoint), so that the job's params
+    can hold its inputs' content keys."""
+    if PLANNED:
+        checkpoints.simulate_demo.get()
+
+
+_INPUT_KEYS = {}
+
+
+def content_keys(files):
+    """The content keys of input files (runs, assessments, topics), as a job's params: a file
+    replaced by another, even an older-dated one that Snakemake's modification times miss,
+    re-runs the jobs that read it. Keys are hashed once per change of a file and cached
+    beside the collection's (inexflow.io.content_keys). A param that Snakemake compares must
+    not be derived from the job's input (a function of `input` is not), hence the job's files
+    come from the campaign here. None until a campaign still to be simulated is written (its
+    jobs are created again then, keys and all: simulated())."""
+    if PLANNED and not Path(PLANNED["marker"]).exists():
+        return None
+    if "keys" not in _INPUT_KEYS:
+        inputs = [r["file"] for r in RUNS.values()]
+        inputs += [f for a in ASETS.values() for f in a["files"]]
+        inputs += [config["topics"]] if config.get("topics") else []
+        try:
+            _INPUT_KEYS["keys"] = file_keys(
+                {f: f for f in inputs}, f"{INDEX_CACHE}/keys/inputs.parquet", "input"
+            )
+        except InputError as e:  # a file gone since the config was checked: one message
+            raise WorkflowError(str(e)) from None
+    return [_INPUT_KEYS["keys"][f] for f in files]
 
 
 def shard_files(wildcards=None):
@@ -471,6 +506,7 @@ def evaluate_run_inputs(w):
         if "recallbases" in needs(ETASKS[t]["families"])
         for q in ETASKS[t]["quantisations"]
     ]
+    simulated()
     return {
         "run": RUNS[w.run]["file"],
         "index": [f"{RES}/collection/index.parquet"] if COLLECTION else [],

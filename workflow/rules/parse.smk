@@ -26,7 +26,7 @@ if PLANNED:
 
 rule parse_assessments:
     input:
-        assessments=lambda w: ASETS[w.aset]["files"],
+        assessments=lambda w: simulated() or ASETS[w.aset]["files"],
     output:
         **aset_tables("{aset}"),
     log:
@@ -38,13 +38,14 @@ rule parse_assessments:
     params:
         code=CODE,
         format=lambda w: ASETS[w.aset]["format"],
+        content=lambda w: content_keys(ASETS[w.aset]["files"]),
     script:
         "../../scripts/parse_assessments.py"
 
 
 rule parse_topics:
     input:
-        topics=config.get("topics") or [],
+        topics=lambda w: simulated() or config.get("topics") or [],
     output:
         topics=f"{RES}/topics.parquet",
     log:
@@ -55,6 +56,9 @@ rule parse_topics:
         ENV
     params:
         code=CODE,
+        content=lambda w: content_keys(
+            [config["topics"]] if config.get("topics") else []
+        ),
     script:
         "../../scripts/parse_topics.py"
 

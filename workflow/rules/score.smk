@@ -46,6 +46,7 @@ rule evaluate_run:
         tasks=lambda w: {t: TASK_SCORING[t] for t in RUN_TASKS[w.run]},
         aset_dirs={a: str(Path(aset_tables(a)["elements"]).parent) for a in ASETS},
         analysis_aset=ANALYSIS_ASET,
+        content=lambda w: content_keys([RUNS[w.run]["file"]]),
     script:
         "../../scripts/evaluate_run.py"
 

@@ -30,18 +30,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from inexflow.errors import InputError
 from inexflow.io.collection import INDEX_COLUMNS, document_path, index_collection
-from inexflow.io.tables import atomic_path, read_parquet_metadata, write_parquet
+from inexflow.io.content_keys import file_keys
+from inexflow.io.tables import read_parquet_metadata, write_parquet
 
 # documents per shard: a shard job holds its documents' rows in memory (about 160 elements per
 # Wikipedia article: some 1.6 M rows at 10,000 articles), and a collection of 659,388 articles
 # gives 66 shard jobs
 DOCS_PER_SHARD = 10_000
-_KEY_COLUMNS = ("doc", "dev", "ino", "size", "mtime_ns", "ctime_ns", "key")
 
 
 def list_documents(collection) -> list[str]:
@@ -72,14 +71,6 @@ def shard_of(doc: str, shards: int) -> int:
     return zlib.crc32(doc.encode("utf-8")) % shards
 
 
-def _file_key(path: Path) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _cache_file(cache: Path, collection: Path) -> Path:
     name = hashlib.blake2b(str(collection.resolve()).encode(), digest_size=8).hexdigest()
     return cache / "keys" / f"{name}.parquet"
@@ -88,35 +79,15 @@ def _cache_file(cache: Path, collection: Path) -> Path:
 def document_keys(collection, cache, docs: list[str] | None = None) -> dict[str, str]:
     """{doc: content key} of every document of ``collection`` (or of ``docs``), hashing only
     the files whose (device, inode, size, mtime_ns, ctime_ns) the cache in ``cache`` does not
-    hold; the cache is rewritten (atomically) when anything was hashed."""
+    hold (:func:`inexflow.io.content_keys.file_keys`)."""
     collection, cache = Path(collection), Path(cache)
     docs = list_documents(collection) if docs is None else docs
-    cfile = _cache_file(cache, collection)
-    known: dict[str, tuple] = {}
-    if cfile.is_file():
-        t = pq.read_table(cfile).to_pydict()
-        known = {d: row for d, *row in zip(*(t[c] for c in _KEY_COLUMNS))}
-    keys, fresh = {}, 0
-    for doc in docs:
-        p = document_path(collection, doc)
-        try:
-            st = os.stat(p)
-        except OSError as e:
-            raise InputError(collection, f"document {doc}", f"cannot be read: {e.strerror}") from None
-        stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        row = known.get(doc)
-        if row is None or tuple(row[:5]) != stamp:
-            row = (*stamp, _file_key(p))
-            known[doc] = row
-            fresh += 1
-        keys[doc] = row[5]
-    if fresh:
-        cfile.parent.mkdir(parents=True, exist_ok=True)
-        names = sorted(known)
-        table = pa.table({"doc": names, **{c: [known[d][i] for d in names] for i, c in enumerate(_KEY_COLUMNS[1:])}})
-        with atomic_path(cfile) as tmp:
-            pq.write_table(table, tmp)
-    return keys
+    try:
+        return file_keys({doc: document_path(collection, doc) for doc in docs}, _cache_file(cache, collection),
+                         "document")
+    except InputError as e:
+        raise InputError(collection, f"document {Path(e.path).relative_to(collection).with_suffix('')}",
+                         e.problem) from None
 
 
 @dataclass(frozen=True)

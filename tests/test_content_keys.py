@@ -1,0 +1,35 @@
+"""Content keys of input files (inexflow.io.content_keys): a file replaced by an older-dated one
+gets a new key; an unchanged file is not hashed again."""
+import hashlib
+import os
+
+import pytest
+
+import inexflow.io.content_keys as ck
+from inexflow.errors import InputError
+
+
+def test_keys_follow_content_not_dates_and_are_hashed_once(tmp_path, monkeypatch):
+    run, other, cache = tmp_path / "r.txt", tmp_path / "o.txt", tmp_path / "keys.parquet"
+    run.write_bytes(b"1 Q0 a 1 1.0 x 0 10\n")
+    other.write_bytes(b"1 Q0 b 1 1.0 x 0 10\n")
+    keys = ck.file_keys({"r": run}, cache)
+    assert keys == {"r": hashlib.blake2b(run.read_bytes(), digest_size=16).hexdigest()}
+    hashed = []
+    real = ck.content_key
+    monkeypatch.setattr(ck, "content_key", lambda p: hashed.append(p) or real(p))
+    assert ck.file_keys({"r": run}, cache) == keys and hashed == []
+    st = run.stat()
+    run.write_bytes(other.read_bytes())  # replaced by another run, dated 1000 s earlier
+    os.utime(run, ns=(st.st_atime_ns, st.st_mtime_ns - 10**12))
+    assert ck.file_keys({"r": run}, cache) == {"r": real(other)} != keys
+    assert len(hashed) == 1
+
+
+def test_a_broken_cache_is_a_cold_cache_and_a_missing_file_is_named(tmp_path):
+    f, cache = tmp_path / "q.fol", tmp_path / "keys.parquet"
+    f.write_text("1 Q0 a 0 10 0 0:10\n")
+    cache.write_bytes(b"not parquet")
+    assert ck.file_keys({"q": f}, cache) == {"q": ck.content_key(f)}
+    with pytest.raises(InputError, match="gone.txt: run cannot be read: No such file"):
+        ck.file_keys({"g": tmp_path / "gone.txt"}, cache, "run")
