@@ -308,3 +308,47 @@ def test_progress_only_on_a_terminal():
     quiet = Tty()
     Progress(3, "runs", enabled=False, stream=quiet).step()
     assert quiet.getvalue() == ""
+
+
+def test_special_files_are_refused_before_any_read(tmp_path, monkeypatch):
+    """A FIFO (which would wait for a writer forever) or a device given as an input is named as
+    not a regular file, by the CLI and by the config checks, before anything reads it."""
+    import os
+    import signal
+
+    import yaml
+
+    from inexflow.campaign.config import ConfigError, load_config
+
+    signal.alarm(20)  # a hang fails the test instead of stopping the suite
+    try:
+        fifo = tmp_path / "run.fifo"
+        os.mkfifo(fifo)
+        q = write(tmp_path / "q.fol", QRELS)
+        assert_error(run_cli("score", "--task", "focused", "--assessments", q, fifo), "run.fifo",
+                     "is a FIFO (named pipe), not a regular file")
+        assert_error(run_cli("score", "--task", "focused", "--assessments", "/dev/zero", fifo), "/dev/zero",
+                     "is a device, not a regular file")
+        runs = tmp_path / "runs"
+        runs.mkdir()
+        os.mkfifo(runs / "r.txt")
+        (runs / "loop.txt").symlink_to(runs / "loop.txt")
+        mine = write(tmp_path / "mine.yaml", yaml.safe_dump({"campaign": "x", "assessments": {"path": str(q)},
+                                                             "runs": [{"path": f"{runs}/*", "task": "focused"}]}))
+        monkeypatch.chdir(tmp_path)
+        with pytest.raises(ConfigError) as e:
+            load_config([mine], default=tmp_path / "none.yaml")
+        assert "loop.txt: cannot read run file: Too many levels of symbolic links" in str(e.value)
+        assert "r.txt: is a FIFO (named pipe), not a regular file" in str(e.value)
+    finally:
+        signal.alarm(0)
+
+
+@pytest.mark.parametrize("option,value,expected", [
+    ("--max-list-length", "0", "expected a positive whole number, not '0'"),
+    ("-n", "0", "expected a number above 0, not '0'"), ("--beta", "-1", "expected a number above 0, not '-1'"),
+    ("--alpha", "1.5", "expected a number from 0 to 1, not '1.5'"), ("--beta", "inf", "expected a number above 0"),
+])
+def test_numeric_options_out_of_range_are_refused(tmp_path, option, value, expected):
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n", extra=(option, value))
+    assert p.returncode == 2 and expected in p.stderr, p.stderr

@@ -499,3 +499,14 @@ def test_schema_errors_come_all_at_once_with_what_is_allowed_and_an_example():
                                "campaign, collection,")
     assert lines[1:] == ["  config.analysis.samples: 'x' is not of type 'integer' (e.g. 10)",
                          "  config.analysis.swap.iterations: 0 is less than the minimum of 1 (e.g. 50)"]
+
+
+def test_a_key_given_twice_or_an_alias_bomb_is_named(tmp_path):
+    twice = write(tmp_path / "twice.yaml", "campaign: x\nassessments: {path: q.fol}\ncampaign: y\n")
+    code, out, err = cli("check-config", "--configfile", twice)
+    assert code == 2 and f"{twice}:line 3: not valid YAML: key 'campaign' given twice (first on line 1)" in err
+    levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"] + [
+        f"{b}: &{b} [{', '.join([f'*{a}'] * 10)}]" for a, b in zip("abcdefgh", "bcdefghi")]
+    bomb = write(tmp_path / "bomb.yaml", "\n".join(levels) + "\n")  # 10^9 values from nine lines
+    code, out, err = cli("check-config", "--configfile", bomb)
+    assert code == 2 and f"{bomb}: expands to more than 1,000,000 values (YAML aliases" in err

@@ -9,6 +9,8 @@ traceback. Legal-but-odd input is reported through :func:`warn_input`.
 from __future__ import annotations
 
 import logging
+import os
+import stat
 
 log = logging.getLogger("inexflow")
 
@@ -34,15 +36,35 @@ class InputError(Exception):
         return msg
 
 
-def read_bytes(path, what: str = "file") -> bytes:
-    """The bytes of an input file; a missing or unreadable file is an :class:`InputError`."""
+def open_input(path, what: str = "file"):
+    """An input file opened for reading bytes, once it is known to be a regular file: a
+    directory, a FIFO, a device or a socket is an :class:`InputError` before anything is read
+    (reading a FIFO would wait for a writer forever, a device would never end), and so is a
+    missing or unreadable file."""
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except IsADirectoryError:
-        raise InputError(path, None, f"is a directory, not a {what}") from None
+        st = os.stat(path)
     except OSError as e:
         raise InputError(path, None, f"cannot read {what}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(path, None, f"is a directory, not a {what}")
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a special file")
+        raise InputError(path, None, f"is {kind}, not a regular file", f"a {what}")
+    try:
+        return open(path, "rb")
+    except OSError as e:
+        raise InputError(path, None, f"cannot read {what}: {e.strerror or e}") from None
+
+
+def read_bytes(path, what: str = "file") -> bytes:
+    """The bytes of an input file; a missing, unreadable or special file is an :class:`InputError`
+    (:func:`open_input`)."""
+    with open_input(path, what) as fh:
+        try:
+            return fh.read()
+        except OSError as e:
+            raise InputError(path, None, f"cannot read {what}: {e.strerror or e}") from None
 
 
 def decode_text(path, data: bytes) -> str:

@@ -34,7 +34,15 @@ from inexflow.campaign.tasks import (
     select_runs,
     tasks_key,
 )
-from inexflow.errors import ConfigError, InputError, UsageError, decode_text, log, read_bytes  # noqa: F401  (ConfigError: also imported from here)
+from inexflow.errors import (  # noqa: F401  (ConfigError: also imported from here)
+    ConfigError,
+    InputError,
+    UsageError,
+    decode_text,
+    log,
+    open_input,
+    read_bytes,
+)
 from inexflow.io.detect import detect_assessment_format, sniff_scale
 from inexflow.io.task_labels import TASKS, normalise_task
 from inexflow.measures.registry import (
@@ -50,7 +58,7 @@ from inexflow.simulate.simconfig import simulation_config
 def sniff_run(path: str) -> dict:
     """The ``task`` and ``participant`` (``participant-id``) an INEX XML run names in its
     ``<inex-submission>`` element; nothing for a text run."""
-    with open(path, "rb") as fh:
+    with open_input(path, "run file") as fh:
         head = fh.read(4096).decode("utf-8", "replace")
     if not head.lstrip().startswith("<"):
         return {}
@@ -110,10 +118,14 @@ def _matching(pattern: str, paths) -> list[str]:
                   or (p.startswith(d) and "/" not in p[len(d):]))
 
 
-def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None = None) -> dict[str, dict]:
+def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None = None,
+                  problems: Problems | None = None) -> dict[str, dict]:
     """The campaign's runs, {name: {file, task, label, participant, eval_tasks}}: the files the
     ``runs`` entries match (of the ``planned`` ones when the campaign is still to be
-    simulated), each assigned to the evaluation tasks ``tasks`` that select it."""
+    simulated), each assigned to the evaluation tasks ``tasks`` that select it. A file's error
+    is collected in ``problems`` and the others go on (raised at once without it)."""
+    p = problems or Problems()
+    before = len(p.lines)
     runs: dict[str, dict] = {}
     planned = (planned or {}).get("runs", {})
     for i, entry in enumerate(config["runs"]):
@@ -122,35 +134,44 @@ def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None 
             raise ConfigError(f"config runs[{i}]: path {entry['path']!r} matches no file "
                               "(for the demo campaign run 'make demo' or 'inexflow simulate --out demo' first)")
         for f in files:
-            name = Path(f).name
-            stem = name.rsplit(".", 1)[0] if "." in name else name
-            if stem in runs:
-                raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
-                                  f"{runs[stem]['file']} (run names are file names without extension)")
-            sniff = planned[f] if planned else sniff_run(f)
-            task_name = entry.get("task") or sniff.get("task")
-            if not task_name:
-                raise ConfigError(f"config runs[{i}]: no task for {f}: give 'task' in the entry "
-                                  "(text runs do not name their task)")
-            task = normalise_task(task_name)
-            if task is None:
-                raise ConfigError(f"config runs[{i}]: unknown task {task_name!r} for {f} "
-                                  f"(one of {', '.join(TASKS)})")
-            participant = entry.get("participant")
-            if not participant and entry.get("participant_pattern"):
-                try:
-                    m = re.search(entry["participant_pattern"], name)
-                except re.error as e:
-                    raise ConfigError(f"config runs[{i}].participant_pattern {entry['participant_pattern']!r} is not "
-                                      f"a valid regular expression: {e}") from None
-                if not m or "participant" not in m.groupdict():
-                    raise ConfigError(f"config runs[{i}]: participant_pattern {entry['participant_pattern']!r} "
-                                      f"does not match {name!r} with a group named 'participant'")
-                participant = m.group("participant")
-            participant = participant or sniff.get("participant") or stem
-            runs[stem] = {"file": f, "task": task, "label": task_name, "participant": str(participant)}
-    select_runs(tasks if tasks is not None else evaluation_tasks(config), runs, tasks_key(config))
+            with p.check():
+                _add_run(runs, i, entry, f, planned)
+    if problems is None:
+        p.raise_any()
+    if len(p.lines) == before:
+        select_runs(tasks if tasks is not None else evaluation_tasks(config), runs, tasks_key(config))
     return runs
+
+
+def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
+    """The run of file ``f``, matched by ``runs[i]`` (``entry``), added to ``runs``."""
+    name = Path(f).name
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    if stem in runs:
+        raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
+                          f"{runs[stem]['file']} (run names are file names without extension)")
+    sniff = planned[f] if planned else sniff_run(f)
+    task_name = entry.get("task") or sniff.get("task")
+    if not task_name:
+        raise ConfigError(f"config runs[{i}]: no task for {f}: give 'task' in the entry "
+                          "(text runs do not name their task)")
+    task = normalise_task(task_name)
+    if task is None:
+        raise ConfigError(f"config runs[{i}]: unknown task {task_name!r} for {f} "
+                          f"(one of {', '.join(TASKS)})")
+    participant = entry.get("participant")
+    if not participant and entry.get("participant_pattern"):
+        try:
+            m = re.search(entry["participant_pattern"], name)
+        except re.error as e:
+            raise ConfigError(f"config runs[{i}].participant_pattern {entry['participant_pattern']!r} is not "
+                              f"a valid regular expression: {e}") from None
+        if not m or "participant" not in m.groupdict():
+            raise ConfigError(f"config runs[{i}]: participant_pattern {entry['participant_pattern']!r} "
+                              f"does not match {name!r} with a group named 'participant'")
+        participant = m.group("participant")
+    participant = participant or sniff.get("participant") or stem
+    runs[stem] = {"file": f, "task": task, "label": task_name, "participant": str(participant)}
 
 
 def assessment_files(spec: str, planned=None, key="assessments.path") -> list[str]:
@@ -174,6 +195,42 @@ def _safe_load(text):
     """YAML as ``yaml.safe_load`` reads it, by libyaml's parser where PyYAML has it (8x faster
     on the config schema, which every ``snakemake`` call reads)."""
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """The safe loader, refusing a key given twice in one mapping (PyYAML keeps the last one
+    silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (first on line {seen[key] + 1})", key_node.start_mark)
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep)
+
+
+# the most values a config may expand to: a YAML alias bomb ("billion laughs") expands to
+# billions from a few lines, which every later step would walk
+MAX_CONFIG_VALUES = 1_000_000
+
+
+def check_size(data, path) -> None:
+    """A config that expands (through YAML aliases) to more than :data:`MAX_CONFIG_VALUES`
+    values is an :class:`InputError`, found without expanding it."""
+    count, stack = 0, [data]
+    while stack:
+        v = stack.pop()
+        count += 1
+        if count > MAX_CONFIG_VALUES:
+            raise InputError(path, None, f"expands to more than {MAX_CONFIG_VALUES:,} values (YAML aliases "
+                             "repeating each other?)", "a campaign config")
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
 
 
 def _flow(value) -> str:
@@ -380,7 +437,7 @@ def load_yaml(path) -> dict:
     message names neither)."""
     text = decode_text(path, read_bytes(path, "config file"))
     try:
-        data = _safe_load(text)
+        data = yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e)
@@ -389,6 +446,7 @@ def load_yaml(path) -> dict:
         return {}
     if not isinstance(data, dict):
         raise InputError(path, None, f"a YAML {type(data).__name__}, not a mapping of config keys")
+    check_size(data, path)
     return data
 
 
@@ -448,6 +506,9 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     schema (errors name the key; defaults filled in), :func:`validate_config`. Returns the
     :class:`~inexflow.campaign.tasks.Campaign`, with its runs (:func:`discover_runs`)."""
 
+    for f in configfiles:  # what Snakemake's loader lets through: a key given twice, an alias bomb
+        if Path(f).is_file():
+            load_yaml(f)
     if configfiles:
         own_campaign_data(config, given or {}, configfiles)
     for old, new, why in RENAMED:
@@ -468,9 +529,10 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     problems = Problems()
     tasks, sets, planned = validate_config(config, problems)
     runs, analyses = {}, []
+    before = len(problems.lines)
     with problems.check():
-        runs = discover_runs(config, tasks, planned)
-    if runs and all("files" in aset for aset in sets.values()):
+        runs = discover_runs(config, tasks, planned, problems)
+    if runs and len(problems.lines) == before and all("files" in aset for aset in sets.values()):
         with problems.check():
             formats = {sid: assessment_format(aset, planned) for sid, aset in sets.items()}
             analyses = resolve_analyses(config, tasks, runs, formats, lambda t: measure_options(config, t))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import multiprocessing
 import os
 import sys
@@ -83,20 +84,20 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
                    help=f"cut-offs of the cutoff family (default {_joined(d.cutoff_ks)})")
     p.add_argument("--bepd-a", type=_numbers(float), default=list(d.bepd_a),
                    help=f"BEPD/EPRUM values of A (default {_joined(d.bepd_a)})")
-    p.add_argument("--mean-doc-length", type=float, help="BEPD/EPRUM L (default: mean length of the assessed documents)")
+    p.add_argument("--mean-doc-length", type=_positive_number, help="BEPD/EPRUM L (default: mean length of the assessed documents)")
     p.add_argument("--overlap", choices=["on", "off"],
                    help="XCG overlap: on = rv/rv_norm against the ideal recall-base, off = quant against the full "
                         "recall-base (default: on for the focused task, off otherwise)")
-    p.add_argument("--alpha", type=float, default=d.alpha, help=f"overlap alpha for focused XCG (default {d.alpha:g})")
+    p.add_argument("--alpha", type=_fraction, default=d.alpha, help=f"overlap alpha for focused XCG (default {d.alpha:g})")
     p.add_argument("--curves", action="store_true",
                    help="print the ep/gr curve ep[0.01..1.00] and the nxCG curve nxCG@[k] per topic too")
-    p.add_argument("--max-list-length", type=int, default=d.max_list_length,
+    p.add_argument("--max-list-length", type=_positive, default=d.max_list_length,
                    help=f"list length whose 1..100%% give the nxCG curve ranks (default {d.max_list_length})")
     p.add_argument("--cutoffs", type=_cutoffs, default=list(d.cutoffs),
                    help=f"nxCG and EPRUM[A]@[k] cut-offs (default {_joined(d.cutoffs)})")
-    p.add_argument("--beta", type=float, default=d.beta,
+    p.add_argument("--beta", type=_positive_number, default=d.beta,
                    help=f"Relevant in Context F-beta (default {d.beta:g} as the official tool; 1 for HiXEval 2006)")
-    p.add_argument("-n", "--bep-distance", dest="bep_distance", type=float, default=d.bep_distance,
+    p.add_argument("-n", "--bep-distance", dest="bep_distance", type=_positive_number, default=d.bep_distance,
                    help=f"Best in Context: distance n at which a best entry point scores 0 (default {d.bep_distance:g})")
     p.add_argument("--regroup", action="store_true",
                    help="in-context runs: move interleaved results next to their article's first result (and say so)")
@@ -191,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
     va.add_argument("--topics", metavar="FILE|IDS",
                     help="the topic set: a topic file or topic ids separated by commas; check the topics answered")
-    va.add_argument("--max-list-length", type=int, default=d.max_list_length,
+    va.add_argument("--max-list-length", type=_positive, default=d.max_list_length,
                     help=f"results a topic may list (default {d.max_list_length}, INEX's limit)")
     va.add_argument("runs", nargs="+", metavar="RUN")
 
@@ -236,6 +237,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 COMPARE_BOOTSTRAP = 10000
+
+
+def _positive_number(text: str) -> float:
+    """A finite number above 0 (a distance, a weight, a length)."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = math.nan
+    if not (math.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}")
+    return x
+
+
+def _fraction(text: str) -> float:
+    """A number from 0 to 1."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = math.nan
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r}")
+    return x
 
 
 def _positive(text: str) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, open_input
 from inexflow.io.tables import atomic_path
 
 _COLUMNS = ("name", "dev", "ino", "size", "mtime_ns", "ctime_ns", "key")
@@ -27,7 +27,7 @@ _COLUMNS = ("name", "dev", "ino", "size", "mtime_ns", "ctime_ns", "key")
 def content_key(path) -> str:
     """The BLAKE2b digest (16 bytes, hex) of a file's bytes."""
     h = hashlib.blake2b(digest_size=16)
-    with open(path, "rb") as fh:
+    with open_input(path) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
@@ -58,6 +58,8 @@ def file_keys(paths: Mapping[str, Path | str], cache_file, what: str = "file") -
                 row = (*stamp, content_key(path))
             except OSError as e:
                 raise InputError(path, None, f"{what} cannot be read: {e.strerror}") from None
+            except InputError as e:  # a special file: named as the caller's kind of input
+                raise InputError(path, None, e.problem, f"a {what}") from None
             known[name] = row
             fresh += 1
         keys[name] = row[5]

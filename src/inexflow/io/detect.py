@@ -3,6 +3,8 @@ dispatchers of :mod:`inexflow.model` and for the checks the config makes before 
 
 from __future__ import annotations
 
+from inexflow.errors import open_input
+
 SCALES = ("inex2002", "inex2005", "inex2006", "fol", "trec")
 # the values of --assessments-format and of the config's assessments.format (the schema's enum is tested equal)
 ASSESSMENT_FORMATS = ("auto", "fol", "trec", "inex2005", "inex2006", "inex2002")
@@ -13,7 +15,7 @@ def detect_assessment_format(path) -> str:
     """``fol`` for FOL text qrels (5 or more columns, ``Q0`` second), ``trec`` for TREC qrels (4
     columns, the second not ``Q0``: a 4-column line with ``Q0`` is a truncated FOL line),
     else ``inex2005`` or ``inex2002`` from the XML vocabulary."""
-    with open(path, "rb") as fh:
+    with open_input(path, "run or assessment file") as fh:
         head = fh.read(65536)
     if not head.removeprefix(BOM).lstrip().startswith(b"<"):
         first = next((line for line in head.removeprefix(BOM).splitlines() if line.strip()), b"")
@@ -32,7 +34,7 @@ def sniff_scale(path) -> str | None:
     fmt = detect_assessment_format(path)
     if fmt != "inex2005":
         return fmt
-    with open(path, "rb") as fh:
+    with open_input(path, "run or assessment file") as fh:
         head = fh.read(65536)
     if b"exhaustivity=" in head or b"exhaustiveness=" in head:
         return "inex2005"
@@ -40,6 +42,6 @@ def sniff_scale(path) -> str | None:
 
 
 def detect_run_format(path) -> str:
-    with open(path, "rb") as fh:
+    with open_input(path, "run or assessment file") as fh:
         head = fh.read(4096).removeprefix(b"\xef\xbb\xbf").lstrip()
     return "xml" if head.startswith(b"<") else "text"

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.errors import InputError, decode_text, open_input, read_bytes, warn_input
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, order_results
 from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
 from inexflow.io.xpath import canonical_xpath
@@ -57,7 +56,7 @@ def _fast_read(path, ncols: int) -> dict | None:
     strings as object arrays. None when anything is off (the validating reader then says what)."""
     import pyarrow.csv as pacsv
 
-    data = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")
+    data = read_bytes(path, "run file").removeprefix(b"\xef\xbb\xbf")
     irregular = _irregular_spacing(data)
     if irregular:
         data = _EDGES.sub(b"", _BLANKS.sub(b" ", data.replace(b"\r\n", b"\n")))
@@ -100,10 +99,10 @@ def _fast_read(path, ncols: int) -> dict | None:
 
 
 def _first_columns(path) -> int:
-    with open(path, encoding="utf-8", errors="replace") as fh:
+    with open_input(path, "run file") as fh:
         for line in fh:
             if line.strip():
-                return len(line.split())
+                return len(line.decode("utf-8", "replace").split())
     return 0
 
 

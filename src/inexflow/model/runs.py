@@ -8,14 +8,13 @@ with it), :func:`read_run` (the dispatcher over the run formats, :mod:`inexflow.
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, read_bytes
+from inexflow.errors import InputError, open_input
 from inexflow.io import run_text, run_xml
 from inexflow.io.canonical import RunTable
 from inexflow.io.collection import index_collection
@@ -75,10 +74,9 @@ class Run(RunTable):
 def read_run(path, task: str | None = None, participant: str | None = None, fmt: str = "auto") -> Run:
     """Read one run file. ``task``/``participant`` override or fill in what the file says."""
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(path, None, "run file not found")
-    if not os.access(path, os.R_OK):
-        read_bytes(path, "run file")  # unreadable: one clear error
+    open_input(path, "run file").close()  # a directory, a special or an unreadable file: one clear error
     f = detect_run_format(path) if fmt == "auto" else fmt
     if f == "xml":
         run = Run.of(run_xml.read_xml_run(path))
