@@ -352,3 +352,14 @@ def test_special_files_are_refused_before_any_read(tmp_path, monkeypatch):
 def test_numeric_options_out_of_range_are_refused(tmp_path, option, value, expected):
     p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n", extra=(option, value))
     assert p.returncode == 2 and expected in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("score_text", ["inf", "1e400", "-inf"])
+def test_a_score_that_is_not_a_finite_number_is_named(tmp_path, score_text):
+    p = score(tmp_path, f"1 Q0 A 1 1.0 r 0 10\n1 Q0 A 2 {score_text} r 20 10\n")
+    assert_error(p, "r.run:line 2: score", "is not a finite number (1 in the run)")
+
+
+def test_a_negative_rank_is_a_warning(tmp_path):
+    p = score(tmp_path, "1 Q0 A -1 1.0 r 0 10\n1 Q0 A 2 0.5 r 20 10\n")
+    assert p.returncode == 0 and "r.run:line 1: negative rank -1 (1 in the run; ranks count from 1)" in p.stderr

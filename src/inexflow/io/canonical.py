@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import warn_input
+from inexflow.errors import InputError, warn_input
 
 ELEMENT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "exh": "float64",
                    "spec": "float64", "size": "int64", "rsize": "int64"}
@@ -161,6 +161,24 @@ def duplicate_mask(df: pd.DataFrame, codes: dict | None = None) -> np.ndarray:
     if len(cand):
         dup[cand] = pd.DataFrame({"k": composite[cand], "o": off[cand], "n": length[cand]}).duplicated().to_numpy()
     return dup
+
+
+def check_scores_and_ranks(df: pd.DataFrame, path, scores_optional: bool = False):
+    """A score that is not a finite number (``inf``, or one beyond float range such as
+    ``1e400``; ``nan`` too unless ``scores_optional``, as in XML runs, where a result without
+    ``<rsv>`` has none) is an :class:`~inexflow.errors.InputError` naming its line: no ranking
+    by it would mean anything. A negative rank is legal but odd (ranks count from 1): a
+    warning naming the first."""
+    rsv = df["rsv"].to_numpy(np.float64)
+    bad = np.flatnonzero(np.isinf(rsv) if scores_optional else ~np.isfinite(rsv))
+    if len(bad):
+        r = df.iloc[bad[0]]
+        raise InputError(path, f"line {r.line}", f"score {r.rsv!r} is not a finite number ({len(bad)} in the run)",
+                         "a finite number (the result's retrieval status value)")
+    neg = np.flatnonzero(df["rank"].to_numpy(np.float64) < 0)
+    if len(neg):
+        r = df.iloc[neg[0]]
+        warn_input(path, f"line {r.line}", f"negative rank {r['rank']} ({len(neg)} in the run; ranks count from 1)")
 
 
 def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):

@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 
 from inexflow.errors import InputError, decode_text, open_input, read_bytes, warn_input
-from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, order_results
+from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
 from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
 from inexflow.io.xpath import canonical_xpath
 
@@ -153,6 +153,7 @@ def warn_blank_lines(path, blank_lines):
 def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict | None = None) -> RunTable:
     if len(run_ids) > 1:
         warn_input(path, None, f"several run ids {run_ids[:5]}; using {run_ids[0]!r}")
+    check_scores_and_ranks(df, path)
     check_duplicates(df, path, codes)
     df = order_results(df, has_rank=True, codes=codes)
     fmt = {8: "fol-text", 7: "xpath-text", 6: "trec-text"}[ncols]

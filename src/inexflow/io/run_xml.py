@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 from lxml import etree
 
 from inexflow.errors import InputError, read_bytes
-from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, order_results
+from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
 from inexflow.io.tables import write_text
 from inexflow.io.task_labels import normalise_task
 from inexflow.io.xmlutil import attr, local, parse_xml, safe_parser, where
@@ -195,6 +195,7 @@ def read_xml_run(path) -> RunTable:
         df, all_ranked = scanned[1], scanned[2]
     else:
         df, all_ranked = _tree_rows(path, root)
+    check_scores_and_ranks(df, path, scores_optional=True)
     check_duplicates(df, path)
     df = order_results(df, has_rank=all_ranked)
     return RunTable(run_id, participant, task, "inex-xml", str(path), df, task_attr)
