@@ -46,13 +46,13 @@ TEMPLATES = ("infobox", "cite", "fact", "stub", "main", "coord", "reflist", "com
 LANGS = ("de", "fr", "nl", "es", "it", "pl", "ja", "pt", "sv", "fi")
 
 
-def doc_id(i: int) -> str:
+def doc_id(i: int, per_dir: int = DOCS_PER_DIR) -> str:
     """The document id of article ``i`` (0-based): ``part-NNN/ID``."""
-    return f"part-{i // DOCS_PER_DIR:03d}/{FIRST_ID + i}"
+    return f"part-{i // per_dir:03d}/{FIRST_ID + i}"
 
 
-def doc_ids(n: int) -> list[str]:
-    return [doc_id(i) for i in range(n)]
+def doc_ids(n: int, per_dir: int = DOCS_PER_DIR) -> list[str]:
+    return [doc_id(i, per_dir) for i in range(n)]
 
 
 class _Writer:
@@ -182,12 +182,12 @@ class _Writer:
                f"{self.rich(6)}</caption></image>\n"
 
 
-def write_chunk(collection, seed: int, chunk: int, n_docs: int) -> tuple[int, int, int]:
-    """Write the articles of directory ``chunk`` (``DOCS_PER_DIR`` of them, fewer in the last)
+def write_chunk(collection, seed: int, chunk: int, n_docs: int, per_dir: int = DOCS_PER_DIR) -> tuple[int, int, int]:
+    """Write the articles of directory ``chunk`` (``per_dir`` of them, fewer in the last)
     of a collection of ``n_docs``; returns (documents, bytes, elements)."""
     rng = np.random.default_rng([seed, 32, chunk])
     writer = _Writer(rng, n_docs)
-    lo, hi = chunk * DOCS_PER_DIR, min(n_docs, (chunk + 1) * DOCS_PER_DIR)
+    lo, hi = chunk * per_dir, min(n_docs, (chunk + 1) * per_dir)
     d = Path(collection) / f"part-{chunk:03d}"
     d.mkdir(parents=True, exist_ok=True)
     size = elements = 0
@@ -205,15 +205,16 @@ def _write_chunk(args):
     return write_chunk(*args)
 
 
-def write_collection(collection, n_docs: int, seed: int, processes: int | None = None, progress=None) -> dict:
+def write_collection(collection, n_docs: int, seed: int, processes: int | None = None, progress=None,
+                     per_dir: int = DOCS_PER_DIR) -> dict:
     """Write the ``n_docs`` articles under ``collection`` with ``processes`` processes (default:
-    the cores this process may use); ``progress(done, total)`` after each directory. The bytes
-    written depend on ``seed`` and ``n_docs`` only."""
-    chunks = (n_docs + DOCS_PER_DIR - 1) // DOCS_PER_DIR
+    the cores this process may use), ``per_dir`` to a directory; ``progress(done, total)``
+    after each directory. The bytes written depend on ``seed``, ``n_docs`` and ``per_dir`` only."""
+    chunks = (n_docs + per_dir - 1) // per_dir
     if processes is None:
         processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     processes = max(1, min(processes, chunks))
-    jobs = [(str(collection), seed, c, n_docs) for c in range(chunks)]
+    jobs = [(str(collection), seed, c, n_docs, per_dir) for c in range(chunks)]
     done = size = elements = 0
 
     def count(r):
