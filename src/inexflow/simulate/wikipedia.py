@@ -70,8 +70,9 @@ class _Writer:
         self.words = VOCABULARY[rng.integers(0, len(VOCABULARY), n_words)].tolist()
         self.w = 0
         # inline element kinds per word slot: 0 none, 1 collectionlink, 2 emph2, 3 unknownlink, 4 emph3, 5 outsidelink
-        self.inline = rng.choice(6, size=n_words, p=(0.75, 0.10, 0.07, 0.02, 0.05, 0.01)).tolist()
-        self.targets = (FIRST_ID + rng.integers(0, self.n_docs, n_words)).tolist()
+        inline = rng.choice(6, size=n_words, p=(0.75, 0.10, 0.07, 0.02, 0.05, 0.01))
+        targets = (FIRST_ID + rng.integers(0, self.n_docs, n_words)).tolist()
+        self.tokens = self._tokens(self.words, inline, targets)
         self.n = 0
         out = ['<?xml version="1.0" encoding="UTF-8"?>\n<article xmlns:xlink="http://www.w3.org/1999/xlink">\n'
                f'<name id="{FIRST_ID + i}">{self.text(int(rng.integers(1, 4)))}</name>\n'
@@ -100,38 +101,42 @@ class _Writer:
             self.words[(w + j) % len(self.words)] for j in range(k))
 
     def rich(self, k: int) -> str:
-        """``k`` words of text with inline elements (links and emphasis)."""
-        w0, words, inline, targets = self.w, self.words, self.inline, self.targets
+        """``k`` words of text with inline elements (links and emphasis): the next ``k``
+        tokens of the article's stream (:meth:`_tokens`)."""
+        w = self.w
+        self.w = w + k
+        toks = self.tokens
+        if w + k <= len(toks):
+            part = toks[w:w + k]
+        else:
+            part = [toks[(w + j) % len(toks)] for j in range(k)]
+        self.n += sum(1 for t in part if t[0] == "<")
+        return " ".join(part)
+
+    def _tokens(self, words, inline, targets) -> list[str]:
+        """The article's stream of tokens: each word, or an inline element around it (and
+        the next word, for odd slots)."""
+        toks = list(words)
         m = len(words)
-        out, j = [], 0
-        while j < k:
-            x = (w0 + j) % m
-            kind = inline[x]
+        nz = np.flatnonzero(inline)
+        for x, kind in zip(nz.tolist(), inline[nz].tolist()):
             word = words[x]
-            if kind == 0:
-                out.append(word)
-                j += 1
-                continue
-            span = 1 + (x & 1)
-            anchor = word if span == 1 else f"{word} {words[(x + 1) % m]}"
-            self.n += 1
+            anchor = word if not x & 1 else f"{word} {words[(x + 1) % m]}"
             if kind == 1:
-                out.append(f'<collectionlink xlink:type="simple" xlink:href="{targets[x]}.xml">{anchor}</collectionlink>')
+                toks[x] = f'<collectionlink xlink:type="simple" xlink:href="{targets[x]}.xml">{anchor}</collectionlink>'
             elif kind == 2:
-                out.append(f"<emph2>{anchor}</emph2>")
+                toks[x] = f"<emph2>{anchor}</emph2>"
             elif kind == 3:
-                out.append(f'<unknownlink src="{anchor}">{anchor}</unknownlink>')
+                toks[x] = f'<unknownlink src="{anchor}">{anchor}</unknownlink>'
             elif kind == 4:
-                out.append(f"<emph3>{anchor}</emph3>")
+                toks[x] = f"<emph3>{anchor}</emph3>"
             else:
-                out.append(f'<outsidelink xlink:type="simple" xlink:href="http://www.{word}.org/">{anchor}</outsidelink>')
-            j += span
-        self.w = w0 + k
-        return " ".join(out)
+                toks[x] = f'<outsidelink xlink:type="simple" xlink:href="http://www.{word}.org/">{anchor}</outsidelink>'
+        return toks
 
     def paragraph(self, f: float) -> str:
         self.n += 1
-        k = 6 + int(self.rng.gamma(1.5, 14))
+        k = 6 + int(self.rng.gamma(1.5, 12))
         return f"<p>{self.rich(k)}</p>\n"
 
     def section(self, f: float, depth: int) -> str:
