@@ -235,8 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "shape on a Wikipedia-shaped collection (part-NNN/ID.xml), element and passage runs in the "
                         "four 2007 tasks, FOL qrels")
     m.add_argument("--processes", type=_positive, default=None,
-                   help="processes writing a wikipedia collection (default: every core; the output does not "
-                        "depend on it)")
+                   help="processes writing a wikipedia collection (default 1; the output does not depend on it)")
     return p
 
 

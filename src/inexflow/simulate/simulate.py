@@ -31,7 +31,7 @@ procedure, made so that the four sets rank runs differently.
 
 With ``structure="wikipedia"`` the campaign has INEX 2007's shape: the collection is
 Wikipedia-shaped (:mod:`inexflow.simulate.wikipedia`: ``collection/part-NNN/ID.xml``, about
-7 KB and 150 elements per article, written by several processes), the groups submit element
+7 KB and 150 elements per article, optionally by several processes), the groups submit element
 runs (XML) in the four 2007 tasks (thorough, focused, relevant-in-context, best-in-context)
 and focused passage runs (FOL), each group about four of these five (:func:`submits`), and
 the assessments are FOL qrels only. Topics, ground truth and runs are drawn over a working
@@ -331,8 +331,8 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None, process
 
     ``progress(what, done, total)``, if given, is called as the work advances (``inexflow
     simulate`` shows it on a terminal); each phase is also logged at info level. A
-    ``wikipedia`` collection is written by ``processes`` processes (default: every core this
-    process may use); the bytes written do not depend on it."""
+    ``wikipedia`` collection is written by ``processes`` processes (default one); the bytes
+    written do not depend on it."""
     cfg = cfg or SimulationConfig()
     log = logging.getLogger("inexflow")
 

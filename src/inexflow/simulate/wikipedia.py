@@ -22,7 +22,6 @@ chunk's number, so the bytes written do not depend on how many processes write t
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -212,13 +211,12 @@ def _write_chunk(args):
 
 def write_collection(collection, n_docs: int, seed: int, processes: int | None = None, progress=None,
                      per_dir: int = DOCS_PER_DIR) -> dict:
-    """Write the ``n_docs`` articles under ``collection`` with ``processes`` processes (default:
-    the cores this process may use), ``per_dir`` to a directory; ``progress(done, total)``
+    """Write the ``n_docs`` articles under ``collection`` with ``processes`` processes (default
+    one: on a 2-core machine shared with other work, two processes wrote half as fast as one),
+    ``per_dir`` to a directory; ``progress(done, total)``
     after each directory. The bytes written depend on ``seed``, ``n_docs`` and ``per_dir`` only."""
     chunks = (n_docs + per_dir - 1) // per_dir
-    if processes is None:
-        processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    processes = max(1, min(processes, chunks))
+    processes = max(1, min(processes or 1, chunks))
     jobs = [(str(collection), seed, c, n_docs, per_dir) for c in range(chunks)]
     done = size = elements = 0
 
