@@ -313,6 +313,25 @@ def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_
     assert campaign.eval_tasks["COS.Thorough"]["topic_subset"] == ["202", "203", "205", "206", "208", "209", "211"]
 
 
+def test_the_wikipedia2007_preset_plans_inex2007_before_its_campaign_exists(tmp_path, monkeypatch):
+    """The full-size 2007 preset is planned on a fresh clone (nothing simulated): 80 runs from
+    25 groups in the four 2007 tasks, element runs and passage runs, FOL qrels, pools of 600."""
+    from inexflow.campaign.config import load_config
+
+    monkeypatch.chdir(tmp_path)
+    config, campaign = load_config([ROOT / "config" / "campaigns" / "wikipedia2007.yaml"],
+                                   default=ROOT / "config" / "config.yaml")
+    assert campaign.planned and not (tmp_path / "wikipedia2007").exists()
+    assert config["simulate"]["docs"] == 659388 and config["pool"]["target"] == 600
+    assert len(campaign.runs) == 80
+    assert len({name.split("-")[0] for name in campaign.runs}) == 25
+    per_task: dict = {}
+    for name, r in campaign.runs.items():
+        per_task.setdefault(r["eval_tasks"][0], []).append(name)
+    assert sorted(per_task) == ["BestInContext", "Focused", "RelevantInContext", "Thorough"]
+    assert sum(1 for name in campaign.runs if "-fol-" in name) == 20
+
+
 @pytest.mark.parametrize("change,message", [
     ({"evaluation_tasks": {"F": {"type": "focussed", "families": ["passage"], "main_measure": "MAiP"}}},
      "config.evaluation_tasks.F.type: 'focussed' is not one of"),

@@ -232,7 +232,11 @@ def build_parser() -> argparse.ArgumentParser:
         m.add_argument(f"--{opt.replace('_', '-')}", type=int, default=getattr(sim, SETTINGS[opt]), help=help_text)
     m.add_argument("--structure", choices=STRUCTURES, default=sim.structure,
                    help="demo: every task on one topic set and FOL, 2005, 2006 and 2002 assessments; inex2005: INEX "
-                        "2005's ten tasks, CO+S and four CAS assessment sets, COS topics")
+                        "2005's ten tasks, CO+S and four CAS assessment sets, COS topics; wikipedia: INEX 2007's "
+                        "shape on a Wikipedia-shaped collection (part-NNN/ID.xml), element and passage runs in the "
+                        "four 2007 tasks, FOL qrels")
+    m.add_argument("--processes", type=_positive, default=None,
+                   help="processes writing a wikipedia collection (default 1; the output does not depend on it)")
     return p
 
 
@@ -581,9 +585,11 @@ def cmd_simulate(args) -> int:
 
     def progress(what, done, total):  # one progress line per phase, on a terminal
         bar = bars.get(what) or bars.setdefault(what, Progress(total, what, enabled=not args.quiet))
+        bar.done = done - 1  # a phase may advance by more than one (a wikipedia collection: by directory)
         bar.step()
 
-    summary = simulate(args.out, simulation_config({k: getattr(args, k) for k in SETTINGS}), progress)
+    summary = simulate(args.out, simulation_config({k: getattr(args, k) for k in SETTINGS}), progress,
+                       processes=args.processes)
     print(f"wrote {summary['runs']} runs, {summary['topics']} topics, {summary['documents']} documents "
           f"to {args.out}")
     return 0

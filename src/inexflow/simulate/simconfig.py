@@ -19,10 +19,10 @@ class SimulationConfig:
     pool_target: int = 40
     tasks: tuple = ("thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse", "fol")
     max_runs: int | None = None      # keep a seeded selection of this many (group, task) runs
-    structure: str = "demo"          # "demo" or "inex2005" (inexflow.simulate's docstring)
+    structure: str = "demo"          # "demo", "inex2005" or "wikipedia" (inexflow.simulate's docstring)
 
 
-STRUCTURES = ("demo", "inex2005")
+STRUCTURES = ("demo", "inex2005", "wikipedia")
 
 
 # the keys of the workflow config's ``simulate:`` block and of ``inexflow simulate``'s options

@@ -29,6 +29,15 @@ four CAS sets read the CAS topics' structural constraints more or less strictly:
 holding highlighted text counts as relevant -- a simulation choice, not INEX's assessment
 procedure, made so that the four sets rank runs differently.
 
+With ``structure="wikipedia"`` the campaign has INEX 2007's shape: the collection is
+Wikipedia-shaped (:mod:`inexflow.simulate.wikipedia`: ``collection/part-NNN/ID.xml``, about
+7 KB and 150 elements per article, optionally by several processes), the groups submit element
+runs (XML) in the four 2007 tasks (thorough, focused, relevant-in-context, best-in-context)
+and focused passage runs (FOL), each group about four of these five (:func:`submits`), and
+the assessments are FOL qrels only. Topics, ground truth and runs are drawn over a working
+set of :data:`WIKI_WORKING_SET` articles spread over the collection (only these are
+indexed), so that a campaign over the full 659,388 articles is simulated in memory.
+
 Runs are simulated, not retrieved: each run has a quality q in [0, 1]; an element's
 score is q * (its share of highlighted text, plus a document-level signal) + (1 - q) *
 noise, so better runs rank relevant text higher. Everything is drawn from one
@@ -56,6 +65,14 @@ from inexflow.model.pool import entries_from_first_positions, first_positions, p
 from inexflow.model.recallbase import overlap_with_passages
 from inexflow.model.runs import Run
 from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config  # noqa: F401
+from inexflow.simulate.wikipedia import doc_ids, write_collection
+
+# the articles of a wikipedia campaign that topics, ground truth and runs are drawn from
+WIKI_WORKING_SET = 2500
+# the four INEX 2007 tasks' element runs and focused passage runs
+WIKI_TASKS = ("thorough", "focused", "relevant-in-context", "best-in-context", "fol")
+# the elements runs return, per structure
+CANDIDATE_TAGS = {"wikipedia": ("article", "body", "section", "p")}
 
 WORDS = ("retrieval evaluation element passage structure document section paragraph query topic relevance "
          "assessment judgement pool system measure precision recall gain effort ranking overlap focused "
@@ -252,8 +269,20 @@ def run_kinds(cfg: SimulationConfig) -> list[tuple[str, str, str, str]]:
     if cfg.structure == "inex2005":
         return [(label.lower().replace(".", "-"), kind, label, topics)
                 for label, (kind, topics) in INEX2005_TASKS.items()]
+    tasks = WIKI_TASKS if cfg.structure == "wikipedia" else cfg.tasks
     return [(t, "focused" if t == "fol" else t, TASK_LABELS["focused" if t == "fol" else t], "all")
-            for t in cfg.tasks]
+            for t in tasks]
+
+
+def submits(cfg: SimulationConfig, g: int, key: str) -> bool:
+    """Whether group ``g`` submits runs of kind ``key``: every kind, but in a ``wikipedia``
+    campaign each group leaves out one or two of the five (group g the kinds g mod 5 and, unless
+    g mod 5 is 2, (g + 2) mod 5): four fifths of the groups submit three kinds, the others four,
+    about 80 runs from 25 groups as in INEX 2007."""
+    if cfg.structure != "wikipedia":
+        return True
+    k = WIKI_TASKS.index(key)
+    return k != g % 5 and (g % 5 == 2 or k != (g + 2) % 5)
 
 
 def _run_file(g: int, key: str, r: int) -> tuple[str, str, str]:
@@ -268,6 +297,8 @@ def assessment_files(out: Path, cfg: SimulationConfig) -> dict[str, str]:
     if cfg.structure == "inex2005":
         return {str(out / "assessments" / s / f"{t}.xml"): "inex2005"
                 for s, group in (("CO+S", "CO+S"), *((s, "CAS") for s in CAS_SETS)) for t in topic_group(cfg, group)}
+    if cfg.structure == "wikipedia":
+        return {str(out / "assessments" / "qrels.fol"): "fol"}
     return {str(out / "assessments" / "qrels.fol"): "fol"} | {
         str(out / "assessments" / kind / f"{t}.xml"): kind for kind in ("inex2002", "inex2005", "inex2006")
         for t in _topic_ids(cfg)}
@@ -286,6 +317,8 @@ def planned_files(outdir, cfg: SimulationConfig) -> dict:
     runs = {}
     for g in range(cfg.n_groups):
         for key, _, label, _ in run_kinds(cfg):
+            if not submits(cfg, g, key):
+                continue
             for r in range(cfg.runs_per_group):
                 name, _, group = _run_file(g, key, r)
                 runs[str(out / "runs" / name)] = {} if key == "fol" else {"task": label, "participant": group}
@@ -293,11 +326,13 @@ def planned_files(outdir, cfg: SimulationConfig) -> dict:
             "assessments": list(formats), "formats": formats, "runs": runs}
 
 
-def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict:
+def simulate(outdir, cfg: SimulationConfig | None = None, progress=None, processes: int | None = None) -> dict:
     """Write a complete campaign to ``outdir``; returns a summary dict (also ``campaign.json``).
 
     ``progress(what, done, total)``, if given, is called as the work advances (``inexflow
-    simulate`` shows it on a terminal); each phase is also logged at info level."""
+    simulate`` shows it on a terminal); each phase is also logged at info level. A
+    ``wikipedia`` collection is written by ``processes`` processes (default one); the bytes
+    written do not depend on it."""
     cfg = cfg or SimulationConfig()
     log = logging.getLogger("inexflow")
 
@@ -308,14 +343,26 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict
             log.info("simulate: %d %s", total, what)
     out = Path(outdir)
     rng = np.random.default_rng(cfg.seed)
-    docs = [f"{1000 + i}" for i in range(cfg.n_docs)]
     indexes = []
-    for i, d in enumerate(docs, 1):
-        text = make_document(rng, d)
-        p = out / "collection" / f"{d}.xml"
-        write_text(text, p)
-        indexes.extend(index_document(p, d))
-        advance("documents written", i, len(docs))
+    stats = None
+    if cfg.structure == "wikipedia":
+        stats = write_collection(out / "collection", cfg.n_docs, cfg.seed, processes,
+                                 lambda done, total: advance("documents written", done, total))
+        every = doc_ids(cfg.n_docs)
+        pick = np.sort(rng.choice(cfg.n_docs, size=min(cfg.n_docs, WIKI_WORKING_SET), replace=False))
+        docs = [every[i] for i in pick]
+        del every
+        for i, d in enumerate(docs, 1):
+            indexes.extend(index_document(out / "collection" / f"{d}.xml", d))
+            advance("working-set documents indexed", i, len(docs))
+    else:
+        docs = [f"{1000 + i}" for i in range(cfg.n_docs)]
+        for i, d in enumerate(docs, 1):
+            text = make_document(rng, d)
+            p = out / "collection" / f"{d}.xml"
+            write_text(text, p)
+            indexes.extend(index_document(p, d))
+            advance("documents written", i, len(docs))
     index = pd.DataFrame.from_records(indexes, columns=["doc", "xpath", "tag", "start", "end", "depth", "parent"])
     by_doc = {d: g for d, g in index.groupby("doc", sort=False)}
 
@@ -348,7 +395,8 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict
     # topic has the same candidates (the elements of these tags), in the same order, so they
     # are kept once; row i * m + j is candidate j of topic i. Only the highlighted characters
     # differ, computed topic by topic
-    base = index[index["tag"].isin(["article", "bdy", "sec", "ss1", "p"])].reset_index(drop=True)
+    tags = CANDIDATE_TAGS.get(cfg.structure, ("article", "bdy", "sec", "ss1", "p"))
+    base = index[index["tag"].isin(tags)].reset_index(drop=True)
     m, nt = len(base), len(topics)
     base_doc, base_docs = pd.factorize(base["doc"])
     rsize = np.zeros(nt * m, dtype=np.int64)
@@ -376,7 +424,8 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict
     # file name -> the run's first positions: each run is written as soon as it is made, and
     # only what pooling needs is kept
     firstpos: dict[str, pd.DataFrame] = {}
-    wanted = [(g, key, r) for g in range(cfg.n_groups) for key, *_ in kinds for r in range(cfg.runs_per_group)]
+    wanted = [(g, key, r) for g in range(cfg.n_groups) for key, *_ in kinds for r in range(cfg.runs_per_group)
+              if submits(cfg, g, key)]
     if cfg.max_runs is not None and cfg.max_runs < len(wanted):
         pick = rng.permutation(len(wanted))[:cfg.max_runs]
         wanted = [wanted[i] for i in sorted(pick)]
@@ -420,11 +469,13 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None) -> dict
     if cfg.structure == "inex2005":
         _write_inex2005_sets(out, assessed, pool, index, cfg)
     else:
-        _write_assessments(out, assessed, pool, index, topics)
-    summary = {"config": asdict(cfg), "documents": len(docs), "topics": len(topics), "runs": len(firstpos),
+        _write_assessments(out, assessed, pool, index, topics, elements=cfg.structure != "wikipedia")
+    summary = {"config": asdict(cfg), "documents": cfg.n_docs, "topics": len(topics), "runs": len(firstpos),
                "relevant_documents": int(truth_df[["topic", "doc"]].drop_duplicates().shape[0]),
                "pooled_relevant_documents": int(assessed[["topic", "doc"]].drop_duplicates().shape[0]),
                "pool_size": int(len(pool))}
+    if stats is not None:  # the collection's bytes and elements (the working set's only were indexed)
+        summary["collection"] = stats
     advance("assessment sets written", 1, 1)
     write_json(summary, out / "campaign.json")
     return summary
@@ -510,7 +561,8 @@ def _inex2002_xml(topic: str, docs, els: dict) -> str:
     return "".join(x)
 
 
-def _write_assessments(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFrame, topics):
+def _write_assessments(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index: pd.DataFrame, topics,
+                       elements: bool = True):
     doclen = index[index["depth"] == 1].set_index("doc")["end"]
     passages = [(t, d, s, e - s, "", "") for t, d, s, e in truth.itertuples(index=False)]
     per_doc = truth.assign(_n=truth["end"] - truth["start"]).groupby(["topic", "doc"], sort=False).agg(
@@ -520,6 +572,8 @@ def _write_assessments(out: Path, truth: pd.DataFrame, pool: pd.DataFrame, index
     fol = Assessments("fol", "simulated", passages=make_table(passages, PASSAGE_COLUMNS),
                       documents=make_table(docs, DOCUMENT_COLUMNS))
     write_fol_qrels(fol, out / "assessments" / "qrels.fol")
+    if not elements:
+        return
 
     # element assessments of every pooled document (2005 and 2002-2004 scales)
     els = _by_topic_doc(_pooled_elements(truth, pool, index))
