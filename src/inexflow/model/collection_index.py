@@ -83,7 +83,8 @@ def document_keys(collection, cache, docs: list[str] | None = None) -> dict[str,
     collection, cache = Path(collection), Path(cache)
     docs = list_documents(collection) if docs is None else docs
     try:
-        return file_keys({doc: document_path(collection, doc) for doc in docs}, _cache_file(cache, collection),
+        root = str(collection)  # plain strings: pathlib would double the time of a warm call
+        return file_keys({doc: os.path.join(root, doc + ".xml") for doc in docs}, _cache_file(cache, collection),
                          "document")
     except InputError as e:
         raise InputError(collection, f"document {Path(e.path).relative_to(collection).with_suffix('')}",
