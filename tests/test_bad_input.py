@@ -363,3 +363,24 @@ def test_a_score_that_is_not_a_finite_number_is_named(tmp_path, score_text):
 def test_a_negative_rank_is_a_warning(tmp_path):
     p = score(tmp_path, "1 Q0 A -1 1.0 r 0 10\n1 Q0 A 2 0.5 r 20 10\n")
     assert p.returncode == 0 and "r.run:line 1: negative rank -1 (1 in the run; ranks count from 1)" in p.stderr
+
+
+def test_fol_qrels_odd_but_legal_lines_are_warnings(tmp_path):
+    qrels = ("1 Q0 A 100 500 -5 0:100\n"  # a negative best entry point
+             "2 Q0 A 10 400 0 0:10\n3 Q0 A 10 300 0 0:10\n")  # one document, three lengths: one warning
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n", qrels=qrels)
+    assert p.returncode == 0, p.stderr
+    assert "q.fol:line 1: best entry point -5 of document A is negative: the document has none" in p.stderr
+    assert ("q.fol:line 2: document A has 400 characters here and 500 on line 1 (topic 1): the lines of one "
+            "document should agree on its length") in p.stderr
+    assert "line 3: document A" not in p.stderr
+
+
+def test_a_passage_of_length_0_is_a_warning_in_xml_and_text_runs(tmp_path):
+    xml = ('<inex-submission participant-id="1" run-id="x" task="Focused"><topic topic-id="1">'
+           '<result><file>A</file><fol offset="5" length="0"/><rank>1</rank></result>'
+           '<result><file>A</file><fol offset="20" length="5"/><rank>2</rank></result></topic></inex-submission>\n')
+    for name, text in (("r.xml", xml), ("r.run", "1 Q0 A 1 1.0 r 5 0\n1 Q0 A 2 0.5 r 20 5\n")):
+        p = score(tmp_path, text, name=name)
+        assert p.returncode == 0 and f"{name}:line 1: passage of length 0 (1 in the run): it retrieves nothing" \
+            in p.stderr, p.stderr

@@ -167,7 +167,7 @@ def check_scores_and_ranks(df: pd.DataFrame, path, scores_optional: bool = False
     """A score that is not a finite number (``inf``, or one beyond float range such as
     ``1e400``; ``nan`` too unless ``scores_optional``, as in XML runs, where a result without
     ``<rsv>`` has none) is an :class:`~inexflow.errors.InputError` naming its line: no ranking
-    by it would mean anything. A negative rank is legal but odd (ranks count from 1): a
+    by it would mean anything. A negative rank and a passage of length 0 are legal but odd: a
     warning naming the first."""
     rsv = df["rsv"].to_numpy(np.float64)
     bad = np.flatnonzero(np.isinf(rsv) if scores_optional else ~np.isfinite(rsv))
@@ -179,6 +179,11 @@ def check_scores_and_ranks(df: pd.DataFrame, path, scores_optional: bool = False
     if len(neg):
         r = df.iloc[neg[0]]
         warn_input(path, f"line {r.line}", f"negative rank {r['rank']} ({len(neg)} in the run; ranks count from 1)")
+    empty = np.flatnonzero((df["offset"].to_numpy() >= 0) & (df["length"].to_numpy() == 0)
+                           & (df["xpath"].to_numpy() == ""))
+    if len(empty):
+        r = df.iloc[empty[0]]
+        warn_input(path, f"line {r.line}", f"passage of length 0 ({len(empty)} in the run): it retrieves nothing")
 
 
 def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):

@@ -52,7 +52,7 @@ def _int(path, lineno, text, what, negative_ok=False):
 
 def read_fol_qrels(path) -> AssessmentTables:
     docs, passages = [], []
-    seen = {}
+    seen, lengths = {}, {}
     text = decode_text(path, read_bytes(path, "qrels file"))
     for lineno, line in enumerate(text.splitlines(), 1):
         cols = line.split()
@@ -67,6 +67,9 @@ def read_fol_qrels(path) -> AssessmentTables:
         bep = -1
         if len(cols) >= 6:
             given = _int(path, lineno, cols[5], "best entry point", negative_ok=True)
+            if given < 0:
+                warn_input(path, f"line {lineno}", f"best entry point {given} of document {doc} is negative: the "
+                           "document has none (Best in Context scores it 0)")
             if len(cols) >= 7:
                 bep = max(given, -1)
             elif rel > 0:
@@ -77,6 +80,11 @@ def read_fol_qrels(path) -> AssessmentTables:
             raise InputError(path, f"line {lineno}", f"topic {topic} doc {doc} is assessed twice "
                              f"(first on line {seen[key]})", "one line per (topic, doc)")
         seen[key] = lineno
+        first = lengths.setdefault(doc, (dlen, lineno, topic))
+        if first[0] != dlen and first[1] > 0:  # once per document
+            warn_input(path, f"line {lineno}", f"document {doc} has {dlen} characters here and {first[0]} on line "
+                       f"{first[1]} (topic {first[2]}): the lines of one document should agree on its length")
+            lengths[doc] = (first[0], 0, first[2])
         total = 0
         spans = []
         for item in cols[6:]:

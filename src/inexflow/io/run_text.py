@@ -203,9 +203,6 @@ def _read_validating(path) -> RunTable:
         if neg.any():
             _first_bad(path, lines, neg, lambda i: f"negative offset or length ({off[i]}, {ln[i]}) "
                        "(expected non-negative integers)")
-        if (ln == 0).any():
-            i = int(np.flatnonzero(ln == 0)[0])
-            warn_input(path, f"line {lines[i]}", f"passage of length 0 ({int((ln == 0).sum())} in the run)")
     elif ncols == 7:
         canon = {}
         for i, x in enumerate(raw[6]):
