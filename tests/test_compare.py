@@ -200,7 +200,7 @@ def test_validate(tmp_path):
     lines = r.stdout.splitlines()
     assert f"{overlap}:line 2: error: run ov, topic 1: passage 50:100 of article d1 overlaps passage 0:100 on line 1" \
            in "\n".join(lines)
-    assert f"{overlap}: warning: answers 2 of the 3 assessed topics: its means are over those 2" in r.stdout
+    assert f"{overlap}: warning: answers 2 of the 3 assessed topics: its means are over the topics it answers" in r.stdout
     assert f"{overlap}: warning: 1 topic of the run is not assessed: 9;" in r.stdout
     assert f"{overlap}: warning: 1 topic with more than 1 results (most: 2 on topic 1)" in r.stdout
     assert f"{bad}:line 1: error: rank 'one' is not an integer" in r.stdout

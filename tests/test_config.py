@@ -529,3 +529,18 @@ def test_a_key_given_twice_or_an_alias_bomb_is_named(tmp_path):
     bomb = write(tmp_path / "bomb.yaml", "\n".join(levels) + "\n")  # 10^9 values from nine lines
     code, out, err = cli("check-config", "--configfile", bomb)
     assert code == 2 and f"{bomb}: expands to more than 1,000,000 values (YAML aliases" in err
+
+
+def test_a_misspelt_key_does_not_hide_the_other_errors():
+    c = cfg(pooll={"target": 5}, tasks__focused__main_measure="MAiPP",
+            analysis__significance__task="best-in-context", analysis__significance__measures=["MAgPP"],
+            runs=BASE["runs"][1:])  # text runs only: best-in-context has none
+    with pytest.raises(ConfigError) as e:
+        campaign_of(c)
+    lines = str(e.value).splitlines()
+    assert lines[0] == "config has 5 errors (see docs/configuration.md):"
+    assert lines[1].startswith("  config: Additional properties are not allowed ('pooll' was unexpected)")
+    assert lines[2].startswith("  config tasks.focused.main_measure: 'MAiPP' is not a measure")
+    assert lines[3].startswith("  config analysis.significance.task: task 'best-in-context' has 0 runs")
+    assert lines[4].startswith("  config analysis.significance.measures: 'MAgPP' is not a measure of the families bic")
+    assert lines[5].startswith("  config analysis.significance.quants: 'gen' is not a quantisation")  # the demo's

@@ -24,10 +24,10 @@ def test_a_plain_run_has_no_warning():
 def test_topics_assessed_but_not_answered_are_counted_with_what_c_changes():
     r = results([("1", "a", 0, 10, 3.0), ("1", "b", 0, 10, 2.0)])
     assert run_warnings(r, ["1", "2", "3", "4"], 1500) == [
-        "answers 1 of the 4 assessed topics: its means are over those 1 (the official tool's default); with "
-        "all_qrels_topics: true (-c) the 3 others count as 0"]
+        "answers 1 of the 4 assessed topics: its means are over the topics it answers (the official tool's "
+        "default); with all_qrels_topics: true (-c) the 3 others count as 0"]
     assert run_warnings(r, ["1", "2"], 1500, all_qrels_topics=True) == [
-        "answers 1 of the 2 assessed topics: the 1 others count as 0 (all_qrels_topics: true)"]
+        "answers 1 of the 2 assessed topics: the 1 other counts as 0 (all_qrels_topics: true)"]
     assert run_warnings(r, ["1"], 1500) == []  # a topic answered but not assessed is not one missing
 
 
@@ -55,3 +55,18 @@ def test_readable_tsv_has_four_decimals_and_integer_counts(tmp_path):
         "rank\trun\tMAiP\tnum_rel\twarnings", "1\ta\t0.1235\t59\t", "2\tb\t0.1000\t60\tanswers 1 of the 2 assessed topics"]
     write_tsv(df, tmp_path / "exact.tsv")
     assert "0.123456789\t59.0" in (tmp_path / "exact.tsv").read_text()
+
+
+def test_a_summary_spreads_the_measures_of_fixed_labels_over_the_quantisations():
+    from inexflow.analysis.aggregate import task_summary
+
+    rows = []
+    for run, scale in (("a", 1.0), ("b", 0.5)):
+        for q, v in (("strict", 0.2), ("liberal", 0.3)):
+            rows.append((run, "all", "CO", q, "P[10]", v * scale))
+        rows.append((run, "all", "CO", "-", "overlap[10]", 0.5 * scale))  # the cutoff family's set overlap
+    df = pd.DataFrame(rows, columns=["run", "topic", "task", "quant", "measure", "value"])
+    s = task_summary(df, "CO", "P[10]", {"a": "g1", "b": "g2"})
+    assert list(zip(s["run"], s["quant"], s["P[10]"], s["overlap[10]"], s["rank"])) == [
+        ("a", "liberal", 0.3, 0.5, 1), ("b", "liberal", 0.15, 0.25, 2),
+        ("a", "strict", 0.2, 0.5, 1), ("b", "strict", 0.1, 0.25, 2)]

@@ -8,6 +8,7 @@ traceback. Legal-but-odd input is reported through :func:`warn_input`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
@@ -93,6 +94,29 @@ class UsageError(ValueError):
 class ConfigError(UsageError):
     """A wrong workflow config (a missing or misspelt key, a measure, task or quantisation the
     campaign does not have), found before any job runs."""
+
+
+class Problems:
+    """The config's errors, collected so that all are reported at once: each check runs in
+    ``with problems.check():``, which records its error and goes on."""
+
+    def __init__(self, lines=()):
+        self.lines: list[str] = list(lines)
+
+    @contextlib.contextmanager
+    def check(self):
+        try:
+            yield
+        except (UsageError, InputError) as e:
+            self.lines.append(str(e))
+
+    def raise_any(self):
+        """One :class:`ConfigError` holding every error found so far, if any."""
+        if len(self.lines) == 1:
+            raise ConfigError(self.lines[0])
+        if self.lines:
+            raise ConfigError(f"config has {len(self.lines)} errors (see docs/configuration.md):\n  "
+                              + "\n  ".join(self.lines))
 
 
 def warn_input(path, where, problem):

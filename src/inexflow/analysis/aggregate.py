@@ -15,7 +15,7 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.io.tables import check_identity, read_parquet, read_parquet_metadata
-from inexflow.measures.catalogue import curve_point, is_count
+from inexflow.measures.catalogue import NO_QUANT, curve_point, is_count
 from inexflow.measures.context import SCORE_COLUMNS
 
 
@@ -52,6 +52,7 @@ def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participant
     wide = m.pivot_table(index=["run", "quant"], columns="measure", values="value", aggfunc="first", sort=True)
     wide = wide.reset_index()
     wide.columns.name = None
+    wide = _spread_fixed_labels(wide)
     if main_measure not in wide.columns:
         raise UsageError(f"main measure {main_measure!r} of task {task!r} is not among the computed measures "
                          f"({', '.join(sorted(set(m['measure'])))})")
@@ -66,6 +67,22 @@ def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participant
     wide.insert(0, "rank", rank.fillna(0).astype(int))
     wide["warnings"] = wide["run"].map(lambda r: "; ".join((warnings or {}).get(r, [])))
     return wide.reset_index(drop=True)
+
+
+def _spread_fixed_labels(wide: pd.DataFrame) -> pd.DataFrame:
+    """One row per (run, quantisation) when a task's scores carry both quantisations and fixed
+    labels (``-``, ``chars``, ``bep``: the cutoff family's set overlap beside its precision per
+    quantisation): the measures only the fixed-label rows hold are repeated on each of the run's
+    quantised rows, and the fixed-label rows go."""
+    fixed = wide["quant"].isin(NO_QUANT)
+    if not fixed.any() or fixed.all():
+        return wide
+    quantised = wide[~fixed].copy()
+    by_run = wide[fixed].drop(columns="quant").groupby("run", sort=False).first()
+    for c in by_run.columns:
+        if quantised[c].isna().all() and by_run[c].notna().any():
+            quantised[c] = quantised["run"].map(by_run[c])
+    return quantised.reset_index(drop=True)
 
 
 def summary_counts(summary: pd.DataFrame) -> set[str]:

@@ -25,7 +25,7 @@ Each analysis is switched off by setting its key to ``false``: :data:`SWITCHES`.
 from __future__ import annotations
 
 from inexflow.campaign.tasks import check_task_name, runs_of
-from inexflow.errors import ConfigError, log
+from inexflow.errors import ConfigError, Problems, log
 from inexflow.measures.registry import check_measures, get_family, headline_measures, measure_quants, score_quants
 
 # the analyses, by rule name, each with the ``analysis`` key whose ``false`` switches it off
@@ -74,14 +74,17 @@ def _first_family_measures(task: dict, options: dict) -> tuple[list[str], list[s
     return names, list(task["quantisations"]) if family.quantised else list(family.fixed_quants)
 
 
-def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, options) -> list[str]:
+def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, options,
+                     problems: Problems | None = None) -> list[str]:
     """Fill ``config["analysis"]`` in place with the defaults the data allows and check it; the
     names of the analyses that run (:data:`SWITCHES`), none when ``analysis`` is false or null.
     ``formats``: {assessment set id: its format (``fol`` ...)}; ``options(task)``: the measure
     options of an evaluation task (:func:`inexflow.campaign.config.measure_options`). Errors are
-    :class:`~inexflow.errors.ConfigError` naming the key."""
+    :class:`~inexflow.errors.ConfigError` naming the key, each check's collected in
+    ``problems`` (raised at once without it)."""
     from inexflow.analysis.rejudge import analysis_measures  # pandas: the Snakefile imports this module without it
 
+    p = problems or Problems()
     an = config.get("analysis")
     if not an:
         return []
@@ -93,52 +96,65 @@ def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, optio
             config["analysis"] = False
             return []
         an["task"] = task
-    t = check_task_name(config, tasks, "analysis.task", an["task"])
-    _check_runs(runs, an["task"], "analysis.task")
+    before = len(p.lines)
+    with p.check():
+        t = check_task_name(config, tasks, "analysis.task", an["task"])
+    if len(p.lines) > before:
+        if problems is None:
+            p.raise_any()
+        return []
+    with p.check():
+        _check_runs(runs, an["task"], "analysis.task")
     fol = formats[t["aset"]] == "fol"
     if "rejudge" not in an:
         an["rejudge"] = fol
     elif an["rejudge"] and not fol:
-        raise ConfigError(f"config analysis.rejudge: true re-judges passages, which needs FOL assessments; task "
-                          f"{an['task']!r} is assessed in the {formats[t['aset']]} format (set analysis.rejudge: "
-                          "false to run the analyses over the scores)")
+        p.lines.append(f"config analysis.rejudge: true re-judges passages, which needs FOL assessments; task "
+                       f"{an['task']!r} is assessed in the {formats[t['aset']]} format (set analysis.rejudge: "
+                       "false to run the analyses over the scores)")
     headline, quants = _first_family_measures(t, options(t))
+    known = analysis_measures()
     if "measures" not in an:
-        known = analysis_measures()
         an["measures"] = ([m for m in headline_measures(["passage"], options(t)) if m in known] if an["rejudge"]
                           else headline)
     if an["rejudge"]:
-        known = analysis_measures()
         for m in an["measures"]:
             if m not in known:
-                raise ConfigError(f"config analysis.measures: {m!r} cannot be re-computed by the analyses "
-                                  f"(one of {', '.join(known)}; with analysis.rejudge false any measure of "
-                                  "the analysed task)")
+                p.lines.append(f"config analysis.measures: {m!r} cannot be re-computed by the analyses "
+                               f"(one of {', '.join(known)}; with analysis.rejudge false any measure of "
+                               "the analysed task)")
     else:
-        check_measures(an["measures"], t["families"], options(t), "config analysis.measures")
+        with p.check():
+            check_measures(an["measures"], t["families"], options(t), "config analysis.measures")
     if "quant" not in an:  # one label per measure, unless the scores carry several
         several = len(score_quants(t["families"][:1], t["quantisations"])) > 1
         an["quant"] = quants[0] if several else None
     if an["quant"] is not None:
-        check_score_quants([an["quant"]], t, an["task"], "config analysis.quant", an["measures"], options(t))
+        with p.check():
+            check_score_quants([an["quant"]], t, an["task"], "config analysis.quant", an["measures"], options(t))
     sig = an.get("significance")
     if sig:
-        if "task" not in sig:
-            sig["task"] = an["task"]
-        st = check_task_name(config, tasks, "analysis.significance.task", sig["task"])
-        _check_runs(runs, sig["task"], "analysis.significance.task")
-        names, labels = _first_family_measures(st, options(st))
-        sig.setdefault("measures", names[:SIGNIFICANCE_MEASURES])
-        sig.setdefault("quants", labels)
-        check_measures(sig["measures"], st["families"], options(st), "config analysis.significance.measures")
-        check_score_quants(sig["quants"], st, sig["task"], "config analysis.significance.quants", sig["measures"],
-                           options(st))
+        sig.setdefault("task", an["task"])
+        with p.check():
+            st = check_task_name(config, tasks, "analysis.significance.task", sig["task"])
+            with p.check():
+                _check_runs(runs, sig["task"], "analysis.significance.task")
+            names, labels = _first_family_measures(st, options(st))
+            sig.setdefault("measures", names[:SIGNIFICANCE_MEASURES])
+            sig.setdefault("quants", labels)
+            with p.check():
+                check_measures(sig["measures"], st["families"], options(st), "config analysis.significance.measures")
+            with p.check():
+                check_score_quants(sig["quants"], st, sig["task"], "config analysis.significance.quants",
+                                   sig["measures"], options(st))
     pool_tasks = config.get("pool", {}).get("tasks") or list(tasks)
     groups = {runs[r]["participant"] for pt in pool_tasks if pt in tasks for r in runs_of(runs, pt)}
     if an.get("leave_one_group_out") is None:
         an["leave_one_group_out"] = len(groups) >= 2
         if an["rejudge"] and len(groups) < 2:
             log.warning("no leave-one-group-out analysis: the pooled runs come from %d participant", len(groups))
+    if problems is None:
+        p.raise_any()
     on = [name for name, key in SWITCHES.items() if an.get(key) is not False and an.get(key) is not None]
     return [name for name in on if an["rejudge"] or name not in REJUDGING]
 

@@ -10,7 +10,6 @@ the file name), from the XML ``participant-id``, or else the run name.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import fnmatch
 import glob
@@ -37,6 +36,7 @@ from inexflow.campaign.tasks import (
 from inexflow.errors import (  # noqa: F401  (ConfigError: also imported from here)
     ConfigError,
     InputError,
+    Problems,
     UsageError,
     decode_text,
     log,
@@ -255,29 +255,6 @@ def schema_errors(config: dict, schema: dict) -> list[str]:
     return out
 
 
-class Problems:
-    """The config's errors, collected so that all are reported at once: each check runs in
-    ``with problems.check():``, which records its error and goes on."""
-
-    def __init__(self):
-        self.lines: list[str] = []
-
-    @contextlib.contextmanager
-    def check(self):
-        try:
-            yield
-        except (UsageError, InputError) as e:
-            self.lines.append(str(e))
-
-    def raise_any(self):
-        """One :class:`ConfigError` holding every error found so far, if any."""
-        if len(self.lines) == 1:
-            raise ConfigError(self.lines[0])
-        if self.lines:
-            raise ConfigError(f"config has {len(self.lines)} errors (see docs/configuration.md):\n  "
-                              + "\n  ".join(self.lines))
-
-
 def validate_config(config: dict, problems: Problems | None = None) -> tuple[dict, dict, dict | None]:
     """Checks the schema cannot express. Returns the campaign's evaluation tasks, its
     assessment sets and the files a simulated campaign will write (None when it is there).
@@ -460,6 +437,18 @@ def merge(base: dict, new: dict) -> dict:
     return base
 
 
+def _unknown_keys(config: dict, schema: dict) -> list[tuple] | None:
+    """The paths of the keys the schema does not know, when those are all the schema finds
+    wrong (else None: a value of the wrong shape stops the other checks)."""
+    out = []
+    for err in jsonschema.Draft202012Validator(schema).iter_errors(config):
+        if err.validator != "additionalProperties" or not isinstance(err.instance, dict):
+            return None
+        known = set(err.schema.get("properties") or {})
+        out += [(*err.absolute_path, k) for k in err.instance if k not in known]
+    return out
+
+
 def config_digest(config: dict) -> str:
     """The first 12 hex digits of the SHA-256 of the config as the workflow resolved it (defaults
     filled in, keys sorted): what the report states so that a number can be traced to its config."""
@@ -521,12 +510,18 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     with open(schema or schema_path(), encoding="utf-8") as fh:
         schema_doc = _safe_load(fh)
     errors = schema_errors(config, schema_doc)
-    if errors:
+    unknown = _unknown_keys(config, schema_doc) if errors else []
+    if unknown is None:  # a value of the wrong shape: the other checks cannot run
         raise ConfigError("config is invalid (see docs/configuration.md):\n  " + "\n  ".join(errors))
+    for path in unknown:  # misspelt keys are named with the errors the other checks find
+        parent = config
+        for k in path[:-1]:
+            parent = parent[k]
+        del parent[path[-1]]
+    problems = Problems(errors)
     fill_defaults(config, schema_doc)
     if not config.get("tasks") and not config.get("evaluation_tasks") and not demo_plan(config):
         config["tasks"] = default_tasks(config)  # the defaults, as the schema's are filled in
-    problems = Problems()
     tasks, sets, planned = validate_config(config, problems)
     runs, analyses = {}, []
     before = len(problems.lines)
@@ -535,7 +530,7 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     if runs and len(problems.lines) == before and all("files" in aset for aset in sets.values()):
         with problems.check():
             formats = {sid: assessment_format(aset, planned) for sid, aset in sets.items()}
-            analyses = resolve_analyses(config, tasks, runs, formats, lambda t: measure_options(config, t))
+            analyses = resolve_analyses(config, tasks, runs, formats, lambda t: measure_options(config, t), problems)
     problems.raise_any()
     pool = dict(config.get("pool") or {})
     if "target" not in pool and "depth" not in pool:

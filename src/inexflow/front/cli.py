@@ -541,10 +541,13 @@ def cmd_check_config(args) -> int:
     config, campaign = load_config(args.configfile)
     tasks = [f"{t} {len(campaign.runs_of(t))}" for t in campaign.eval_tasks]
     sets = campaign.assessment_sets
-    print(f"config of campaign {campaign.name!r} is valid: {len(campaign.runs)} runs in {len(tasks)} evaluation "
-          f"tasks ({', '.join(tasks)}), {len(sets)} assessment sets of "
-          f"{sum(len(s['files']) for s in sets.values())} files, quantisations "
-          f"{', '.join(used_quantisations(config, campaign.eval_tasks))}")
+    def n(count, noun):
+        return f"{count} {noun}{'' if count == 1 else 's'}"
+
+    files = sum(len(s["files"]) for s in sets.values())
+    print(f"config of campaign {campaign.name!r} is valid: {n(len(campaign.runs), 'run')} in "
+          f"{n(len(tasks), 'evaluation task')} ({', '.join(tasks)}), {n(len(sets), 'assessment set')} of "
+          f"{n(files, 'file')}, quantisations {', '.join(used_quantisations(config, campaign.eval_tasks))}")
     an = config.get("analysis")
     print(f"analyses of task {an['task']!r} on {', '.join(an['measures'])}: {', '.join(campaign.analyses)}"
           if campaign.analyses else "no analyses")

@@ -47,7 +47,7 @@ def _check_no_nesting(run, res: pd.DataFrame):
                                            or e.xpath.startswith(r.xpath + "/")):
                         raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {t}: element "
                                          f"{r.doc}{r.xpath} overlaps {e.xpath} on line {e.line} "
-                                         f"({int(flags.sum())} overlapping results)",
+                                         f"({int(flags.sum())} overlapping result{'s' if flags.sum() != 1 else ''})",
                                          "non-overlapping elements per article (Relevant in Context)")
 
 

@@ -231,7 +231,7 @@ def _overlap_error(run, res, i, j, count):
     r1, r2 = res.iloc[first], res.iloc[second]
     raise InputError(run.source, f"line {r2.line}", f"run {run.run_id}, topic {r2.topic}: passage "
                      f"{r2.start}:{r2.end - r2.start} of article {r2.doc} overlaps passage "
-                     f"{r1.start}:{r1.end - r1.start} on line {r1.line} ({count} overlapping results)",
+                     f"{r1.start}:{r1.end - r1.start} on line {r1.line} ({count} overlapping result{'s' if count != 1 else ''})",
                      "non-overlapping passages per article, as the official tool requires in the focused and "
                      "in-context tasks (score overlapping runs with --task thorough)")
 

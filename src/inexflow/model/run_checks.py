@@ -30,9 +30,10 @@ def missing_topics(results: pd.DataFrame, assessed: Collection[str], all_qrels_t
     if not missing:
         return []
     n = len(assessed & answered)
-    effect = (f"the {len(missing)} others count as 0 (all_qrels_topics: true)" if all_qrels_topics else
-              f"its means are over those {n} (the official tool's default); with all_qrels_topics: true (-c) "
-              f"the {len(missing)} others count as 0")
+    others = f"the {len(missing)} other{'s' if len(missing) > 1 else ''} count{'' if len(missing) > 1 else 's'} as 0"
+    effect = (f"{others} (all_qrels_topics: true)" if all_qrels_topics else
+              "its means are over the topics it answers (the official tool's default); with all_qrels_topics: "
+              f"true (-c) {others}")
     return [f"answers {n} of the {len(assessed)} assessed topics: {effect}"]
 
 
