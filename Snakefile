@@ -8,7 +8,10 @@ from snakemake.utils import min_version
 min_version("9.1.4")
 
 
-configfile: "config/config.yaml"
+# the demo campaign, unless --configfile gives the campaign (then nothing is taken from it)
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
 
 
 include: "workflow/rules/common.smk"
