@@ -649,3 +649,5 @@ def test_pvalue_table_has_one_row_per_pair_the_better_run_first():
                                                                                                   table.run_b)]
     assert table["p_t"].tolist() == pytest.approx(want)
     assert table["significant_t"].dtype == np.bool_
+    # the BY-adjusted p-values decide as all_pairs decides (alpha 0.05)
+    assert ((table["p_by_t"] <= 0.05) == table["significant_t"]).all() and (table["p_by_t"] >= table["p_t"]).all()

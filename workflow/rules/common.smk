@@ -464,6 +464,7 @@ SUMMARY_INPUTS = {
         "swap": ("swap_rates", "swap_rates"),
         "sampling": ("pool_sampling", "pool_sampling"),
         "depth": ("pool_depth", "pool_depth"),
+        "significance": ("significance", "significance"),
     }.items()
     if rule in ANALYSES
 }

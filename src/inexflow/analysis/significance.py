@@ -187,16 +187,19 @@ def pvalue_table(pairs: pd.DataFrame, means: dict) -> pd.DataFrame:
     """The p-values of every pair of runs in one readable row: for each (quant, measure) and
     pair the run with the higher mean first (``run_a``; on equal means the first by name),
     both means and their difference, and per test the one-sided p-value that ``run_a`` is
-    better and whether it is significant under Benjamini-Yekutieli (``all_pairs``'s rows of
-    that direction). ``means``: {(quant, measure): Series of each run's mean over topics}."""
+    better, that p-value adjusted by Benjamini-Yekutieli over all ordered pairs (``p_by_``:
+    :func:`by_adjusted`) and whether it is significant (``all_pairs``'s decision: ``p_by`` at
+    most alpha). ``means``: {(quant, measure): Series of each run's mean over topics}."""
     cols = ["quant", "measure", "run_a", "run_b", "mean_a", "mean_b", "difference"]
     if pairs.empty:
         return pd.DataFrame(columns=cols)
+    pairs = pairs.assign(p_by=pairs.groupby(["quant", "measure", "test"], sort=False)["p"].transform(
+        lambda p: by_adjusted(p.to_numpy())))
     wide = pairs.pivot_table(index=["quant", "measure", "run_a", "run_b"], columns="test",
-                             values=["p", "significant"], aggfunc="first", sort=False)
+                             values=["p", "p_by", "significant"], aggfunc="first", sort=False)
     tests = list(dict.fromkeys(pairs["test"]))
-    wide.columns = [f"{v}_{t}" if v == "p" else f"significant_{t}" for v, t in wide.columns]
-    wide = wide[[c for t in tests for c in (f"p_{t}", f"significant_{t}")]].reset_index()
+    wide.columns = [f"{v}_{t}" for v, t in wide.columns]
+    wide = wide[[c for t in tests for c in (f"p_{t}", f"p_by_{t}", f"significant_{t}")]].reset_index()
     key = list(zip(wide["quant"], wide["measure"]))
     wide.insert(4, "mean_a", [means[k][r] for k, r in zip(key, wide["run_a"])])
     wide.insert(5, "mean_b", [means[k][r] for k, r in zip(key, wide["run_b"])])

@@ -25,8 +25,8 @@ def trend(values, shrinking: str) -> str:
 
 
 def summarise(inp) -> str:
-    """The summary of the analysis tables in ``inp`` (``topics``, ``swap``, ``sampling`` and
-    ``depth``, of the analyses that ran)."""
+    """The summary of the analysis tables in ``inp`` (``topics``, ``swap``, ``sampling``,
+    ``depth`` and ``significance``, of the analyses that ran)."""
     lines = ["inexflow analysis summary", ""]
     for name, key, level, noun in (("pool sampling", "sampling", "fraction", "judgements"),
                                    ("topic sampling", "topics", "fraction", "topic sets"),
@@ -43,6 +43,12 @@ def summarise(inp) -> str:
         means = df.groupby("measure", sort=False)["tau"].mean().sort_values(ascending=False)
         lines.append(f"  most stable: {means.index[0]} (mean tau {means.iloc[0]:.3f}); least: {means.index[-1]} "
                      f"({means.iloc[-1]:.3f})")
+        lines.append("")
+    if inp.get("significance") is not None:
+        sig = _read(inp["significance"])
+        lines.append("significance (pairs of runs significant under Benjamini-Yekutieli, of the ordered pairs)")
+        for r in sig.itertuples():
+            lines.append(f"  {r.measure} [{r.quant}] {r.test}: {r.significant_pairs} of {r.ordered_pairs}")
         lines.append("")
     if inp.get("swap") is None:
         return "\n".join(lines) + "\n"
