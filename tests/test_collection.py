@@ -46,3 +46,21 @@ def test_whole_document_run_gets_the_document_length(tmp_path):
     assert (run.results.offset.iloc[0], run.results.length.iloc[0]) == (0, -1)
     run = resolve_extents(run, tmp_path / "c")
     assert (run.results.offset.iloc[0], run.results.length.iloc[0]) == (0, 8)
+
+
+def test_a_bare_document_id_finds_its_file_in_a_subdirectory(tmp_path):
+    from inexflow.io.collection import index_collection, index_document
+
+    (tmp_path / "part-000").mkdir()
+    doc = tmp_path / "part-000" / "1000.xml"
+    doc.write_text("<article><name>A</name><body><p>text</p></body></article>")
+    got = index_collection(tmp_path, ["1000"])
+    assert list(got["doc"].unique()) == ["1000"] and len(got) == len(index_document(doc, "1000"))
+    assert index_collection(tmp_path, ["part-000/1000"])["xpath"].tolist() == got["xpath"].tolist()
+    (tmp_path / "part-001").mkdir()
+    (tmp_path / "part-001" / "1000.xml").write_text("<article/>")  # two files of one name: neither is guessed
+    import pytest
+
+    from inexflow.errors import InputError
+    with pytest.raises(InputError, match="document 1000: not found in the collection"):
+        index_collection(tmp_path, ["1000"])

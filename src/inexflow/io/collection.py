@@ -2,7 +2,8 @@
 
 A collection is a directory of XML documents; a document's id is its path relative to
 the directory without the ``.xml`` suffix (``851.xml`` -> ``851``, ``co/2001/r1050.xml`` ->
-``co/2001/r1050``). The text of a document is the concatenation of all its text nodes in
+``co/2001/r1050``), and a bare id with no such file names the one file of that name in a
+subdirectory (``1000`` -> ``part-000/1000.xml``, as Wikipedia runs name articles). The text of a document is the concatenation of all its text nodes in
 document order (markup excluded, entities resolved, characters counted as Unicode code
 points); every element covers the half-open range ``[start, end)`` of that text.
 
@@ -31,6 +32,20 @@ INDEX_COLUMNS = {"doc": "object", "xpath": "object", "tag": "object", "start": "
 
 def document_path(collection: str | os.PathLike, doc: str) -> Path:
     return Path(collection) / f"{doc}.xml"
+
+
+def documents_by_name(collection) -> dict[str, Path]:
+    """{file name without ``.xml``: file} of every document under ``collection`` whose name no
+    other file shares: how a run that names Wikipedia articles by number (``1000``) finds them
+    in a collection distributed in numbered subdirectories (``part-000/1000.xml``)."""
+    found: dict[str, Path] = {}
+    shared: set[str] = set()
+    for p in Path(collection).rglob("*.xml"):
+        name = p.name[:-4]
+        if name in found:
+            shared.add(name)
+        found[name] = p
+    return {k: v for k, v in found.items() if k not in shared}
 
 
 def index_document(path, doc: str) -> list[tuple]:
@@ -73,8 +88,12 @@ def index_collection(collection, docs, missing: str = "error", log=None) -> pd.D
         raise InputError(collection, None, "collection directory not found")
     rows: list[tuple] = []
     docs = list(dict.fromkeys(docs))
+    by_name = None
     for i, doc in enumerate(docs, 1):
         p = document_path(collection, doc)
+        if not p.is_file() and "/" not in doc:  # a bare name: the file of that name in a subdirectory
+            by_name = documents_by_name(collection) if by_name is None else by_name
+            p = by_name.get(doc, p)
         if not p.is_file():
             if missing == "error":
                 raise InputError(collection, f"document {doc}", f"not found in the collection (looked for {p})")
