@@ -3,7 +3,8 @@
 A collection is a directory of XML documents; a document's id is its path relative to
 the directory without the ``.xml`` suffix (``851.xml`` -> ``851``, ``co/2001/r1050.xml`` ->
 ``co/2001/r1050``), and a bare id with no such file names the one file of that name in a
-subdirectory (``1000`` -> ``part-000/1000.xml``, as Wikipedia runs name articles). The text of a document is the concatenation of all its text nodes in
+subdirectory (``1000`` -> ``part-000/1000.xml``, as Wikipedia runs name articles). The
+text of a document is the concatenation of all its text nodes in
 document order (markup excluded, entities resolved, characters counted as Unicode code
 points); every element covers the half-open range ``[start, end)`` of that text.
 
