@@ -243,26 +243,21 @@ def build_parser() -> argparse.ArgumentParser:
 COMPARE_BOOTSTRAP = 10000
 
 
-def _positive_number(text: str) -> float:
-    """A finite number above 0 (a distance, a weight, a length)."""
-    try:
-        x = float(text)
-    except ValueError:
-        x = math.nan
-    if not (math.isfinite(x) and x > 0):
-        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}")
-    return x
+def _number(ok, expected: str):
+    """An option's type: a number for which ``ok`` holds, else an error saying ``expected``."""
+    def parse(text: str) -> float:
+        try:
+            x = float(text)
+        except ValueError:
+            x = math.nan
+        if not (math.isfinite(x) and ok(x)):
+            raise argparse.ArgumentTypeError(f"expected {expected}, not {text!r}")
+        return x
+    return parse
 
 
-def _fraction(text: str) -> float:
-    """A number from 0 to 1."""
-    try:
-        x = float(text)
-    except ValueError:
-        x = math.nan
-    if not 0 <= x <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r}")
-    return x
+_positive_number = _number(lambda x: x > 0, "a number above 0")  # a distance, a weight, a length
+_fraction = _number(lambda x: 0 <= x <= 1, "a number from 0 to 1")
 
 
 def _positive(text: str) -> int:
