@@ -22,7 +22,7 @@ ODD = [  # comments, processing instructions, entities, CDATA, mixed content, de
 
 
 def shard_rows(cache, shard):
-    return pd.read_parquet(shard.path(cache)).astype(ci.INDEX_COLUMNS)
+    return pd.read_parquet(shard.path(cache), columns=list(ci.INDEX_COLUMNS)).astype(ci.INDEX_COLUMNS)
 
 
 @pytest.fixture
@@ -113,3 +113,23 @@ def test_runs_resolve_through_the_shards_as_through_the_collection(collection, t
         pd.testing.assert_frame_equal(via.results, direct.results)
     with pytest.raises(InputError, match="document nope: not found in the collection"):
         ci.read_documents(files, ["nope"], collection)
+
+
+def test_runs_name_wikipedia_articles_by_number(tmp_path):
+    """As in the INEX 2006-2010 runs and assessments, a bare article number names the one file
+    of that name in the collection's directory tree; its rows carry the id it was asked by."""
+    coll, cache = tmp_path / "c", tmp_path / "cache"
+    write(coll / "part-000" / "1000.xml", "<article><p>one</p></article>")
+    write(coll / "part-001" / "1001.xml", "<article><p>two</p><p>three</p></article>")
+    write(coll / "part-000" / "7.xml", "<article>a</article>")
+    write(coll / "part-001" / "7.xml", "<article>b</article>")
+    files = [s.path(cache) for s in build_all(coll, cache)]
+    got = ci.read_documents(files, ["1001", "part-000/1000", "1000"], coll)
+    assert got["doc"].tolist() == ["1001"] * 3 + ["part-000/1000"] * 2 + ["1000"] * 2
+    assert got["end"].tolist() == [8, 3, 8, 3, 3, 3, 3]
+    assert ci.read_documents(files, ["part-001/7"], coll)["end"].tolist() == [1]
+    with pytest.raises(InputError, match=r"document 7: 2 files have that name \(part-000/7.xml, part-001/7.xml\)"):
+        ci.read_documents(files, ["7"], coll)
+    with pytest.raises(InputError, match="document 1002: not found in the collection"):
+        ci.read_documents(files, ["1000", "1002"], coll)
+    assert ci.read_documents(files, ["1002"]).empty  # without a collection: left out

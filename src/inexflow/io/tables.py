@@ -49,9 +49,13 @@ def atomic_path(path):
 
 def write_parquet(df: pd.DataFrame, path, metadata: dict | None = None):
     """Write ``df`` to Parquet atomically; ``metadata`` is stored as JSON in the schema."""
+    write_table(pa.Table.from_pandas(df.reset_index(drop=True), preserve_index=False), path, metadata)
+
+
+def write_table(table: pa.Table, path, metadata: dict | None = None):
+    """Write an Arrow ``table`` to Parquet atomically; ``metadata`` is stored as JSON in the schema."""
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pandas(df.reset_index(drop=True), preserve_index=False)
     meta = dict(table.schema.metadata or {})
     if metadata is not None:
         meta[b"inexflow"] = json.dumps(metadata, sort_keys=True).encode()
@@ -73,7 +77,7 @@ class CachedTableError(InputError):
 
 
 @contextmanager
-def _cached_table(path):
+def cached_table(path):
     """Reading the cached table at ``path``: a missing or unreadable file is a
     :class:`CachedTableError` naming it."""
     try:
@@ -90,7 +94,7 @@ def read_parquet(path, columns=None, categories=None) -> pd.DataFrame:
     """A cached table; an unreadable one is a :class:`CachedTableError` naming it. The string
     columns ``categories`` come as pandas categoricals, read from the file's dictionary pages
     without building a string per row (twice as fast to read and factorise)."""
-    with _cached_table(path):
+    with cached_table(path):
         if categories:
             return pd.read_parquet(path, columns=columns, read_dictionary=list(categories))
         return pd.read_parquet(path, columns=columns)
@@ -104,7 +108,7 @@ def read_codes(path, coded, plain=()) -> dict:
     import pyarrow.parquet as pq
 
     out = {}
-    with _cached_table(path):
+    with cached_table(path):
         t = pq.read_table(path, columns=[*coded, *plain], read_dictionary=list(coded)).unify_dictionaries()
         for c in coded:
             col = t.column(c).combine_chunks()
@@ -127,7 +131,7 @@ def read_codes(path, coded, plain=()) -> dict:
 def read_parquet_metadata(path) -> dict:
     import pyarrow.parquet as pq
 
-    with _cached_table(path):
+    with cached_table(path):
         meta = pq.read_schema(path).metadata or {}
         raw = meta.get(b"inexflow")
         return json.loads(raw) if raw else {}

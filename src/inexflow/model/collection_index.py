@@ -29,13 +29,15 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from inexflow.errors import InputError
-from inexflow.io.collection import INDEX_COLUMNS, document_path, index_collection
+from inexflow.io.collection import INDEX_COLUMNS, INDEX_SCHEMA, document_path, index_table
 from inexflow.io.content_keys import file_keys
-from inexflow.io.tables import read_parquet_metadata, write_parquet
+from inexflow.io.tables import cached_table, read_parquet_metadata, write_table
 
 # documents per shard: a shard job holds its documents' rows in memory (about 160 elements per
 # Wikipedia article: some 1.6 M rows at 10,000 articles), and a collection of 659,388 articles
@@ -66,9 +68,17 @@ def shard_count(n_docs: int) -> int:
     return max(1, math.ceil(n_docs / DOCS_PER_SHARD))
 
 
+def document_name(doc: str) -> str:
+    """The file name of document ``doc`` without ``.xml`` (``part-000/1000`` -> ``1000``): how
+    runs and assessments name a Wikipedia article (:mod:`inexflow.io.collection`)."""
+    return doc.rsplit("/", 1)[-1]
+
+
 def shard_of(doc: str, shards: int) -> int:
-    """The shard of document ``doc`` among ``shards``: stable across runs and machines."""
-    return zlib.crc32(doc.encode("utf-8")) % shards
+    """The shard of document ``doc`` among ``shards``: stable across runs and machines, and
+    decided by the document's name, so that a bare name (``1000``) and the path of the file it
+    names (``part-000/1000``) fall in the same shard."""
+    return zlib.crc32(document_name(doc).encode("utf-8")) % shards
 
 
 def _cache_file(cache: Path, collection: Path) -> Path:
@@ -121,22 +131,31 @@ def plan_shards(collection, cache) -> list[Shard]:
 def build_shard(collection, cache, number: int, key: str, log=None) -> Path:
     """Index shard ``number`` of ``collection`` into the cache, after checking that its
     documents still have the content ``key`` was computed from (a document changed since the
-    workflow planned the shard is an error: run the workflow again)."""
+    workflow planned the shard is an error: run the workflow again). The shard's rows are
+    :data:`~inexflow.io.collection.INDEX_SCHEMA`'s and a ``name`` column (:func:`document_name`)."""
     shard = next((s for s in plan_shards(collection, cache) if s.number == number), None)
     if shard is None or shard.key != key:
         raise InputError(collection, f"shard {number}", "documents changed while the workflow ran (the shard's "
                          "content key differs from the planned one)", "an unchanged collection: run snakemake again")
-    index = index_collection(collection, shard.docs, log=log)
-    write_parquet(index, shard.path(cache), {"shard": number, "shards": shard.shards, "key": key,
-                                             "documents": len(shard.docs)})
+    index = index_table(collection, shard.docs, log=log)
+    docs = index.column("doc").combine_chunks()
+    names = pa.array([document_name(d) for d in docs.dictionary.to_pylist()], pa.string())
+    index = index.append_column("name", pa.DictionaryArray.from_arrays(docs.indices, names))
+    write_table(index, shard.path(cache), {"shard": number, "shards": shard.shards, "key": key,
+                                           "documents": len(shard.docs)})
     return shard.path(cache)
 
 
-def read_documents(shard_files, docs, collection=None) -> pd.DataFrame:
-    """The index rows of ``docs``, read from the shard files, each read only for the documents
-    it holds; documents in ``docs`` order, elements in document order (the rows
-    :func:`~inexflow.io.collection.index_collection` gives). With ``collection``, a document
-    that no shard holds is an error naming it, as there; without, it is left out."""
+def read_document_table(shard_files, docs, collection=None) -> pa.Table:
+    """The index rows (:data:`~inexflow.io.collection.INDEX_SCHEMA`) of ``docs``, read from the
+    shard files, each read only for the documents it holds; documents in ``docs`` order,
+    elements in document order (the rows :func:`~inexflow.io.collection.index_table` gives).
+
+    A document is named by its path in the collection or, as in runs and assessments of the
+    Wikipedia collections, by its bare name when no file has that path and exactly one file
+    has that name (:mod:`inexflow.io.collection`); its rows carry the id it was asked by. With
+    ``collection``, a document that no shard holds, or a bare name that two files share, is an
+    error naming it; without, it is left out."""
     docs = list(dict.fromkeys(docs))
     files = list(shard_files)
     parts = []
@@ -146,15 +165,64 @@ def read_documents(shard_files, docs, collection=None) -> pd.DataFrame:
         by_shard: dict[int, list[str]] = {}
         for d in docs:
             by_shard.setdefault(shard_of(d, n), []).append(d)
-        parts = [pq.read_table(numbers[k], filters=[("doc", "in", ds)]).to_pandas()
-                 for k, ds in sorted(by_shard.items()) if k in numbers]
-    df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame({c: [] for c in INDEX_COLUMNS})
+        for k, asked in sorted(by_shard.items()):
+            if k in numbers:
+                parts.append(_read_shard(numbers[k], asked, collection))
+    table = pa.concat_tables(parts) if parts else INDEX_SCHEMA.empty_table()
     if collection is not None:
-        found = set(df["doc"])
+        found = set(table.column("doc").unique().to_pylist()) if table.num_rows else set()
         for d in docs:
             if d not in found:
                 raise InputError(collection, f"document {d}", "not found in the collection (looked for "
                                  f"{document_path(collection, d)})")
-    order = {d: i for i, d in enumerate(docs)}
-    df = df.iloc[df["doc"].map(order).to_numpy().argsort(kind="stable")].reset_index(drop=True)
-    return df.astype(INDEX_COLUMNS)
+    if not table.num_rows:
+        return table
+    # documents in the order asked; a shard's rows of one document are in document order
+    table = table.unify_dictionaries()
+    col = table.column("doc")
+    rank = {d: i for i, d in enumerate(docs)}
+    codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in col.chunks])
+    order = np.array([rank[d] for d in col.chunks[0].dictionary.to_pylist()], dtype=np.int64)[codes]
+    return table.take(pa.array(np.argsort(order, kind="stable")))
+
+
+def _read_shard(path, asked: list[str], collection) -> pa.Table:
+    """The rows of the documents ``asked`` from one shard file, with the ids asked by."""
+    with cached_table(path):
+        table = pq.read_table(path, columns=list(INDEX_COLUMNS), filters=[
+            ("name", "in", sorted({document_name(d) for d in asked}))]).combine_chunks()
+    doc = table.column("doc").combine_chunks()
+    if not isinstance(doc.type, pa.DictionaryType):
+        doc = doc.dictionary_encode()
+    stored = doc.dictionary.to_pylist()
+    by_name: dict[str, list[int]] = {}
+    for i, s in enumerate(stored):
+        by_name.setdefault(document_name(s), []).append(i)
+    position = {s: i for i, s in enumerate(stored)}
+    pairs = []  # (stored document, id asked by)
+    for d in asked:
+        if d in position:
+            pairs.append((position[d], d))
+        elif "/" not in d and by_name.get(d):
+            if len(by_name[d]) > 1 and collection is not None:
+                paths = ", ".join(f"{stored[i]}.xml" for i in by_name[d])
+                raise InputError(collection, f"document {d}", f"{len(by_name[d])} files have that name ({paths})",
+                                 "a document named by its path in the collection")
+            if len(by_name[d]) == 1:
+                pairs.append((by_name[d][0], d))
+    codes = doc.indices.to_numpy(zero_copy_only=False)
+    rows, ids = [], []
+    for i, (s, _) in enumerate(pairs):
+        at = np.flatnonzero(codes == s)
+        rows.append(at)
+        ids.append(np.full(len(at), i, dtype=np.int32))
+    take = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    out = table.take(pa.array(take))
+    new_doc = pa.DictionaryArray.from_arrays(pa.array(np.concatenate(ids) if ids else np.zeros(0, np.int32)),
+                                             pa.array([d for _, d in pairs], pa.string()))
+    return out.set_column(out.schema.get_field_index("doc"), "doc", new_doc).cast(INDEX_SCHEMA)
+
+
+def read_documents(shard_files, docs, collection=None) -> pd.DataFrame:
+    """:func:`read_document_table` as a DataFrame (dtypes :data:`~inexflow.io.collection.INDEX_COLUMNS`)."""
+    return read_document_table(shard_files, docs, collection).to_pandas().astype(INDEX_COLUMNS)

@@ -31,7 +31,8 @@ procedure, made so that the four sets rank runs differently.
 
 With ``structure="wikipedia"`` the campaign has INEX 2007's shape: the collection is
 Wikipedia-shaped (:mod:`inexflow.simulate.wikipedia`: ``collection/part-NNN/ID.xml``, about
-7 KB and 150 elements per article, optionally by several processes), the groups submit element
+7 KB and 150 elements per article, optionally by several processes; runs and assessments name
+an article by its number ``ID``, as INEX's did), the groups submit element
 runs (XML) in the four 2007 tasks (thorough, focused, relevant-in-context, best-in-context)
 and focused passage runs (FOL), each group about four of these five (:func:`submits`), and
 the assessments are FOL qrels only. Topics, ground truth and runs are drawn over a working
@@ -54,13 +55,14 @@ import numpy as np
 import pandas as pd
 
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, RESULT_COLUMNS, make_table
-from inexflow.io.collection import index_document
+from inexflow.io.collection import INDEX_COLUMNS, index_document, index_files
 from inexflow.io.qrels_fol import write_fol_qrels
 from inexflow.io.run_text import fol_run_text
 from inexflow.io.run_xml import write_xml_run
 from inexflow.io.tables import write_json, write_text
 from inexflow.io.topics import write_topics
 from inexflow.model.assessments import Assessments
+from inexflow.model.collection_index import document_name
 from inexflow.model.pool import entries_from_first_positions, first_positions, pool_from_entries
 from inexflow.model.recallbase import overlap_with_passages
 from inexflow.model.runs import Run
@@ -350,11 +352,12 @@ def simulate(outdir, cfg: SimulationConfig | None = None, progress=None, process
                                  lambda done, total: advance("documents written", done, total))
         every = doc_ids(cfg.n_docs)
         pick = np.sort(rng.choice(cfg.n_docs, size=min(cfg.n_docs, WIKI_WORKING_SET), replace=False))
-        docs = [every[i] for i in pick]
+        paths = [out / "collection" / f"{every[i]}.xml" for i in pick]
+        docs = [document_name(every[i]) for i in pick]  # runs and assessments name articles by number
         del every
-        for i, d in enumerate(docs, 1):
-            indexes.extend(index_document(out / "collection" / f"{d}.xml", d))
-            advance("working-set documents indexed", i, len(docs))
+        table = index_files(zip(docs, paths))
+        indexes.extend(zip(*(table[c].to_pylist() for c in INDEX_COLUMNS)))
+        advance("working-set documents indexed", len(docs), len(docs))
     else:
         docs = [f"{1000 + i}" for i in range(cfg.n_docs)]
         for i, d in enumerate(docs, 1):

@@ -14,7 +14,8 @@ Here every article draws a log-normal size factor (mean 1, long right tail), whi
 its number of sections, paragraphs and the lengths of its paragraphs; text is words drawn
 (numpy, vectorised) from a fixed vocabulary. Articles are written one file each, as the
 collection was distributed: ``collection/part-NNN/ID.xml``, a thousand articles per
-directory, so an article's document id (:mod:`inexflow.io.collection`) is ``part-NNN/ID``.
+directory. Runs and assessments name an article by its number ``ID``, as INEX's did; that
+names the one file of that name in the tree (:mod:`inexflow.io.collection`).
 
 Each directory (chunk) has its own random stream, seeded from the campaign's seed and the
 chunk's number, so the bytes written do not depend on how many processes write them.
@@ -46,7 +47,7 @@ LANGS = ("de", "fr", "nl", "es", "it", "pl", "ja", "pt", "sv", "fi")
 
 
 def doc_id(i: int, per_dir: int = DOCS_PER_DIR) -> str:
-    """The document id of article ``i`` (0-based): ``part-NNN/ID``."""
+    """The path of article ``i`` (0-based) in the collection, without ``.xml``: ``part-NNN/ID``."""
     return f"part-{i // per_dir:03d}/{FIRST_ID + i}"
 
 
