@@ -6,7 +6,7 @@ from inexflow.simulate.simulate import simulate
 
 def main(smk, log):
     settings = dict(smk.params.settings)
-    summary = simulate(settings["out"], simulation_config(settings))
+    summary = simulate(settings["out"], simulation_config(settings), processes=smk.threads)
     log.info("simulated %d runs, %d topics, %d documents into %s", summary["runs"], summary["topics"],
              summary["documents"], settings["out"])
 
