@@ -19,7 +19,7 @@ from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_
 from inexflow.measures.context import SCORE_COLUMNS
 from inexflow.measures.session import Session, scoring_context
 from inexflow.model.assessments import Assessments
-from inexflow.model.collection_index import read_documents
+from inexflow.model.collection_index import iter_document_tables
 from inexflow.model.options import Options
 from inexflow.model.pool import first_positions
 from inexflow.model.run_checks import run_warnings
@@ -51,7 +51,7 @@ def main(smk, log):
     if smk.params.collection:  # element results resolved through the index shards: no document parsed
         res = run.results
         docs = res.loc[(res["xpath"] != "") | (res["length"] < 0), "doc"].unique()
-        run = resolve_extents(run, smk.params.collection, read_documents(smk.input.shards, docs))
+        run = resolve_extents(run, smk.params.collection, tables=iter_document_tables(smk.input.shards, docs))
     log.info("run %s (participant %s, task %s, %s): %d results, %d topics", run.run_id, run.participant,
              run.task, run.format, len(run.results), run.results["topic"].nunique())
     run.save(smk.output.run, parsed_from)

@@ -22,7 +22,7 @@ ODD = [  # comments, processing instructions, entities, CDATA, mixed content, de
 
 
 def shard_rows(cache, shard):
-    return pd.read_parquet(shard.path(cache), columns=list(ci.INDEX_COLUMNS)).astype(ci.INDEX_COLUMNS)
+    return ci.read_arrow(shard.path(cache)).select(list(ci.INDEX_COLUMNS)).to_pandas().astype(ci.INDEX_COLUMNS)
 
 
 @pytest.fixture

@@ -64,6 +64,33 @@ def write_table(table: pa.Table, path, metadata: dict | None = None):
         pq.write_table(table, tmp, compression="zstd")
 
 
+def write_arrow(table: pa.Table, path, metadata: dict | None = None):
+    """Write an Arrow ``table`` as an uncompressed Arrow IPC file, atomically, one dictionary
+    per string column: a file that readers memory-map (:func:`read_arrow`) and slice without
+    decoding. ``metadata`` is stored as JSON in the schema."""
+    table = table.unify_dictionaries().combine_chunks()
+    meta = dict(table.schema.metadata or {})
+    if metadata is not None:
+        meta[b"inexflow"] = json.dumps(metadata, sort_keys=True).encode()
+    table = table.replace_schema_metadata(meta)
+    with atomic_path(path) as tmp:
+        with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+            writer.write_table(table, max_chunksize=max(table.num_rows, 1))
+
+
+def read_arrow(path) -> pa.Table:
+    """A table written by :func:`write_arrow`, memory-mapped (its pages are read when used);
+    an unreadable one is a :class:`CachedTableError` naming it."""
+    with cached_table(path):
+        return pa.ipc.open_file(pa.memory_map(str(path))).read_all()
+
+
+def read_arrow_metadata(path) -> dict:
+    with cached_table(path):
+        raw = (pa.ipc.open_file(pa.memory_map(str(path))).schema.metadata or {}).get(b"inexflow")
+        return json.loads(raw) if raw else {}
+
+
 RECOVER = "delete it and run snakemake again, which rebuilds it (or: snakemake --forcerun RULE)"
 
 

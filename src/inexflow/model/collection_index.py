@@ -32,12 +32,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from inexflow.errors import InputError
-from inexflow.io.collection import INDEX_COLUMNS, INDEX_SCHEMA, document_path, index_table
+from inexflow.io.collection import INDEX_COLUMNS, INDEX_SCHEMA, document_path, index_files
 from inexflow.io.content_keys import file_keys
-from inexflow.io.tables import cached_table, read_parquet_metadata, write_table
+from inexflow.io.tables import read_arrow, read_arrow_metadata, write_arrow
 
 # documents per shard: a shard job holds its documents' rows in memory (about 160 elements per
 # Wikipedia article: some 1.6 M rows at 10,000 articles), and a collection of 659,388 articles
@@ -109,7 +108,7 @@ class Shard:
     key: str
 
     def path(self, cache) -> Path:
-        return Path(cache) / "index" / f"{self.key}.parquet"
+        return Path(cache) / "index" / f"{self.key}.arrow"
 
 
 def plan_shards(collection, cache) -> list[Shard]:
@@ -131,43 +130,62 @@ def plan_shards(collection, cache) -> list[Shard]:
 def build_shard(collection, cache, number: int, key: str, log=None) -> Path:
     """Index shard ``number`` of ``collection`` into the cache, after checking that its
     documents still have the content ``key`` was computed from (a document changed since the
-    workflow planned the shard is an error: run the workflow again). The shard's rows are
-    :data:`~inexflow.io.collection.INDEX_SCHEMA`'s and a ``name`` column (:func:`document_name`)."""
+    workflow planned the shard is an error: run the workflow again).
+
+    The shard is an uncompressed Arrow IPC file (read memory-mapped: a run's documents are
+    row ranges of it, sliced without decoding the rest): the rows of
+    :data:`~inexflow.io.collection.INDEX_SCHEMA` of its documents in id order, the integers
+    as int32, the document ids as a dictionary in that order, and a ``name`` column
+    (:func:`document_name`)."""
     shard = next((s for s in plan_shards(collection, cache) if s.number == number), None)
     if shard is None or shard.key != key:
         raise InputError(collection, f"shard {number}", "documents changed while the workflow ran (the shard's "
                          "content key differs from the planned one)", "an unchanged collection: run snakemake again")
-    index = index_table(collection, shard.docs, log=log)
-    docs = index.column("doc").combine_chunks()
+    root = str(collection)
+    index = index_files((d, os.path.join(root, d + ".xml")) for d in shard.docs)
+    index = index.unify_dictionaries().combine_chunks()  # the documents' dictionary stays in row order
+    docs = index.column("doc").chunk(0) if index.num_rows else pa.array([], INDEX_SCHEMA.field("doc").type)
     names = pa.array([document_name(d) for d in docs.dictionary.to_pylist()], pa.string())
-    index = index.append_column("name", pa.DictionaryArray.from_arrays(docs.indices, names))
-    write_table(index, shard.path(cache), {"shard": number, "shards": shard.shards, "key": key,
-                                           "documents": len(shard.docs)})
+    columns = {c: index.column(c) if pa.types.is_dictionary(INDEX_SCHEMA.field(c).type)
+               else index.column(c).cast(pa.int32()) for c in INDEX_COLUMNS}
+    columns["name"] = pa.DictionaryArray.from_arrays(docs.indices, names)
+    write_arrow(pa.table(columns), shard.path(cache), {"shard": number, "shards": shard.shards, "key": key,
+                                                        "documents": len(shard.docs)})
+    if log:
+        log.info("indexed %d documents: %d elements", len(shard.docs), index.num_rows)
     return shard.path(cache)
 
 
-def read_document_table(shard_files, docs, collection=None) -> pa.Table:
-    """The index rows (:data:`~inexflow.io.collection.INDEX_SCHEMA`) of ``docs``, read from the
-    shard files, each read only for the documents it holds; documents in ``docs`` order,
-    elements in document order (the rows :func:`~inexflow.io.collection.index_table` gives).
+def iter_document_tables(shard_files, docs, collection=None):
+    """The index rows of ``docs`` one shard at a time: an Arrow table
+    (:data:`~inexflow.io.collection.INDEX_SCHEMA`) per shard file that holds some, read only
+    for those documents, so that memory holds one shard's share at a time.
 
     A document is named by its path in the collection or, as in runs and assessments of the
     Wikipedia collections, by its bare name when no file has that path and exactly one file
     has that name (:mod:`inexflow.io.collection`); its rows carry the id it was asked by. With
-    ``collection``, a document that no shard holds, or a bare name that two files share, is an
-    error naming it; without, it is left out."""
+    ``collection``, a bare name that two files share is an error naming it."""
     docs = list(dict.fromkeys(docs))
     files = list(shard_files)
-    parts = []
-    if docs and files:
-        numbers = {read_parquet_metadata(f)["shard"]: f for f in files}
-        n = read_parquet_metadata(files[0])["shards"]
-        by_shard: dict[int, list[str]] = {}
-        for d in docs:
-            by_shard.setdefault(shard_of(d, n), []).append(d)
-        for k, asked in sorted(by_shard.items()):
-            if k in numbers:
-                parts.append(_read_shard(numbers[k], asked, collection))
+    if not (docs and files):
+        return
+    numbers = {read_arrow_metadata(f)["shard"]: f for f in files}
+    n = read_arrow_metadata(files[0])["shards"]
+    by_shard: dict[int, list[str]] = {}
+    for d in docs:
+        by_shard.setdefault(shard_of(d, n), []).append(d)
+    for k, asked in sorted(by_shard.items()):
+        if k in numbers:
+            yield _read_shard(numbers[k], asked, collection)
+
+
+def read_document_table(shard_files, docs, collection=None) -> pa.Table:
+    """The index rows of ``docs`` (:func:`iter_document_tables`) as one table: documents in
+    ``docs`` order, elements in document order (the rows
+    :func:`~inexflow.io.collection.index_table` gives). With ``collection``, a document that
+    no shard holds is an error naming it; without, it is left out."""
+    docs = list(dict.fromkeys(docs))
+    parts = list(iter_document_tables(shard_files, docs, collection))
     table = pa.concat_tables(parts) if parts else INDEX_SCHEMA.empty_table()
     if collection is not None:
         found = set(table.column("doc").unique().to_pylist()) if table.num_rows else set()
@@ -187,14 +205,11 @@ def read_document_table(shard_files, docs, collection=None) -> pa.Table:
 
 
 def _read_shard(path, asked: list[str], collection) -> pa.Table:
-    """The rows of the documents ``asked`` from one shard file, with the ids asked by."""
-    with cached_table(path):
-        table = pq.read_table(path, columns=list(INDEX_COLUMNS), filters=[
-            ("name", "in", sorted({document_name(d) for d in asked}))]).combine_chunks()
-    doc = table.column("doc").combine_chunks()
-    if not isinstance(doc.type, pa.DictionaryType):
-        doc = doc.dictionary_encode()
-    stored = doc.dictionary.to_pylist()
+    """The rows of the documents ``asked`` from one shard file (:func:`build_shard`), with the
+    ids asked by: each document's rows are one range of the memory-mapped file."""
+    table = read_arrow(path)
+    doc = table.column("doc").chunk(0) if table.num_rows else None
+    stored = doc.dictionary.to_pylist() if doc is not None else []
     by_name: dict[str, list[int]] = {}
     for i, s in enumerate(stored):
         by_name.setdefault(document_name(s), []).append(i)
@@ -210,17 +225,17 @@ def _read_shard(path, asked: list[str], collection) -> pa.Table:
                                  "a document named by its path in the collection")
             if len(by_name[d]) == 1:
                 pairs.append((by_name[d][0], d))
-    codes = doc.indices.to_numpy(zero_copy_only=False)
-    rows, ids = [], []
-    for i, (s, _) in enumerate(pairs):
-        at = np.flatnonzero(codes == s)
-        rows.append(at)
-        ids.append(np.full(len(at), i, dtype=np.int32))
-    take = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    out = table.take(pa.array(take))
-    new_doc = pa.DictionaryArray.from_arrays(pa.array(np.concatenate(ids) if ids else np.zeros(0, np.int32)),
+    if not pairs:
+        return INDEX_SCHEMA.empty_table()
+    codes = doc.indices.to_numpy(zero_copy_only=False)  # non-decreasing: documents in row order
+    which = np.array([s for s, _ in pairs])
+    lo, hi = np.searchsorted(codes, which, "left"), np.searchsorted(codes, which, "right")
+    sizes = hi - lo
+    rows = np.arange(sizes.sum()) - np.repeat(np.cumsum(sizes) - sizes - lo, sizes)
+    out = table.select(list(INDEX_COLUMNS)).take(pa.array(rows))
+    new_doc = pa.DictionaryArray.from_arrays(pa.array(np.repeat(np.arange(len(pairs), dtype=np.int32), sizes)),
                                              pa.array([d for _, d in pairs], pa.string()))
-    return out.set_column(out.schema.get_field_index("doc"), "doc", new_doc).cast(INDEX_SCHEMA)
+    return out.set_column(0, "doc", new_doc).cast(INDEX_SCHEMA)
 
 
 def read_documents(shard_files, docs, collection=None) -> pd.DataFrame:

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from inexflow.errors import InputError, open_input
 from inexflow.io import run_text, run_xml
 from inexflow.io.canonical import RunTable
-from inexflow.io.collection import index_collection
+from inexflow.io.collection import index_table
 from inexflow.io.detect import detect_run_format
 from inexflow.io.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
 from inexflow.io.task_labels import TASKS, normalise_task
@@ -97,12 +99,15 @@ def read_run(path, task: str | None = None, participant: str | None = None, fmt:
     return run
 
 
-def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> Run:
+def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tables=()) -> Run:
     """Fill offset/length of element results (and of whole-document results, length -1)
     with the character range from the collection.
 
-    Documents found in ``index`` are taken from it; the others are indexed from
-    ``collection`` (a document missing there is an error naming it).
+    The elements are looked up in ``index`` (a DataFrame of index rows) and in ``tables`` (Arrow
+    tables of index rows, e.g. one per shard of the collection's index, each used and dropped
+    in turn: :func:`inexflow.model.collection_index.iter_document_tables`); documents found in
+    neither are indexed from ``collection`` (a document missing there is an error naming it).
+    The lookups are hash joins in Arrow on (document, xpath) codes.
     """
     if collection is None:
         return run
@@ -111,28 +116,88 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None) -> 
     whole = ((res["xpath"] == "") & (res["length"] < 0)).to_numpy()
     if not (el.any() or whole.any()):
         return run
-    need = list(dict.fromkeys(res.loc[el | whole, "doc"]))
-    have = set(index["doc"].unique()) if index is not None and len(index) else set()
-    extra = index_collection(collection, [d for d in need if d not in have])
-    ix = pd.concat([index, extra], ignore_index=True) if index is not None and len(index) else extra
+    docs = res["doc"].to_numpy(dtype=object)
+    found = _Extents(pa.array(docs[el], pa.string()), pa.array(res["xpath"].to_numpy(dtype=object)[el], pa.string()),
+                     pa.array(docs[whole], pa.string()))
+    if index is not None and len(index):
+        found.use(pa.Table.from_pandas(index, preserve_index=False))
+    for table in tables:
+        found.use(table)
+    missing = [d for d in dict.fromkeys(docs[el | whole]) if d not in found.seen]
+    if missing:
+        found.use(index_table(collection, missing))
     res = res.copy()
     if el.any():
-        m = res.loc[el, ["doc", "xpath", "line", "topic"]].merge(
-            ix[["doc", "xpath", "start", "end"]], on=["doc", "xpath"], how="left")
-        bad = m["start"].isna().to_numpy()
+        bad = found.start < 0
         if bad.any():
-            r = m[bad].iloc[0]
+            r = res[el].iloc[int(np.flatnonzero(bad)[0])]
             raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not "
                              f"exist in the collection document ({int(bad.sum())} unresolvable results)",
                              "the xpath of an element of that document")
-        res.loc[el, "offset"] = m["start"].to_numpy(np.int64)
-        res.loc[el, "length"] = (m["end"] - m["start"]).to_numpy(np.int64)
+        res.loc[el, "offset"] = found.start
+        res.loc[el, "length"] = found.end - found.start
     if whole.any():
-        roots = ix[ix["depth"] == 1].set_index("doc")["end"]
         res.loc[whole, "offset"] = 0
-        res.loc[whole, "length"] = res.loc[whole, "doc"].map(roots).to_numpy(np.int64)
+        res.loc[whole, "length"] = found.root_end
     run.results = res
     return run
+
+
+class _Extents:
+    """The character ranges of elements (doc, xpath) and the lengths of whole documents, filled
+    in from index tables one at a time (:func:`resolve_extents`)."""
+
+    def __init__(self, doc: pa.Array, xpath: pa.Array, whole: pa.Array):
+        self.doc, self.xpath, self.whole = doc, xpath, whole
+        self.start = np.full(len(doc), -1, dtype=np.int64)
+        self.end = np.full(len(doc), -1, dtype=np.int64)
+        self.root_end = np.full(len(whole), -1, dtype=np.int64)
+        self.seen: set[str] = set()
+
+    def use(self, table: pa.Table):
+        if not table.num_rows:
+            return
+        table = table.unify_dictionaries().combine_chunks()
+        doc_codes, doc_names = _codes(table.column("doc"))
+        x_codes, x_names = _codes(table.column("xpath"))
+        self.seen.update(doc_names.to_pylist())
+        start, end = table.column("start").to_numpy(), table.column("end").to_numpy()
+        rd = _positions(self.doc, doc_names)
+        rx = _positions(self.xpath, x_names)
+        ok = np.flatnonzero((rd >= 0) & (rx >= 0) & (self.start < 0))
+        if len(ok):
+            width = len(x_names)
+            at = _positions(pa.array(rd[ok] * width + rx[ok]), pa.array(doc_codes * width + x_codes))
+            hit = at >= 0
+            self.start[ok[hit]] = start[at[hit]]
+            self.end[ok[hit]] = end[at[hit]]
+        if len(self.whole):
+            roots = np.flatnonzero(table.column("depth").to_numpy() == 1)
+            at = _positions(self.whole, doc_names)
+            root_of = np.full(len(doc_names), -1, dtype=np.int64)
+            root_of[doc_codes[roots]] = end[roots]
+            fill = (at >= 0) & (self.root_end < 0)
+            self.root_end[fill] = root_of[at[fill]]
+
+
+def _codes(column) -> tuple[np.ndarray, pa.Array]:
+    """(codes as int64, the values) of a string column, dictionary-encoded or not; only the
+    values some row uses (a shard's dictionary holds every xpath of the shard)."""
+    arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if not isinstance(arr.type, pa.DictionaryType):
+        arr = arr.dictionary_encode()
+    codes = arr.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    used = np.flatnonzero(np.bincount(codes, minlength=len(arr.dictionary)))
+    if len(used) == len(arr.dictionary):
+        return codes, arr.dictionary
+    compact = np.full(len(arr.dictionary), -1, dtype=np.int64)
+    compact[used] = np.arange(len(used))
+    return compact[codes], arr.dictionary.take(pa.array(used))
+
+
+def _positions(values: pa.Array, value_set: pa.Array) -> np.ndarray:
+    """The position of each of ``values`` in ``value_set`` (a hash lookup), -1 where absent."""
+    return pc.fill_null(pc.index_in(values, value_set=value_set), -1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def convert_to_fol(run, collection=None, doc_lengths: dict | None = None):
