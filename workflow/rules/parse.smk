@@ -16,9 +16,9 @@ if PLANNED:
             f"{LOGS}/simulate_demo.log",
         benchmark:
             f"{LOGS}/benchmarks/simulate_demo.tsv"
-        threads: workflow.cores  # a wikipedia collection is written by this many processes
         conda:
             ENV
+        threads: workflow.cores  # a wikipedia collection is written by this many processes
         params:
             settings=config["simulate"],
         script:
