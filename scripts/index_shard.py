@@ -6,7 +6,8 @@ from inexflow.model.collection_index import build_shard
 
 
 def main(smk, log):
-    p = build_shard(smk.params.collection, smk.params.cache, smk.params.shard, smk.wildcards.key, log=log)
+    p = build_shard(smk.params.collection, smk.params.cache, smk.params.shard, smk.wildcards.key, log=log,
+                    per_shard=smk.params.per_shard)
     log.info("shard %d of %s: %s", smk.params.shard, smk.params.collection, p)
 
 

@@ -59,6 +59,13 @@ def test_every_shard_holds_the_per_document_index_of_its_documents(collection, t
                                   index_collection(collection, want))
 
 
+def test_a_shard_planned_alone_is_the_one_planned_with_the_others(collection, tmp_path):
+    cache = tmp_path / "cache"
+    every = ci.plan_shards(collection, cache)
+    assert [ci.plan_shard(collection, cache, s.number) for s in every] == every
+    assert ci.plan_shard(collection, cache, len(every)) is None
+
+
 def test_a_changed_or_added_document_changes_only_its_shard(collection, tmp_path):
     cache = tmp_path / "cache"
     before = {s.number: s.key for s in ci.plan_shards(collection, cache)}
@@ -133,3 +140,12 @@ def test_runs_name_wikipedia_articles_by_number(tmp_path):
     with pytest.raises(InputError, match="document 1002: not found in the collection"):
         ci.read_documents(files, ["1000", "1002"], coll)
     assert ci.read_documents(files, ["1002"]).empty  # without a collection: left out
+
+
+def test_the_workflows_shard_size_default_is_the_librarys():
+    import yaml
+
+    from conftest import ROOT
+
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    assert schema["properties"]["collection_shard_docs"]["default"] == ci.DOCS_PER_SHARD

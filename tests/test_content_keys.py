@@ -33,3 +33,21 @@ def test_a_broken_cache_is_a_cold_cache_and_a_missing_file_is_named(tmp_path):
     assert ck.file_keys({"q": f}, cache) == {"q": ck.content_key(f)}
     with pytest.raises(InputError, match="gone.txt: run cannot be read: No such file"):
         ck.file_keys({"g": tmp_path / "gone.txt"}, cache, "run")
+
+
+def test_hashing_a_few_files_keeps_the_cache_of_the_others(tmp_path, monkeypatch):
+    """A shard job looks up (and may hash) its own documents only: the cache keeps every other
+    file's key, so nothing is hashed twice."""
+    files = {f"d{i}": tmp_path / f"d{i}.xml" for i in range(12)}
+    for i, p in enumerate(files.values()):
+        p.write_bytes(b"<a>%d</a>" % i)
+    cache = tmp_path / "keys.parquet"
+    every = ck.file_keys(files, cache)
+    files["d0"].write_bytes(b"<a>changed</a>")
+    assert ck.file_keys({"d0": files["d0"]}, cache)["d0"] != every["d0"]
+    hashed = []
+    real = ck.content_key
+    monkeypatch.setattr(ck, "content_key", lambda p: hashed.append(p) or real(p))
+    again = ck.file_keys(files, cache)
+    assert hashed == [] and {k: v for k, v in again.items() if k != "d0"} == {k: v for k, v in every.items()
+                                                                               if k != "d0"}

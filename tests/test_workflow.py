@@ -290,6 +290,29 @@ def test_a_run_replaced_by_an_older_dated_file_is_scored_again(campaign):
     assert dry_run_jobs(campaign) == []  # the original back: nothing to do
 
 
+def test_a_changed_document_reindexes_only_its_shard(tmp_path):
+    """The collection in shards of 10 documents: changing one document's text (even to an
+    older date) plans exactly one index_shard job, for its shard's new content key, and no
+    other shard is touched."""
+    make_campaign(tmp_path, collection_shard_docs=10)
+    p = snakemake(tmp_path, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    shards = sorted((tmp_path / ".inexflow" / "collections" / "index").glob("*.arrow"))
+    assert len(shards) == 5  # 50 documents
+    doc = tmp_path / "demo" / "collection" / "1007.xml"
+    st = doc.stat()
+    doc.write_text(doc.read_text().replace("<p>", "<p>changed ", 1))
+    os.utime(doc, ns=(st.st_atime_ns, st.st_mtime_ns - 10**12))
+    jobs = dry_run_jobs(tmp_path)
+    assert [r for r, _ in jobs].count("index_shard") == 1
+    assert {r for r, _ in jobs} >= {"index_shard", "index_collection", "aggregate"}
+    p = snakemake(tmp_path, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    after = sorted((tmp_path / ".inexflow" / "collections" / "index").glob("*.arrow"))
+    assert len(set(after) - set(shards)) == 1 and set(shards) <= set(after)
+    assert dry_run_jobs(tmp_path) == []
+
+
 def test_changed_analysis_config_reruns_only_that_analysis(campaign):
     cfg_path = campaign / "config" / "config.yaml"
     original = cfg_path.read_text()

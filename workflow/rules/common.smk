@@ -17,7 +17,7 @@ try:
     from inexflow.errors import InputError, UsageError
     from inexflow.io.content_keys import file_keys
     from inexflow.measures.registry import needs, table_cutoffs
-    from inexflow.model.collection_index import plan_shards
+    from inexflow.model.collection_index import plan_shards, shard_path
 except ImportError as e:
     raise WorkflowError(
         f"the inexflow library is not installed in this Python ({e}): "
@@ -67,7 +67,7 @@ def collection_shards():
         if PLANNED:
             checkpoints.simulate_demo.get()
         try:
-            shards = plan_shards(COLLECTION, INDEX_CACHE)
+            shards = plan_shards(COLLECTION, INDEX_CACHE, config["collection_shard_docs"])
         except (
             UsageError,
             InputError,

@@ -66,7 +66,7 @@ rule parse_topics:
 
 rule index_shard:
     output:
-        index=f"{INDEX_CACHE}/index/{{key}}.parquet",
+        index=shard_path(INDEX_CACHE, "{key}"),
     log:
         f"{LOGS}/index_shard/{{key}}.log",
     benchmark:
@@ -78,7 +78,8 @@ rule index_shard:
     params:
         code=CODE,
         collection=COLLECTION,
-        cache=lambda w, output: str(Path(output.index).parents[1]),
+        cache=INDEX_CACHE,
+        per_shard=config["collection_shard_docs"],
         shard=lambda w: collection_shards()[w.key].number,
     script:
         "../../scripts/index_shard.py"

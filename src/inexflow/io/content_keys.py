@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from inexflow.errors import InputError, open_input
@@ -33,18 +34,27 @@ def content_key(path) -> str:
     return h.hexdigest()
 
 
+def _read_cache(cache_file: Path, only: Mapping | None = None) -> dict[str, tuple]:
+    """{name: (dev, ino, size, mtime_ns, ctime_ns, key)} from the cache table, of the names in
+    ``only`` when given (selected in Arrow: a shard's ten thousand of a collection's
+    million). A missing, unreadable or older-shaped table is only a cold cache: {}."""
+    try:
+        t = pq.read_table(cache_file)
+        if only is not None and len(only) < t.num_rows // 4:
+            t = t.filter(pc.is_in(t["name"], value_set=pa.array(list(only), pa.string())))
+        t = t.to_pydict()
+        return {n: row for n, *row in zip(*(t[c] for c in _COLUMNS))}
+    except (OSError, KeyError, pa.ArrowException):
+        return {}
+
+
 def file_keys(paths: Mapping[str, Path | str], cache_file, what: str = "file") -> dict[str, str]:
     """{name: content key} of the files ``paths`` ({name: path}), hashing only those whose
     (device, inode, size, mtime_ns, ctime_ns) the table ``cache_file`` does not hold; the
     table (of every name it ever held) is rewritten atomically when anything was hashed. A
     file that cannot be read is an :class:`~inexflow.errors.InputError` naming it."""
     cache_file = Path(cache_file)
-    known: dict[str, tuple] = {}
-    try:  # a missing, unreadable or older-shaped table is only a cold cache: it is written anew
-        t = pq.read_table(cache_file).to_pydict()
-        known = {n: row for n, *row in zip(*(t[c] for c in _COLUMNS))}
-    except (OSError, KeyError, pa.ArrowException):
-        known = {}
+    known = _read_cache(cache_file, paths)
     keys, fresh = {}, 0
     for name, path in paths.items():
         try:
@@ -64,6 +74,7 @@ def file_keys(paths: Mapping[str, Path | str], cache_file, what: str = "file") -
             fresh += 1
         keys[name] = row[5]
     if fresh:
+        known = {**_read_cache(cache_file), **known}  # the rows of the other files too
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         names = sorted(known)
         table = pa.table({"name": names, **{c: [known[n][i] for n in names] for i, c in enumerate(_COLUMNS[1:])}})

@@ -38,7 +38,8 @@ from inexflow.io.collection import INDEX_COLUMNS, INDEX_SCHEMA, document_path, i
 from inexflow.io.content_keys import file_keys
 from inexflow.io.tables import read_arrow, read_arrow_metadata, write_arrow
 
-# documents per shard: a shard job holds its documents' rows in memory (about 160 elements per
+# documents per shard (the workflow's config collection_shard_docs; its schema's default is
+# this): a shard job holds its documents' rows in memory (about 160 elements per
 # Wikipedia article: some 1.6 M rows at 10,000 articles), and a collection of 659,388 articles
 # gives 66 shard jobs
 DOCS_PER_SHARD = 10_000
@@ -63,8 +64,8 @@ def list_documents(collection) -> list[str]:
     return sorted(out)
 
 
-def shard_count(n_docs: int) -> int:
-    return max(1, math.ceil(n_docs / DOCS_PER_SHARD))
+def shard_count(n_docs: int, per_shard: int | None = None) -> int:
+    return max(1, math.ceil(n_docs / (per_shard or DOCS_PER_SHARD)))
 
 
 def document_name(doc: str) -> str:
@@ -100,6 +101,11 @@ def document_keys(collection, cache, docs: list[str] | None = None) -> dict[str,
                          e.problem) from None
 
 
+def shard_path(cache, key: str) -> str:
+    """Where the shard of content key ``key`` is kept in the cache folder ``cache``."""
+    return f"{cache}/index/{key}.arrow"
+
+
 @dataclass(frozen=True)
 class Shard:
     number: int
@@ -108,26 +114,41 @@ class Shard:
     key: str
 
     def path(self, cache) -> Path:
-        return Path(cache) / "index" / f"{self.key}.arrow"
+        return Path(shard_path(cache, self.key))
 
 
-def plan_shards(collection, cache) -> list[Shard]:
-    """The shards of ``collection`` with their documents (in id order) and keys."""
+def plan_shards(collection, cache, per_shard: int | None = None) -> list[Shard]:
+    """The shards of ``collection`` (about ``per_shard`` documents each) with their documents
+    (in id order) and keys."""
     keys = document_keys(collection, cache)
-    n = shard_count(len(keys))
+    n = shard_count(len(keys), per_shard)
     members: list[list[str]] = [[] for _ in range(n)]
     for doc in keys:  # in id order
         members[shard_of(doc, n)].append(doc)
-    out = []
-    for k, docs in enumerate(members):
-        h = hashlib.blake2b(f"{k}/{n}\n".encode(), digest_size=16)
-        for d in docs:
-            h.update(f"{d}\t{keys[d]}\n".encode())
-        out.append(Shard(k, n, tuple(docs), h.hexdigest()))
-    return out
+    return [_shard(k, n, docs, keys) for k, docs in enumerate(members)]
 
 
-def build_shard(collection, cache, number: int, key: str, log=None) -> Path:
+def plan_shard(collection, cache, number: int, per_shard: int | None = None) -> Shard | None:
+    """Shard ``number`` as :func:`plan_shards` plans it, hashing (or finding in the cache) only
+    its own documents' content keys; None if the collection has fewer shards."""
+    every = list_documents(collection)
+    n = shard_count(len(every), per_shard)
+    if number >= n:
+        return None
+    docs = [d for d in every if shard_of(d, n) == number]
+    return _shard(number, n, docs, document_keys(collection, cache, docs))
+
+
+def _shard(number: int, shards: int, docs: list[str], keys: dict[str, str]) -> Shard:
+    """A shard's key: made of its number, the number of shards and its documents' ids and
+    content keys."""
+    h = hashlib.blake2b(f"{number}/{shards}\n".encode(), digest_size=16)
+    for d in docs:
+        h.update(f"{d}\t{keys[d]}\n".encode())
+    return Shard(number, shards, tuple(docs), h.hexdigest())
+
+
+def build_shard(collection, cache, number: int, key: str, log=None, per_shard: int | None = None) -> Path:
     """Index shard ``number`` of ``collection`` into the cache, after checking that its
     documents still have the content ``key`` was computed from (a document changed since the
     workflow planned the shard is an error: run the workflow again).
@@ -137,7 +158,7 @@ def build_shard(collection, cache, number: int, key: str, log=None) -> Path:
     :data:`~inexflow.io.collection.INDEX_SCHEMA` of its documents in id order, the integers
     as int32, the document ids as a dictionary in that order, and a ``name`` column
     (:func:`document_name`)."""
-    shard = next((s for s in plan_shards(collection, cache) if s.number == number), None)
+    shard = plan_shard(collection, cache, number, per_shard)
     if shard is None or shard.key != key:
         raise InputError(collection, f"shard {number}", "documents changed while the workflow ran (the shard's "
                          "content key differs from the planned one)", "an unchanged collection: run snakemake again")
