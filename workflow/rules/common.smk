@@ -67,7 +67,9 @@ def collection_shards():
         if PLANNED:
             checkpoints.simulate_demo.get()
         try:
-            shards = plan_shards(COLLECTION, INDEX_CACHE, config["collection_shard_docs"])
+            shards = plan_shards(
+                COLLECTION, INDEX_CACHE, config["collection_shard_docs"]
+            )
         except (
             UsageError,
             InputError,

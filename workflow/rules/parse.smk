@@ -78,7 +78,7 @@ rule index_shard:
     params:
         code=CODE,
         collection=COLLECTION,
-        cache=INDEX_CACHE,
+        cache=lambda w, output: str(Path(output.index).parents[1]),  # shard_path's folder
         per_shard=config["collection_shard_docs"],
         shard=lambda w: collection_shards()[w.key].number,
     script:
