@@ -118,8 +118,29 @@ def test_runs_resolve_through_the_shards_as_through_the_collection(collection, t
         run = read_run(run_file)
         via = resolve_extents(run, collection, ci.read_documents(files, run.results["doc"].unique()))
         pd.testing.assert_frame_equal(via.results, direct.results)
+        run = read_run(run_file)  # as evaluate_run does: one shard at a time
+        via = resolve_extents(run, collection, tables=ci.iter_document_tables(files, run.results["doc"].unique()))
+        pd.testing.assert_frame_equal(via.results, direct.results)
     with pytest.raises(InputError, match="document nope: not found in the collection"):
         ci.read_documents(files, ["nope"], collection)
+
+
+def test_runs_of_the_2005_structure_resolve_through_the_shards(tmp_path, monkeypatch):
+    """The 2005-structure campaign (IEEE-like documents in nested folders, element runs): its
+    runs resolve through the shards, one shard at a time, as through the collection."""
+    monkeypatch.setattr(ci, "DOCS_PER_SHARD", 5)
+    simulate(tmp_path / "c5", SimulationConfig(seed=4, n_docs=16, n_topics=3, n_groups=2, results_per_topic=12,
+                                                pool_target=6, structure="inex2005"))
+    coll, cache = tmp_path / "c5" / "collection", tmp_path / "cache"
+    files = [s.path(cache) for s in build_all(coll, cache)]
+    assert len(files) == 4
+    runs = sorted((tmp_path / "c5" / "runs").glob("*.xml"))
+    assert runs
+    for run_file in runs:
+        direct = resolve_extents(read_run(run_file), coll)
+        run = read_run(run_file)
+        via = resolve_extents(run, coll, tables=ci.iter_document_tables(files, run.results["doc"].unique()))
+        pd.testing.assert_frame_equal(via.results, direct.results)
 
 
 def test_runs_name_wikipedia_articles_by_number(tmp_path):

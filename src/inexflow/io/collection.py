@@ -13,8 +13,19 @@ document order): doc (str), xpath (str, canonical), tag (str), start, end (int64
 depth (int64, the root is 1), parent (int64, row number of the parent within the same
 document's rows, -1 for the root).
 
-Documents are parsed one at a time (memory stays at one document), and only the
-documents asked for are read.
+Only the documents asked for are read. Each is checked by libxml2 (a malformed document is an
+error naming its line) and brought to a form where every ``<`` opens a tag and the next ``>``
+closes it (:func:`_document_bytes`: most documents are already in it; others are written out
+by lxml). Then the rows of a batch of documents (:data:`BATCH_BYTES` of them) are computed
+by array operations over all their bytes (:func:`_index_batch`), with no Python call per
+element: tag positions by one byte comparison, text lengths from the byte counts between
+tags less UTF-8 continuation bytes and references, depth by a cumulative sum of +1/-1 per
+tag, each element's end tag by pairing start and end tags per depth, parents by a binary
+search one depth up, names by 64-bit word operations on the bytes after ``<``
+(:func:`_tag_names`), and xpaths one depth at a time from the distinct (parent xpath, step)
+pairs (:func:`_xpaths`). ``tests/test_index_reference.py`` checks the rows against a visit
+of lxml's tree, element by element, on generated documents with every construct; the
+speed against a bare ``lxml.etree.parse`` is ``benchmarks/index_speed.py``'s.
 """
 
 from __future__ import annotations
