@@ -64,6 +64,18 @@ def write_table(table: pa.Table, path, metadata: dict | None = None):
         pq.write_table(table, tmp, compression="zstd")
 
 
+def compact_dictionary(arr: pa.DictionaryArray) -> pa.DictionaryArray:
+    """``arr`` with only the dictionary values some row uses (rows taken from a large table
+    keep its whole dictionary otherwise: a shard's every xpath)."""
+    codes = arr.indices.to_numpy(zero_copy_only=False)
+    used = np.flatnonzero(np.bincount(codes, minlength=len(arr.dictionary)))
+    if len(used) == len(arr.dictionary):
+        return arr
+    new = np.full(len(arr.dictionary), -1, dtype=np.int32)
+    new[used] = np.arange(len(used), dtype=np.int32)
+    return pa.DictionaryArray.from_arrays(pa.array(new[codes]), arr.dictionary.take(pa.array(used)))
+
+
 def write_arrow(table: pa.Table, path, metadata: dict | None = None):
     """Write an Arrow ``table`` as an uncompressed Arrow IPC file, atomically, one dictionary
     per string column: a file that readers memory-map (:func:`read_arrow`) and slice without

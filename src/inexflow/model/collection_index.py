@@ -36,7 +36,7 @@ import pyarrow as pa
 from inexflow.errors import InputError
 from inexflow.io.collection import INDEX_COLUMNS, INDEX_SCHEMA, document_path, index_files
 from inexflow.io.content_keys import file_keys
-from inexflow.io.tables import read_arrow, read_arrow_metadata, write_arrow
+from inexflow.io.tables import compact_dictionary, read_arrow, read_arrow_metadata, write_arrow
 
 # documents per shard (the workflow's config collection_shard_docs; its schema's default is
 # this): a shard job holds its documents' rows in memory (about 160 elements per
@@ -253,10 +253,12 @@ def _read_shard(path, asked: list[str], collection) -> pa.Table:
     lo, hi = np.searchsorted(codes, which, "left"), np.searchsorted(codes, which, "right")
     sizes = hi - lo
     rows = np.arange(sizes.sum()) - np.repeat(np.cumsum(sizes) - sizes - lo, sizes)
-    out = table.select(list(INDEX_COLUMNS)).take(pa.array(rows))
-    new_doc = pa.DictionaryArray.from_arrays(pa.array(np.repeat(np.arange(len(pairs), dtype=np.int32), sizes)),
-                                             pa.array([d for _, d in pairs], pa.string()))
-    return out.set_column(0, "doc", new_doc).cast(INDEX_SCHEMA)
+    out = table.select(list(INDEX_COLUMNS)).take(pa.array(rows)).combine_chunks()
+    columns = {c: compact_dictionary(out.column(c).chunk(0)) if pa.types.is_dictionary(out.schema.field(c).type)
+               else out.column(c) for c in INDEX_COLUMNS}
+    columns["doc"] = pa.DictionaryArray.from_arrays(pa.array(np.repeat(np.arange(len(pairs), dtype=np.int32), sizes)),
+                                                    pa.array([d for _, d in pairs], pa.string()))
+    return pa.table(columns).cast(INDEX_SCHEMA)
 
 
 def read_documents(shard_files, docs, collection=None) -> pd.DataFrame:

@@ -21,7 +21,7 @@ from inexflow.io import run_text, run_xml
 from inexflow.io.canonical import RunTable
 from inexflow.io.collection import index_table
 from inexflow.io.detect import detect_run_format
-from inexflow.io.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
+from inexflow.io.tables import CachedTableError, check_identity, compact_dictionary, read_parquet, read_parquet_metadata, write_parquet
 from inexflow.io.task_labels import TASKS, normalise_task
 
 
@@ -182,17 +182,10 @@ class _Extents:
 
 def _codes(column) -> tuple[np.ndarray, pa.Array]:
     """(codes as int64, the values) of a string column, dictionary-encoded or not; only the
-    values some row uses (a shard's dictionary holds every xpath of the shard)."""
+    values some row uses."""
     arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if not isinstance(arr.type, pa.DictionaryType):
-        arr = arr.dictionary_encode()
-    codes = arr.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    used = np.flatnonzero(np.bincount(codes, minlength=len(arr.dictionary)))
-    if len(used) == len(arr.dictionary):
-        return codes, arr.dictionary
-    compact = np.full(len(arr.dictionary), -1, dtype=np.int64)
-    compact[used] = np.arange(len(used))
-    return compact[codes], arr.dictionary.take(pa.array(used))
+    arr = compact_dictionary(arr) if isinstance(arr.type, pa.DictionaryType) else arr.dictionary_encode()
+    return arr.indices.to_numpy(zero_copy_only=False).astype(np.int64), arr.dictionary
 
 
 def _positions(values: pa.Array, value_set: pa.Array) -> np.ndarray:
