@@ -15,6 +15,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -34,50 +35,63 @@ def content_key(path) -> str:
     return h.hexdigest()
 
 
-def _read_cache(cache_file: Path, only: Mapping | None = None) -> dict[str, tuple]:
-    """{name: (dev, ino, size, mtime_ns, ctime_ns, key)} from the cache table, of the names in
-    ``only`` when given (selected in Arrow: a shard's ten thousand of a collection's
-    million). A missing, unreadable or older-shaped table is only a cold cache: {}."""
+_STAMP_TYPES = {"dev": np.uint64, "ino": np.uint64, "size": np.int64, "mtime_ns": np.int64, "ctime_ns": np.int64}
+_SCHEMA = pa.schema([("name", pa.string()), *((c, pa.from_numpy_dtype(t)) for c, t in _STAMP_TYPES.items()),
+                     ("key", pa.string())])
+
+
+def _read_cache(cache_file: Path) -> pa.Table | None:
+    """The cache table (:data:`_SCHEMA`); a missing, unreadable or older-shaped one is only a
+    cold cache: None."""
     try:
-        t = pq.read_table(cache_file)
-        if only is not None and len(only) < t.num_rows // 4:
-            t = t.filter(pc.is_in(t["name"], value_set=pa.array(list(only), pa.string())))
-        t = t.to_pydict()
-        return {n: row for n, *row in zip(*(t[c] for c in _COLUMNS))}
+        return pq.read_table(cache_file).select(list(_COLUMNS)).cast(_SCHEMA)
     except (OSError, KeyError, pa.ArrowException):
-        return {}
+        return None
 
 
 def file_keys(paths: Mapping[str, Path | str], cache_file, what: str = "file") -> dict[str, str]:
     """{name: content key} of the files ``paths`` ({name: path}), hashing only those whose
     (device, inode, size, mtime_ns, ctime_ns) the table ``cache_file`` does not hold; the
     table (of every name it ever held) is rewritten atomically when anything was hashed. A
-    file that cannot be read is an :class:`~inexflow.errors.InputError` naming it."""
+    file that cannot be read is an :class:`~inexflow.errors.InputError` naming it.
+
+    Each file is ``stat``-ed (the one call per file); the comparison with the cache is done
+    by array operations over every file at once."""
     cache_file = Path(cache_file)
-    known = _read_cache(cache_file, paths)
-    keys, fresh = {}, 0
-    for name, path in paths.items():
+    names, files = list(paths), list(paths.values())
+    stamps = []
+    for path in files:
         try:
             st = os.stat(path)
         except OSError as e:
             raise InputError(path, None, f"{what} cannot be read: {e.strerror}") from None
-        stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        row = known.get(name)
-        if row is None or tuple(row[:5]) != stamp:
-            try:
-                row = (*stamp, content_key(path))
-            except OSError as e:
-                raise InputError(path, None, f"{what} cannot be read: {e.strerror}") from None
-            except InputError as e:  # a special file: named as the caller's kind of input
-                raise InputError(path, None, e.problem, f"a {what}") from None
-            known[name] = row
-            fresh += 1
-        keys[name] = row[5]
-    if fresh:
-        known = {**_read_cache(cache_file), **known}  # the rows of the other files too
+        stamps.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    columns = list(zip(*stamps)) if stamps else [()] * len(_STAMP_TYPES)
+    stamp = {c: np.array(v, dtype=t) for (c, t), v in zip(_STAMP_TYPES.items(), columns)}
+    keys = np.empty(len(names), dtype=object)
+    same = np.zeros(len(names), dtype=bool)
+    cached = _read_cache(cache_file)
+    if cached is not None and len(names):
+        at = pc.fill_null(pc.index_in(pa.array(names, pa.string()), value_set=cached["name"]), -1)
+        at = at.to_numpy(zero_copy_only=False)
+        hit = np.flatnonzero(at >= 0)
+        same[hit] = np.logical_and.reduce([cached[c].to_numpy()[at[hit]] == stamp[c][hit] for c in _STAMP_TYPES])
+        keys[same] = cached["key"].to_numpy(zero_copy_only=False)[at[same]]
+    fresh = np.flatnonzero(~same)
+    for i in fresh:
+        try:
+            keys[i] = content_key(files[i])
+        except OSError as e:
+            raise InputError(files[i], None, f"{what} cannot be read: {e.strerror}") from None
+        except InputError as e:  # a special file: named as the caller's kind of input
+            raise InputError(files[i], None, e.problem, f"a {what}") from None
+    if len(fresh):
+        new = pa.table({"name": pa.array([names[i] for i in fresh], pa.string()),
+                        **{c: pa.array(stamp[c][fresh]) for c in _STAMP_TYPES},
+                        "key": pa.array(keys[fresh].tolist(), pa.string())}, schema=_SCHEMA)
+        if cached is not None:  # the rows of every other file stay
+            new = pa.concat_tables([cached.filter(pc.invert(pc.is_in(cached["name"], value_set=new["name"]))), new])
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        names = sorted(known)
-        table = pa.table({"name": names, **{c: [known[n][i] for n in names] for i, c in enumerate(_COLUMNS[1:])}})
         with atomic_path(cache_file) as tmp:
-            pq.write_table(table, tmp)
-    return keys
+            pq.write_table(new.sort_by("name"), tmp)
+    return dict(zip(names, keys.tolist()))
