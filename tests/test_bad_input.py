@@ -1,5 +1,9 @@
 """Bad input: one clear error naming file, place and problem, exit code 2, no traceback;
 warnings for input that is legal but odd."""
+import os
+import subprocess
+
+import pandas as pd
 import pytest
 
 from conftest import cli, parse_out, run_cli, run_cli_process, write
@@ -384,3 +388,34 @@ def test_a_passage_of_length_0_is_a_warning_in_xml_and_text_runs(tmp_path):
         p = score(tmp_path, text, name=name)
         assert p.returncode == 0 and f"{name}:line 1: passage of length 0 (1 in the run): it retrieves nothing" \
             in p.stderr, p.stderr
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 64 KiB tmpfs (root only; skipped where mounting is not allowed)."""
+    d = tmp_path / "small"
+    d.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(d)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        yield d
+    finally:
+        subprocess.run(["umount", str(d)], capture_output=True)
+
+
+def test_a_full_disk_names_the_output_and_leaves_nothing(tmp_path, full_disk):
+    """Writing an output to a full disk: one line naming the output and the cause, exit 2, and
+    no file (not even the temporary one) left on the disk; a cached table alike."""
+    run = write(tmp_path / "r.run", "".join(f"1 Q0 d{i} {i} {3000 - i} r\n" for i in range(1, 3000)))
+    q = write(tmp_path / "q.fol", "".join(f"1 Q0 d{i} 100 500 0 0:100\n" for i in range(1, 3000)))  # 90 KB out
+    p = run_cli_process("convert", run, "--assessments", q, "-o", full_disk / "out.fol")
+    assert_error(p, str(full_disk / "out.fol"), "the disk is full")
+    assert list(full_disk.iterdir()) == []
+    from inexflow.errors import InputError
+    from inexflow.io.tables import write_parquet
+
+    big = pd.DataFrame({"x": [os.urandom(16).hex() for _ in range(20000)]})  # 640 KB, incompressible
+    with pytest.raises(InputError, match="tables/t.parquet: cannot write this output: the disk is full"):
+        write_parquet(big, full_disk / "tables" / "t.parquet")
+    assert list((full_disk / "tables").iterdir()) == []

@@ -9,6 +9,7 @@ the same inputs give byte-identical outputs.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -29,21 +30,42 @@ def _umask() -> int:
     return mask
 
 
+_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _cannot_write(path, e: OSError) -> InputError | None:
+    """The one-line error for an output that cannot be written because the disk (or the
+    quota) is full, or None for another error. pyarrow reports it as an OSError whose errno
+    is not always set, so its message is read too."""
+    if e.errno in _FULL or "No space left on device" in str(e) or "Disk quota exceeded" in str(e):
+        return InputError(path, None, "cannot write this output: the disk is full (no space left on device); "
+                          "nothing was left half-written", "free space on its filesystem, then run again")
+    return None
+
+
 @contextmanager
 def atomic_path(path):
     """Yield a temporary path next to ``path``; rename it to ``path`` on success. The file
-    gets the permissions a plain ``open`` would give (0666 less the umask), not mkstemp's 0600."""
+    gets the permissions a plain ``open`` would give (0666 less the umask), not mkstemp's 0600.
+    On any failure the temporary file is removed; a full disk is an
+    :class:`~inexflow.errors.InputError` naming ``path``."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise (_cannot_write(path, e) or e) from None
     os.close(fd)
     try:
         yield Path(tmp)
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        full = _cannot_write(path, e) if isinstance(e, OSError) else None
+        if full is not None:
+            raise full from None
         raise
 
 
