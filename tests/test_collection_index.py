@@ -66,6 +66,19 @@ def test_a_shard_planned_alone_is_the_one_planned_with_the_others(collection, tm
     assert ci.plan_shard(collection, cache, len(every)) is None
 
 
+def test_the_plan_recorded_for_the_jobs_reads_back_only_for_its_collection_and_size(collection, tmp_path):
+    cache, plan = tmp_path / "cache", tmp_path / "plan" / "shards.json"
+    every = ci.plan_shards(collection, cache)
+    ci.write_plan(plan, collection, None, every)
+    assert ci.read_plan(plan, collection, None) == {s.key: s.number for s in every}
+    assert ci.read_plan(plan, collection, ci.DOCS_PER_SHARD) == {s.key: s.number for s in every}
+    assert ci.read_plan(plan, collection, ci.DOCS_PER_SHARD + 1) is None  # planned for another size
+    assert ci.read_plan(plan, tmp_path, None) is None  # for another collection
+    assert ci.read_plan(tmp_path / "absent.json", collection, None) is None
+    plan.write_text("{not json")
+    assert ci.read_plan(plan, collection, None) is None
+
+
 def test_a_changed_or_added_document_changes_only_its_shard(collection, tmp_path):
     cache = tmp_path / "cache"
     before = {s.number: s.key for s in ci.plan_shards(collection, cache)}

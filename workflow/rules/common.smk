@@ -17,7 +17,12 @@ try:
     from inexflow.errors import InputError, UsageError
     from inexflow.io.content_keys import file_keys
     from inexflow.measures.registry import needs, table_cutoffs
-    from inexflow.model.collection_index import plan_shards, shard_path
+    from inexflow.model.collection_index import (
+        plan_shards,
+        read_plan,
+        shard_path,
+        write_plan,
+    )
 except ImportError as e:
     raise WorkflowError(
         f"the inexflow library is not installed in this Python ({e}): "
@@ -60,22 +65,32 @@ _SHARDS = {}
 
 
 def collection_shards():
-    """The collection's shards, planned once per snakemake call (listing and, where a document
-    is new or changed, hashing it); on a fresh clone once simulate_demo has written the
-    collection (a checkpoint)."""
+    """{key: number} of the collection's shards, planned once per snakemake call (listing and,
+    where a document is new or changed, hashing it); on a fresh clone once simulate_demo has
+    written the collection (a checkpoint). The main process records its plan in SHARD_PLAN; the
+    processes that run its jobs (on a cluster each builds its job's part of the DAG again) read
+    it there instead of listing and hashing the whole collection again."""
     if "plan" not in _SHARDS:
         if PLANNED:
             checkpoints.simulate_demo.get()
-        try:
-            shards = plan_shards(
-                COLLECTION, INDEX_CACHE, config["collection_shard_docs"]
-            )
-        except (
-            UsageError,
-            InputError,
-        ) as e:  # an unreadable document: one message, no Python stack
-            raise WorkflowError(f"config collection: {e}") from None
-        _SHARDS["plan"] = {s.key: s for s in shards}
+        per_shard = config["collection_shard_docs"]
+        plan = (
+            None
+            if workflow.is_main_process
+            else read_plan(SHARD_PLAN, COLLECTION, per_shard)
+        )
+        if plan is None:
+            try:
+                shards = plan_shards(COLLECTION, INDEX_CACHE, per_shard)
+            except (
+                UsageError,
+                InputError,
+            ) as e:  # an unreadable document: one message, no Python stack
+                raise WorkflowError(f"config collection: {e}") from None
+            if workflow.is_main_process and not workflow.dryrun:
+                write_plan(SHARD_PLAN, COLLECTION, per_shard, shards)
+            plan = {s.key: s.number for s in shards}
+        _SHARDS["plan"] = plan
     return _SHARDS["plan"]
 
 
@@ -116,7 +131,7 @@ def content_keys(files):
 def shard_files(wildcards=None):
     """The collection's index shards (none without a collection)."""
     return (
-        [str(s.path(INDEX_CACHE)) for s in collection_shards().values()]
+        [shard_path(INDEX_CACHE, key) for key in collection_shards()]
         if COLLECTION
         else []
     )
@@ -124,6 +139,8 @@ def shard_files(wildcards=None):
 
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
 RES = f"results/{config['campaign']}"
+# the main process's plan of the collection's shards, read by its jobs (collection_shards)
+SHARD_PLAN = f"{RES}/collection/shards.json"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
 # no scores (build_pool, judge_run, pool_sampling, pool_depth, leave_one_group_out), of those
 # that need one evaluation task's scores (aggregate_task, topic_sampling, swap_rates,

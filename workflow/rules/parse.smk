@@ -80,7 +80,7 @@ rule index_shard:
         collection=COLLECTION,
         cache=lambda w, output: str(Path(output.index).parents[1]),  # shard_path's folder
         per_shard=config["collection_shard_docs"],
-        shard=lambda w: collection_shards()[w.key].number,
+        shard=lambda w: collection_shards()[w.key],
     script:
         "../../scripts/index_shard.py"
 

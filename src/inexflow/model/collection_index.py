@@ -23,6 +23,7 @@ run returns (:func:`read_documents`).
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 import zlib
@@ -36,7 +37,7 @@ import pyarrow as pa
 from inexflow.errors import InputError
 from inexflow.io.collection import INDEX_COLUMNS, INDEX_SCHEMA, document_path, index_files
 from inexflow.io.content_keys import file_keys
-from inexflow.io.tables import compact_dictionary, read_arrow, read_arrow_metadata, write_arrow
+from inexflow.io.tables import compact_dictionary, read_arrow, read_arrow_metadata, write_arrow, write_json
 
 # documents per shard (the workflow's config collection_shard_docs; its schema's default is
 # this): a shard job holds its documents' rows in memory (about 160 elements per
@@ -150,6 +151,28 @@ def _shard(number: int, shards: int, docs: list[str], keys: dict[str, str]) -> S
     h = hashlib.blake2b(f"{number}/{shards}\n".encode(), digest_size=16)
     h.update("".join([f"{d}\t{keys[d]}\n" for d in docs]).encode())
     return Shard(number, shards, tuple(docs), h.hexdigest())
+
+
+def write_plan(path, collection, per_shard: int | None, shards: list[Shard]) -> None:
+    """Record ``shards`` (the plan of ``collection`` at ``per_shard`` documents a shard) in
+    ``path``, so that the processes that run the workflow's jobs (on a cluster, each builds the
+    job's part of the DAG again) read the numbers and keys of the shards instead of listing and
+    hashing the whole collection again (:func:`read_plan`)."""
+    write_json({"collection": str(Path(collection).resolve()), "per_shard": per_shard or DOCS_PER_SHARD,
+                "shards": {s.key: s.number for s in shards}}, path)
+
+
+def read_plan(path, collection, per_shard: int | None) -> dict[str, int] | None:
+    """{shard key: shard number} as :func:`write_plan` recorded them for the same collection
+    and shard size; None where there is no such plan (absent, unreadable, or made for another
+    collection or size: the caller plans then)."""
+    try:
+        plan = json.loads(Path(path).read_text(encoding="utf-8"))
+        same = (plan["collection"] == str(Path(collection).resolve())
+                and plan["per_shard"] == (per_shard or DOCS_PER_SHARD))
+        return {str(k): int(n) for k, n in plan["shards"].items()} if same else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def build_shard(collection, cache, number: int, key: str, log=None, per_shard: int | None = None) -> Path:
