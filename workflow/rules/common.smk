@@ -18,6 +18,7 @@ try:
     from inexflow.io.content_keys import file_keys
     from inexflow.measures.registry import needs, table_cutoffs
     from inexflow.model.collection_index import (
+        plan_path,
         plan_shards,
         read_plan,
         shard_path,
@@ -62,6 +63,8 @@ COLLECTION = config.get("collection") or ""
 # documents' content keys, in a folder every campaign over the collection shares
 INDEX_CACHE = config["collection_cache"]
 _SHARDS = {}
+# the main process's plan of the collection's shards, read by its jobs (collection_shards)
+SHARD_PLAN = plan_path(INDEX_CACHE, COLLECTION, config["campaign"]) if COLLECTION else ""
 
 
 def collection_shards():
@@ -139,8 +142,6 @@ def shard_files(wildcards=None):
 
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
 RES = f"results/{config['campaign']}"
-# the main process's plan of the collection's shards, read by its jobs (collection_shards)
-SHARD_PLAN = f"{RES}/collection/shards.json"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
 # no scores (build_pool, judge_run, pool_sampling, pool_depth, leave_one_group_out), of those
 # that need one evaluation task's scores (aggregate_task, topic_sampling, swap_rates,

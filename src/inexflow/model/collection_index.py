@@ -153,6 +153,14 @@ def _shard(number: int, shards: int, docs: list[str], keys: dict[str, str]) -> S
     return Shard(number, shards, tuple(docs), h.hexdigest())
 
 
+def plan_path(cache, collection, campaign: str) -> str:
+    """Where the workflow's main process records campaign ``campaign``'s plan of ``collection``
+    (:func:`write_plan`): in the cache folder, beside the shards, named by the campaign and the
+    collection's absolute path."""
+    where = hashlib.blake2b(str(Path(collection).resolve()).encode(), digest_size=8).hexdigest()
+    return f"{cache}/plans/{campaign}-{where}.json"
+
+
 def write_plan(path, collection, per_shard: int | None, shards: list[Shard]) -> None:
     """Record ``shards`` (the plan of ``collection`` at ``per_shard`` documents a shard) in
     ``path``, so that the processes that run the workflow's jobs (on a cluster, each builds the
