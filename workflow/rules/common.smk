@@ -64,7 +64,9 @@ COLLECTION = config.get("collection") or ""
 INDEX_CACHE = config["collection_cache"]
 _SHARDS = {}
 # the main process's plan of the collection's shards, read by its jobs (collection_shards)
-SHARD_PLAN = plan_path(INDEX_CACHE, COLLECTION, config["campaign"]) if COLLECTION else ""
+SHARD_PLAN = (
+    plan_path(INDEX_CACHE, COLLECTION, config["campaign"]) if COLLECTION else ""
+)
 
 
 def collection_shards():
