@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.io.canonical import topic_sort_key
+from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.catalogue import per_topic_name
 
 

@@ -21,7 +21,7 @@ from inexflow.campaign.deploy import init, workflow_dir
 from inexflow.campaign.tasks import used_quantisations
 from inexflow.errors import InputError, UsageError
 from inexflow.io.detect import ASSESSMENT_FORMATS
-from inexflow.io.task_labels import TASKS, normalise_task
+from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
 from inexflow.measures.registry import FAMILIES, OFFICIAL, select_measures
 from inexflow.model.options import Options
 from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config
@@ -67,9 +67,11 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
     """The options that say what is scored and how (task, assessments, families, measures and
     every scoring option), of ``inexflow score`` and ``inexflow compare`` alike; ``d`` gives
     the defaults (:func:`options_from_args` reads them back)."""
-    p.add_argument("--task", required=True, type=_task, metavar="TASK",
+    p.add_argument("--task", type=_task, metavar="TASK",
                    help="scoring type (thorough, focused, relevant-in-context, best-in-context, fetch-browse) or any "
-                        "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...)")
+                        "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...); required "
+                        f"except for document scoring (--family trec, or TREC qrels), where it defaults to "
+                        f"{DOCUMENT_TASK}")
     p.add_argument("--assessments", required=True, action="append", metavar="FILE",
                    help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
     p.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
@@ -288,6 +290,11 @@ def scoring_session(args, default_measures=None):
 
     options = options_from_args(args)
     a = read_assessments(args.assessments, args.assessments_format)
+    if args.task is None:
+        if set(args.family or ["trec" if a.scale == "trec" else ""]) != {"trec"}:
+            raise UsageError("--task is required (a scoring type such as focused, or a submission label); it may be "
+                             "left out only for document scoring: --family trec, or TREC qrels")
+        args.task = DOCUMENT_TASK
     session = Session.build(a, args.task, args.family, options, args.collection)
     specs = args.measures or default_measures
     return session, select_measures(specs, session.families, options) if specs else None

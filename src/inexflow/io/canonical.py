@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
+from inexflow.io.topic_order import topic_sort_key
 
 ELEMENT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "exh": "float64",
                    "spec": "float64", "size": "int64", "rsize": "int64"}
@@ -73,11 +74,6 @@ def make_table(rows, columns: dict) -> pd.DataFrame:
     for c, t in columns.items():
         df[c] = df[c].astype(t)
     return df
-
-
-def topic_sort_key(t: str):
-    """Numeric topics in numeric order, then anything else alphabetically."""
-    return (0, int(t), "") if t.isdigit() else (1, 0, t)
 
 
 @dataclass

@@ -1,22 +1,22 @@
 """TREC qrels: ``topic iteration doc grade`` (4 columns), document-level graded relevance.
 
 One line per judged (topic, document); a grade > 0 is relevant, 0 or below is judged not
-relevant. The documents table keeps the grade in an extra ``grade`` column; ``rel_chars``
-is 0 and ``doc_chars`` -1 (TREC qrels give no character counts), so the passage and
-in-context families, which need highlighted characters, refuse these assessments with an
-error saying what they need (FOL qrels). The ``trec`` family scores document-level runs
-against them as trec_eval does (:mod:`inexflow.measures.trec`).
+relevant. :func:`read_trec_judgements` gives the judgements as plain rows, without pandas
+(document scoring reads them so); :func:`inexflow.model.assessments.read_assessments` makes
+them the documents table, with the grade in an extra ``grade`` column, ``rel_chars`` 0 and
+``doc_chars`` -1 (TREC qrels give no character counts), so that the passage and in-context
+families, which need highlighted characters, refuse these assessments with an error saying
+what they need (FOL qrels). The ``trec`` family scores document-level runs against them as
+trec_eval does (:mod:`inexflow.measures.trec`).
 """
 
 from __future__ import annotations
 
 from inexflow.errors import InputError, decode_text, read_bytes, warn_input
-from inexflow.io.canonical import DOCUMENT_COLUMNS, AssessmentTables, make_table
-
-TREC_DOCUMENT_COLUMNS = {**DOCUMENT_COLUMNS, "grade": "float64"}
 
 
-def read_trec_qrels(path) -> AssessmentTables:
+def read_trec_judgements(path) -> list[tuple[str, str, float]]:
+    """``(topic, doc, grade)`` of every line of the TREC qrels ``path``, in file order."""
     rows, seen = [], {}
     text = decode_text(path, read_bytes(path, "qrels file"))
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -35,7 +35,7 @@ def read_trec_qrels(path) -> AssessmentTables:
             raise InputError(path, f"line {lineno}", f"topic {topic} doc {doc} is judged twice "
                              f"(first on line {seen[topic, doc]})", "one line per (topic, doc)")
         seen[topic, doc] = lineno
-        rows.append((topic, doc, 0, -1, -1, "", float(grade)))
+        rows.append((topic, doc, float(grade)))
     if not rows:
         warn_input(path, None, "no judgements in file")
-    return AssessmentTables("trec", str(path), documents=make_table(rows, TREC_DOCUMENT_COLUMNS))
+    return rows

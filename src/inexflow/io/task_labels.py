@@ -36,6 +36,10 @@ SCORING_TYPES = {
     "fetch-browse": ScoringType({"element": ("fetchbrowse",)}),
 }
 TASKS = tuple(SCORING_TYPES)
+# the scoring type of document scoring when no task is named (``inexflow score --family trec``
+# without --task): the trec family reduces every run to its documents whatever the type, and
+# thorough (overlap off, every result counted) adds nothing to that
+DOCUMENT_TASK = "thorough"
 
 # Every year's submission task label -> the scoring type it is evaluated with. Labels are
 # matched case-insensitively, ignoring everything but letters, with "Focussed" read as

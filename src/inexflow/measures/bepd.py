@@ -35,9 +35,9 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures.catalogue import aggregate
-from inexflow.measures.context import ScoringContext
+from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.registry import EPRUM_RECALL_PERCENTS, bepd_measure_names, recall_level
-from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.topicset import scored_topics
 
 RECALL_LEVELS = np.asarray(EPRUM_RECALL_PERCENTS)
 

@@ -44,3 +44,9 @@ class ScoringContext:
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
+
+
+def tidy(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:
+    """Rows (topic, quant, measure, value) as a family's score table."""
+    return pd.DataFrame.from_records(rows, columns=["topic", "quant", "measure", "value"]).astype(
+        {"topic": object, "quant": object, "measure": object, "value": "float64"})

@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures.catalogue import aggregate
-from inexflow.measures.context import ScoringContext
-from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.topicset import scored_topics
 from inexflow.measures.xcg import thorough_gains
 
 

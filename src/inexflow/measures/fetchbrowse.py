@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.measures.context import ScoringContext
-from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.topicset import scored_topics
 from inexflow.measures.xcg import mean_rows, run_gains, xcg_topic
 
 

@@ -37,7 +37,7 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures.catalogue import mean_rows
-from inexflow.measures.context import ScoringContext
+from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results
 from inexflow.measures.registry import IN_CONTEXT_LEVELS, IN_CONTEXT_RANKS
 from inexflow.measures.toolorder import (
@@ -48,7 +48,7 @@ from inexflow.measures.toolorder import (
     tool_div,
     warn_no_relevant,
 )
-from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.topicset import scored_topics
 
 LEVELS11 = np.asarray(IN_CONTEXT_LEVELS)
 

@@ -25,8 +25,8 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.measures.catalogue import aggregate
-from inexflow.measures.context import ScoringContext
-from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.topicset import scored_topics
 
 # the separate quantisations of exhaustivity and specificity (f'_quant(e), f'_quant(s))
 NG_QUANTS = {"strict": lambda v: (v == 3).astype(float), "gen": lambda v: v / 3.0}

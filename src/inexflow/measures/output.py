@@ -9,16 +9,16 @@ import logging
 import math
 from decimal import Decimal
 
-import pandas as pd
+import numpy as np
 
-from inexflow.io.canonical import topic_sort_key
+from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.catalogue import NO_QUANT, is_count
 from inexflow.measures.registry import MEANS
 
 log = logging.getLogger("inexflow")
 
 
-def select_scores(df: pd.DataFrame, names) -> pd.DataFrame:
+def select_scores(df, names):
     """The rows of the measures ``names`` (:func:`inexflow.measures.registry.select_measures`),
     in that order, as ir_measures gives AP per topic for AP: a mean's per-topic rows come with
     it (``MAiP``: ``AiP`` per topic, ``MAiP`` over all) and a per-topic name brings its mean."""
@@ -28,9 +28,9 @@ def select_scores(df: pd.DataFrame, names) -> pd.DataFrame:
         means = [m for m, t in MEANS.items() if t == n] or [n]
         for key in [(n, False), (n, True), (per_topic, False), *((m, True) for m in means)]:
             position.setdefault(key, i)
-    key = pd.Series(list(zip(df["measure"], df["topic"] == "all")), index=df.index, dtype=object).map(position)
-    keep = key.notna().to_numpy()
-    return df[keep].iloc[key[keep].to_numpy().argsort(kind="stable")]
+    key = np.array([position.get((m, t == "all"), -1) for m, t in zip(df["measure"], df["topic"])], dtype=np.int64)
+    keep = np.flatnonzero(key >= 0)
+    return df.iloc[keep[key[keep].argsort(kind="stable")]]
 
 
 def format_value(measure: str, v: float) -> str:
@@ -57,38 +57,48 @@ def java_double(v: float) -> str:
     return f"{'-' if sign else ''}{d[0]}.{d[1:] or '0'}E{exp + len(digits) - 1}"
 
 
-def _in_output_order(df: pd.DataFrame, per_topic: bool) -> pd.DataFrame:
+def rows_of(df) -> list[tuple]:
+    """The rows ``(topic, quant, measure, value)`` of a score table, in its order."""
+    return list(zip(df["topic"], df["quant"], df["measure"], df["value"]))
+
+
+def _in_output_order(rows: list[tuple], per_topic: bool) -> list[tuple]:
     """The rows printed: per-topic ones (if ``per_topic``) in topic order, then the means."""
-    rows = df if per_topic else df[df["topic"] == "all"]
-    rows = rows.assign(_k=rows["topic"].map(lambda t: (1, 0, "") if t == "all" else (0,) + topic_sort_key(t)[1:]))
-    return rows.sort_values("_k", kind="stable")
+    rows = rows if per_topic else [r for r in rows if r[0] == "all"]
+    return sorted(rows, key=lambda r: (1, 0, "") if r[0] == "all" else (0,) + topic_sort_key(r[0])[1:])
 
 
-def json_lines(df: pd.DataFrame, per_topic: bool, run: str) -> str:
+def json_lines(df, per_topic: bool, run: str) -> str:
     """One JSON object per score (``--format json``): run, measure, topic, quant (null for a
     quantisation-free measure) and value (an integer for a count, NaN as null), in the order
     of :func:`format_scores`."""
     out = []
-    for r in _in_output_order(df, per_topic).itertuples():
-        v = float(r.value)
-        value = None if math.isnan(v) else (int(v) if is_count(r.measure) and v.is_integer() else v)
-        out.append(json.dumps({"run": run, "measure": r.measure, "topic": r.topic,
-                               "quant": None if r.quant in NO_QUANT else r.quant, "value": value}) + "\n")
+    for topic, quant, measure, v in _in_output_order(rows_of(df), per_topic):
+        v = float(v)
+        value = None if math.isnan(v) else (int(v) if is_count(measure) and v.is_integer() else v)
+        out.append(json.dumps({"run": run, "measure": measure, "topic": topic,
+                               "quant": None if quant in NO_QUANT else quant, "value": value}) + "\n")
     return "".join(out)
 
 
-def format_scores(df: pd.DataFrame, per_topic: bool, align: bool = False) -> str:
-    """``measure<TAB>topic<TAB>value`` lines, topics in order, then the ``all`` lines.
+def format_scores(df, per_topic: bool, align: bool = False) -> str:
+    """``measure<TAB>topic<TAB>value`` lines of a score table (:func:`format_rows`)."""
+    return format_rows(rows_of(df), per_topic, align)
+
+
+def format_rows(rows: list[tuple], per_topic: bool, align: bool = False) -> str:
+    """``measure<TAB>topic<TAB>value`` lines of the rows ``(topic, quant, measure, value)``,
+    topics in order, then the ``all`` lines.
 
     With several quantisations, measure names get the quantisation as suffix (``MAep.strict``).
     ``align``: a name shorter than 8 characters is followed by two tabs, as inex_eval prints it
     (its output is then byte-identical to the tool's, the ``<eval>`` line aside).
     """
-    rows = _in_output_order(df, per_topic)
-    quants = [q for q in rows["quant"].unique() if q not in NO_QUANT]
+    rows = _in_output_order(rows, per_topic)
+    quants = list(dict.fromkeys(q for _, q, _, _ in rows if q not in NO_QUANT))
     out = []
-    for r in rows.itertuples():
-        name = r.measure if len(quants) <= 1 or r.quant in NO_QUANT else f"{r.measure}.{r.quant}"
+    for topic, quant, measure, value in rows:
+        name = measure if len(quants) <= 1 or quant in NO_QUANT else f"{measure}.{quant}"
         tab = "\t\t" if align and len(name) < 8 else "\t"
-        out.append(f"{name}{tab}{r.topic}\t{format_value(r.measure, r.value)}\n")
+        out.append(f"{name}{tab}{topic}\t{format_value(measure, value)}\n")
     return "".join(out)

@@ -46,7 +46,7 @@ import pandas as pd
 
 from inexflow.errors import InputError, warn_input
 from inexflow.measures.catalogue import mean_rows, tool_mean
-from inexflow.measures.context import ScoringContext
+from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.registry import COUNT_LINES, PASSAGE_LEVELS, PER_TOPIC_IP, RATIO_LINES, recall_level
 from inexflow.measures.toolorder import (
     PairSet,
@@ -58,7 +58,7 @@ from inexflow.measures.toolorder import (
     tool_div,
     warn_no_relevant,
 )
-from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.topicset import scored_topics
 from inexflow.model.recallbase import PassageIndex, normalised_passages
 
 LEVELS = np.asarray(PASSAGE_LEVELS)

@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures.catalogue import aggregate
-from inexflow.measures.context import ScoringContext
-from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.topicset import scored_topics
 from inexflow.measures.xcg import thorough_gains
 
 RECALL_POINTS = np.arange(1, 101) / 100

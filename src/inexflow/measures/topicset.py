@@ -1,4 +1,4 @@
-"""Which topics a run is scored on, and the tidy rows for per-topic values and means.
+"""Which topics a run is scored on.
 
 Rule (docs/measures.md, XCG): topics with an empty (ideal) recall-base are left out of every
 mean; topics assessed but absent from the run are left out by default and score 0 with
@@ -8,10 +8,8 @@ warning.
 
 from __future__ import annotations
 
-import pandas as pd
-
 from inexflow.errors import InputError, UsageError, warn_input
-from inexflow.io.canonical import topic_sort_key
+from inexflow.io.topic_order import topic_sort_key
 
 
 def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None, judged=None) -> list[str]:
@@ -20,7 +18,7 @@ def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None,
     assessed topic, as a quantisation can leave a judged topic with nothing relevant) is
     ignored with a warning; a run with no such topic at all is an error."""
     codes = run.codes("topic")  # the reader's distinct topics, where it kept them
-    run_topics = list(codes[1]) if codes is not None else list(pd.unique(run.results["topic"]))
+    run_topics = list(codes[1]) if codes is not None else list(dict.fromkeys(run.results["topic"]))
     assessed_set = set(assessed)
     judged_set = assessed_set if judged is None else set(judged)
     restrict = ctx.opt("topic_subset")
@@ -52,9 +50,3 @@ def check_topic_subset(subset: set[str], assessments) -> None:
     if absent:
         warn_input(assessments.source, None, f"topic_subset names {len(absent)} topics that are not assessed, "
                    f"left out: {', '.join(absent[:10])}")
-
-
-def tidy(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:
-    """Rows (topic, quant, measure, value) as a table."""
-    return pd.DataFrame.from_records(rows, columns=["topic", "quant", "measure", "value"]).astype(
-        {"topic": object, "quant": object, "measure": object, "value": "float64"})

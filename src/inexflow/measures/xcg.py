@@ -34,10 +34,10 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import catalogue
-from inexflow.measures.context import ScoringContext
+from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.overlap import focused_gains
 from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
-from inexflow.measures.topicset import scored_topics, tidy
+from inexflow.measures.topicset import scored_topics
 
 GR_LEVELS = np.round(np.asarray(GAIN_RECALL_PERCENTS) / 100, 2)
 GR_TOLERANCE = 1e-9  # gain-recall within this of a level reaches it (summation-order rounding)

@@ -19,10 +19,11 @@ import pandas as pd
 
 from inexflow.errors import InputError, read_bytes
 from inexflow.io import assessments_inex2002, assessments_inex2005, qrels_fol, qrels_trec
-from inexflow.io.canonical import AssessmentTables, topic_sort_key
+from inexflow.io.canonical import DOCUMENT_COLUMNS, AssessmentTables, make_table
 from inexflow.io.collection import index_collection
 from inexflow.io.detect import BOM, detect_assessment_format
 from inexflow.io.tables import read_parquet, read_parquet_metadata, write_parquet
+from inexflow.io.topic_order import topic_sort_key
 
 
 @dataclass
@@ -55,6 +56,16 @@ class Assessments(AssessmentTables):
 
 
 
+# TREC qrels as a documents table: no character counts, the grade in its own column
+TREC_DOCUMENT_COLUMNS = {**DOCUMENT_COLUMNS, "grade": "float64"}
+
+
+def read_trec_qrels(path) -> AssessmentTables:
+    """TREC qrels (:mod:`inexflow.io.qrels_trec`) as assessment tables."""
+    rows = [(t, d, 0, -1, -1, "", g) for t, d, g in qrels_trec.read_trec_judgements(path)]
+    return AssessmentTables("trec", str(path), documents=make_table(rows, TREC_DOCUMENT_COLUMNS))
+
+
 def read_assessments(paths, fmt: str = "auto") -> Assessments:
     """Read one or more assessment files (one format) into one :class:`Assessments`."""
     if isinstance(paths, (str, Path)):
@@ -73,7 +84,7 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
         raise InputError(",".join(map(str, paths)) or "assessments", None, "no assessment files given")
     readers = {"fol": qrels_fol.read_fol_qrels, "inex2005": assessments_inex2005.read_inex2005,
                "inex2006": assessments_inex2005.read_inex2005,
-               "inex2002": assessments_inex2002.read_inex2002, "trec": qrels_trec.read_trec_qrels}
+               "inex2002": assessments_inex2002.read_inex2002, "trec": read_trec_qrels}
     parts = []
     for p in paths:
         if not Path(p).exists():

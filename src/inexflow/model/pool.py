@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.io.canonical import topic_sort_key
 from inexflow.io.tables import CachedTableError, read_codes, read_parquet, read_parquet_metadata
+from inexflow.io.topic_order import topic_sort_key
 
 
 def first_positions(results: pd.DataFrame) -> pd.DataFrame:
