@@ -1,10 +1,15 @@
 """TREC interoperability: 4-column TREC qrels and 6-column runs give trec_eval's numbers
 (checked against pytrec_eval, an independent implementation of trec_eval), and the
 passage families refuse document-level qrels with an error saying what they need."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
-from conftest import parse_out, run_cli, write
+from conftest import ROOT, parse_out, run_cli, write
+from inexflow.front import documents
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 MEASURES = {"map", "P_5", "P_10", "P_15", "P_20", "P_30", "P_100", "Rprec", "ndcg", "num_ret", "num_rel",
@@ -55,6 +60,36 @@ def test_by_hand(tmp_path):
     assert v[("P_5", "1")] == pytest.approx(2 / 5) and v[("Rprec", "1")] == pytest.approx(1 / 2)
     dcg, idcg = 2 / np.log2(3) + 1 / np.log2(4), 2 / np.log2(2) + 1 / np.log2(3)
     assert v[("ndcg", "1")] == pytest.approx(dcg / idcg)
+
+
+@pytest.mark.parametrize("flags", [[], ["-q"], ["-q", "-e", "--format", "tsv"], ["--format", "trec", "-q"]])
+def test_the_document_path_prints_what_the_general_path_prints(tmp_path, monkeypatch, flags):
+    # TREC runs on TREC qrels are scored from Arrow columns (inexflow.front.documents); runs it
+    # does not read (a repeated document, an FOL run, a topic not assessed) go the general way
+    q = write(tmp_path / "q.trec", random_case(0)[2])
+    runs = [write(tmp_path / f"r{s}.run", random_case(s)[3].replace("myrun", f"run{s}")) for s in range(3)]
+    lines = random_case(3)[3].splitlines(keepends=True)
+    runs.append(write(tmp_path / "dup.run", "".join(lines + lines[:1]).replace("myrun", "dup")))
+    runs.append(write(tmp_path / "fol.run", "".join(line.rstrip("\n") + " 0 10\n" for line in lines)))
+    runs.append(write(tmp_path / "extra.run", "".join(lines) + "99 Q0 d001 1 1.0 myrun\n"))
+    fast = run_cli("score", "--family", "trec", *flags, "--assessments", q, *runs, check=0)
+    monkeypatch.setattr(documents, "handles", lambda args: False)
+    general = run_cli("score", "--family", "trec", *flags, "--assessments", q, *runs, check=0)
+    said = [[line for line in p.stderr.splitlines() if line.startswith("inexflow:")] for p in (fast, general)]
+    assert fast.stdout == general.stdout and said[0] == said[1]
+    assert "duplicate result" in fast.stderr and "1 topics not in the assessments are ignored: 99" in fast.stderr
+
+
+def test_document_scoring_imports_no_pandas(tmp_path):
+    q = write(tmp_path / "q.trec", random_case(1)[2])
+    r = write(tmp_path / "r.run", random_case(1)[3])
+    code = ("import sys; from inexflow.front.cli import main; "
+            f"main(['score', '--family', 'trec', '-q', '--assessments', {str(q)!r}, {str(r)!r}]); "
+            "assert 'pandas' not in sys.modules, 'pandas imported'")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    assert p.returncode == 0, p.stderr
+    assert "\nmap\t\t1\t" in p.stdout
 
 
 def test_passage_families_refuse_trec_qrels(tmp_path):

@@ -301,8 +301,13 @@ def scoring_session(args, default_measures=None):
 
 
 def cmd_score(args) -> int:
+    from inexflow.front import documents  # the measures: not for --help, check-config or workflow init
+
     global _SCORE_JOB
-    _SCORE_JOB = (args, *scoring_session(args))
+    if documents.handles(args):  # document runs on TREC qrels: the session is built only if a run needs it
+        _SCORE_JOB = (args, None, None, documents.judged_documents(args.assessments[0]))
+    else:
+        _SCORE_JOB = (args, *scoring_session(args), None)
     jobs = args.jobs or available_cores()
     if args.format == "tsv":
         sys.stdout.write("run\tmeasure\ttopic\tvalue\n")
@@ -450,22 +455,31 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
-_SCORE_JOB = None  # (args, Session) of the running ``inexflow score``
+_SCORE_JOB = None  # (args, Session, measures, judged documents) of the running ``inexflow score``
 
 
 def _score_one(path) -> tuple[str, list, InputError | None]:
     """One run's output block, the warnings it raised and its input error, if any (run in a
     worker process when scoring in parallel, so that warnings keep the order of the runs)."""
+    from inexflow.front import documents
     from inexflow.measures.output import format_scores, json_lines, select_scores
-    from inexflow.model.runs import read_run
 
-    args, session, measures = _SCORE_JOB
+    global _SCORE_JOB
+    args, session, measures, judged = _SCORE_JOB
     log = logging.getLogger("inexflow")
     caught = _Collect()
     log.addHandler(caught)
     propagate, log.propagate = log.propagate, False
     out = []
     try:
+        plain = documents.plain_run(path) if judged is not None else None
+        if plain is not None:
+            return documents.score_text(path, plain, judged, args), caught.records, None
+        from inexflow.model.runs import read_run  # pandas: only for the runs the document path does not read
+
+        if session is None:  # a run the document path does not read: the general path
+            _SCORE_JOB = (args, *scoring_session(args), judged)
+            args, session, measures, judged = _SCORE_JOB
         run = read_run(path, task=args.task)
         if args.format == "inex":
             out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')

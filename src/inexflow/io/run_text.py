@@ -15,11 +15,11 @@ import re
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from inexflow.errors import InputError, decode_text, open_input, read_bytes, warn_input
+from inexflow.errors import InputError, decode_text, read_bytes, warn_input
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
 from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
+from inexflow.io.run_arrow import first_columns, read_plain_run, warn_blank_lines
 from inexflow.io.xpath import canonical_xpath
 
 EXPECTED = ("8 (topic Q0 doc rank rsv run-id offset length), 7 (... run-id xpath) "
@@ -47,67 +47,25 @@ def _numbers(path, lines, col: pd.Series, what: str, integer: bool) -> np.ndarra
     return v.astype(np.int64) if integer else v
 
 
-_BLANKS = re.compile(rb"[ \t]+")
-_EDGES = re.compile(rb"^ | $", re.M)
-
-
 def _fast_read(path, ncols: int) -> dict | None:
-    """Typed, multi-threaded read with pyarrow of a well-formed run: {column number: array},
-    strings as object arrays. None when anything is off (the validating reader then says what)."""
-    import pyarrow.csv as pacsv
-
-    data = read_bytes(path, "run file").removeprefix(b"\xef\xbb\xbf")
-    irregular = _irregular_spacing(data)
-    if irregular:
-        data = _EDGES.sub(b"", _BLANKS.sub(b" ", data.replace(b"\r\n", b"\n")))
-    types = {"0": pa.string(), "2": pa.string(), "3": pa.int64(), "4": pa.float64(), "5": pa.string()}
+    """The Arrow read of a well-formed run (:func:`inexflow.io.run_arrow.read_plain_run`) as
+    {column number: array}, strings as object arrays with their codes and distinct values;
+    None when anything is off (the validating reader then says what)."""
+    plain = read_plain_run(path, ncols)
+    if plain is None:
+        return None
+    cols = {"line": plain.line, 3: plain.rank, 4: plain.rsv}
+    for k, c in ((0, plain.topic), (2, plain.doc), (5, plain.run_id)):
+        uniq = np.asarray(c.dictionary.to_pylist(), dtype=object)
+        codes = c.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        cols[k], cols[(k, "unique")], cols[(k, "codes")] = uniq[codes], uniq, codes
     if ncols == 8:
-        types.update({"6": pa.int64(), "7": pa.int64()})
-    elif ncols == 7:
-        types["6"] = pa.string()
-    try:
-        table = pacsv.read_csv(pa.py_buffer(data),
-                               read_options=pacsv.ReadOptions(column_names=[str(i) for i in range(ncols)]),
-                               parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
-                               convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
-                                                                    strings_can_be_null=False))
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
-        return None
-    cols = {}
-    for k in types:
-        c = table.column(k)
-        if c.null_count:
-            return None
-        if types[k] == pa.string():
-            enc = c.dictionary_encode().combine_chunks()
-            uniq = np.asarray(enc.dictionary.to_pylist(), dtype=object)
-            if (uniq == "").any():
-                return None
-            codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-            cols[int(k)] = uniq[codes]
-            cols[(int(k), "unique")] = uniq
-            cols[(int(k), "codes")] = codes
-        else:
-            cols[int(k)] = c.to_numpy()
-    cols["line"] = _line_numbers(data, len(table)) if irregular else np.arange(1, len(table) + 1, dtype=np.int64)
-    if irregular:
-        lines = data.split(b"\n")
-        warn_blank_lines(path, [i for i, line in enumerate(lines, 1) if not line.strip() and i < len(lines)])
-    if np.isnan(cols[4]).any() or (ncols == 8 and ((cols[6] < 0) | (cols[7] < 0) | (cols[7] == 0)).any()):
-        return None
+        cols[6], cols[7] = plain.offset, plain.length
     return cols
 
 
-def _first_columns(path) -> int:
-    with open_input(path, "run file") as fh:
-        for line in fh:
-            if line.strip():
-                return len(line.decode("utf-8", "replace").split())
-    return 0
-
-
 def read_text_run(path) -> RunTable:
-    ncols = _first_columns(path)
+    ncols = first_columns(path)
     fast = _fast_read(path, ncols) if ncols in (6, 8) else None
     if fast is not None and len(fast[0]):
         n = len(fast[0])
@@ -125,29 +83,6 @@ def read_text_run(path) -> RunTable:
             run.attach_codes({k: codes[k] for k in ("topic", "doc")})  # every line kept, none moved
         return run
     return _read_validating(path)
-
-
-def _irregular_spacing(data: bytes) -> bool:
-    """Anything but single spaces between fields and one newline after each line: tabs,
-    carriage returns, leading or repeated blanks, blank lines."""
-    if b"\t" in data or b"\r" in data or data[:1] in (b" ", b"\n"):
-        return True
-    a = np.frombuffer(data, dtype=np.uint8)
-    blank = (a == 32) | (a == 10)
-    return bool((blank[1:] & blank[:-1]).any())
-
-
-def _line_numbers(data: bytes, n: int) -> np.ndarray:
-    """Source line of each of the n non-blank lines of ``data``."""
-    nonblank = [i for i, line in enumerate(data.split(b"\n"), 1) if line.strip()]
-    return np.asarray(nonblank[:n], dtype=np.int64)
-
-
-def warn_blank_lines(path, blank_lines):
-    """Blank lines are skipped with a warning (the official tool stops at one: "fields missing")."""
-    if len(blank_lines):
-        warn_input(path, f"line {blank_lines[0]}", f"blank line skipped ({len(blank_lines)} blank lines in the run; "
-                   "the official inex_eval rejects a run with blank lines: 'fields missing')")
 
 
 def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict | None = None) -> RunTable:

@@ -13,29 +13,38 @@ from inexflow.io.topic_order import topic_sort_key
 
 
 def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None, judged=None) -> list[str]:
-    """The topics of ``run`` scored among ``assessed`` (the topics with something relevant).
-    A run topic not in ``judged`` (default ``assessed``; the element families pass every
-    assessed topic, as a quantisation can leave a judged topic with nothing relevant) is
-    ignored with a warning; a run with no such topic at all is an error."""
+    """The topics of ``run`` scored among ``assessed`` (the topics with something relevant),
+    with the context's topic subset and ``empty_topics_zero`` (:func:`topics_to_score`)."""
     codes = run.codes("topic")  # the reader's distinct topics, where it kept them
     run_topics = list(codes[1]) if codes is not None else list(dict.fromkeys(run.results["topic"]))
-    assessed_set = set(assessed)
-    judged_set = assessed_set if judged is None else set(judged)
     restrict = ctx.opt("topic_subset")
     if restrict:
         restrict = set(map(str, restrict))
         ctx.memo("topic_subset", lambda: check_topic_subset(restrict, ctx.assessments))
+    if empty_zero is None:
+        empty_zero = bool(ctx.opt("empty_topics_zero"))
+    return topics_to_score(run_topics, run.source, assessed, judged, restrict, empty_zero)
+
+
+def topics_to_score(run_topics: list[str], source, assessed: list[str], judged=None, restrict=None,
+                    empty_zero: bool = False) -> list[str]:
+    """The topics a run answering ``run_topics`` is scored on, among ``assessed``. A run topic
+    not in ``judged`` (default ``assessed``; the element families pass every assessed topic, as
+    a quantisation can leave a judged topic with nothing relevant) is ignored with a warning;
+    a run with no such topic at all is an error (``source`` names the run). ``restrict``: the
+    topic subset, if any; ``empty_zero``: the assessed topics the run does not answer too."""
+    assessed_set = set(assessed)
+    judged_set = assessed_set if judged is None else set(judged)
+    if restrict:
         assessed_set &= restrict
         judged_set &= restrict
     unassessed = [t for t in run_topics if t not in judged_set and (not restrict or t in restrict)]
     if unassessed and len(unassessed) == len(run_topics):
-        raise InputError(run.source, None, f"none of the run's {len(run_topics)} topics is in the assessments "
+        raise InputError(source, None, f"none of the run's {len(run_topics)} topics is in the assessments "
                          f"(run topics {', '.join(run_topics[:5])}...)", "a run for the assessed topics")
     if unassessed:
-        warn_input(run.source, None, f"{len(unassessed)} topics not in the assessments are ignored: "
+        warn_input(source, None, f"{len(unassessed)} topics not in the assessments are ignored: "
                    f"{', '.join(unassessed[:10])}")
-    if empty_zero is None:
-        empty_zero = bool(ctx.opt("empty_topics_zero"))
     topics = assessed_set if empty_zero else assessed_set & set(run_topics)
     return sorted(topics, key=topic_sort_key)
 

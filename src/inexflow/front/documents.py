@@ -1,0 +1,77 @@
+"""Document scoring without pandas: how ``inexflow score`` scores TREC document runs against
+TREC qrels with the ``trec`` family, at the speed of the Arrow readers and the array core.
+
+The same readers, measures and printing as every other path (:mod:`inexflow.io.qrels_trec`,
+:mod:`inexflow.io.run_arrow`, :mod:`inexflow.measures.trec_arrays`,
+:func:`inexflow.measures.output.format_rows`), without building pandas tables: a run read
+this way prints exactly what the general path (:class:`inexflow.measures.session.Session`)
+prints for it. Whatever this path does not handle goes to the general path instead: options
+other than the output format, ``-q`` and ``-e`` (``--topics``, ``-m``, ``-c``, JSON output, a
+collection), several assessment files, assessments that are not TREC qrels, and any run that is
+not a plain 6-column TREC run or that the general reader would warn about (several run ids,
+a negative rank, an infinite score, a document repeated in a topic, blank lines).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from inexflow.io.arrow_arrays import arrow_of, numpy_of
+from inexflow.io.detect import detect_assessment_format, detect_run_format
+from inexflow.io.qrels_trec import read_trec_judgements
+from inexflow.io.run_arrow import PlainRun, first_columns, read_plain_run
+from inexflow.io.topic_order import topic_sort_key
+from inexflow.measures.output import format_rows
+from inexflow.measures.topicset import topics_to_score
+from inexflow.measures.trec_arrays import Judged, codes_of, document_rows, score_documents, trec_order
+
+
+def handles(args) -> bool:
+    """Whether the command line ``args`` of ``inexflow score`` is one this path scores."""
+    return (list(args.family or ["trec"]) == ["trec"] and len(args.assessments) == 1
+            and args.assessments_format in ("auto", "trec") and args.format in ("inex", "trec", "tsv")
+            and not (args.measures or args.topic_subset or args.all_qrels_topics or args.collection
+                     or args.cutoff_table)
+            and Path(args.assessments[0]).is_file()
+            and (args.assessments_format == "trec" or detect_assessment_format(args.assessments[0]) == "trec"))
+
+
+def judged_documents(path) -> Judged:
+    """The judgements of the TREC qrels ``path``."""
+    rows = read_trec_judgements(path)
+    return Judged.of([r[0] for r in rows], [r[1] for r in rows], np.array([r[2] for r in rows], dtype=np.float64))
+
+
+def plain_run(path) -> PlainRun | None:
+    """The run at ``path`` read by Arrow if it is a plain TREC run the general reader would read
+    without a word; else None."""
+    if not Path(path).is_file() or detect_run_format(path) != "text" or first_columns(path) != 6:
+        return None
+    run = read_plain_run(path, 6)
+    if (run is None or not len(run) or len(run.run_id.dictionary) != 1 or (run.rank < 0).any()
+            or not np.isfinite(run.rsv).all()):
+        return None
+    pair = numpy_of(run.topic.indices).astype(np.int64) * len(run.doc.dictionary) + numpy_of(run.doc.indices)
+    if len(np.unique(pair)) != len(pair):
+        return None
+    return run
+
+
+def score_text(path, run: PlainRun, judged: Judged, args) -> str:
+    """What ``inexflow score`` prints for ``run`` (read from ``path``)."""
+    tcode, run_topics = codes_of(run.topic)
+    order = trec_order(tcode, run.rsv, run.doc)
+    # the run's topics in topic order, as the general reader orders them
+    run_topics = sorted(run_topics, key=topic_sort_key)
+    topics = topics_to_score(run_topics, str(path), list(judged.nrel), empty_zero=args.empty_topics_zero)
+    take = arrow_of(order)
+    rows = document_rows(topics, score_documents(run.topic.take(take), run.doc.take(take), topics, judged))
+    run_id = run.run_id.dictionary[0].as_py()
+    text = format_rows(rows, args.per_topic, align=args.format == "inex")
+    if args.format == "inex":
+        return f'<eval run-id="{run_id}" file="{path}">\n{text}</eval>\n'
+    if args.format == "tsv":
+        return "".join(f"{run_id}\t{line}\n" for line in text.splitlines())
+    return text

@@ -1,0 +1,50 @@
+"""Numbers and strings between numpy and Arrow without importing pandas.
+
+pyarrow imports pandas, when it is installed, the first time ``pa.array``, ``pa.scalar`` or
+``Array.to_numpy`` is called (to check whether the data is a pandas object): half a second of a
+job that never uses pandas. These helpers go through the arrays' buffers instead, for the
+null-free primitive arrays the fast paths use (:mod:`inexflow.io.run_arrow`,
+:mod:`inexflow.measures.trec_arrays`). A change that could go upstream: let
+``Array.to_numpy`` and ``pa.array(numpy array)`` skip the pandas check for primitive types.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+_NUMPY = {pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32, pa.int64(): np.int64,
+          pa.uint8(): np.uint8, pa.uint16(): np.uint16, pa.uint32(): np.uint32, pa.uint64(): np.uint64,
+          pa.float32(): np.float32, pa.float64(): np.float64}
+_ARROW = {np.dtype(v): k for k, v in _NUMPY.items()}
+
+
+def numpy_of(arr, fill=None) -> np.ndarray:
+    """An Arrow array (or chunked array) of integers or floats as a numpy array (a view of its
+    buffer where it has one chunk and no nulls); nulls become ``fill`` (an error without)."""
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    dtype = np.dtype(_NUMPY[arr.type])
+    out = np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * dtype.itemsize)
+    if arr.null_count:
+        if fill is None:
+            raise ValueError("numpy_of: the array has nulls and no fill value was given")
+        bits = np.unpackbits(np.frombuffer(arr.buffers()[0], dtype=np.uint8), bitorder="little")
+        out = np.where(bits[arr.offset:arr.offset + len(arr)].astype(bool), out, fill)
+    return out
+
+
+def arrow_of(values: np.ndarray) -> pa.Array:
+    """A numpy array of integers or floats as an Arrow array (sharing its buffer)."""
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(_ARROW[values.dtype], len(values), [None, pa.py_buffer(values)])
+
+
+def strings_of(values) -> pa.Array:
+    """Python strings as an Arrow string array (``large_string`` beyond 2 GiB of text)."""
+    data = [v.encode("utf-8") for v in values]
+    ends = np.cumsum([len(d) for d in data], dtype=np.int64)
+    large = bool(len(ends)) and ends[-1] >= 2**31
+    offsets = np.concatenate([np.zeros(1, np.int64), ends]).astype(np.int64 if large else np.int32)
+    return pa.Array.from_buffers(pa.large_string() if large else pa.string(), len(data),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
