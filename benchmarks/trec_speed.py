@@ -14,7 +14,8 @@ the first CORES cores of this process's affinity (``taskset``):
 - pytrec_eval (where installed): one Python process reading the runs and evaluating trec_eval's
   default measures;
 - ranx (where installed): one Python process, the same measures where ranx has them
-  (its first call compiles with numba: the median drops that round).
+  (its first call compiles with numba: the median drops that round);
+- the limit: one Python process that only reads the same files with pyarrow's CSV reader.
 
 Prints each tool's time, results per second and the ratios; and checks that inexflow's
 per-topic values of the measures both print equal trec_eval's to its four decimals.
@@ -105,6 +106,14 @@ for path in sys.argv[2:]:
     ev.evaluate(run)
 """
 
+# the limit: a bare pyarrow read of the same files, in one process
+ARROW_READ = """
+import sys, pyarrow as pa, pyarrow.csv as pacsv
+opts = pacsv.ParseOptions(delimiter=" ", quote_char=False)
+for path in sys.argv[1:]:
+    pacsv.read_csv(path, read_options=pacsv.ReadOptions(autogenerate_column_names=True), parse_options=opts)
+"""
+
 RANX = """
 import sys
 from ranx import Qrels, Run, evaluate
@@ -189,6 +198,7 @@ def main():
             tools["trec_eval"] = [pinned([te, str(qrels_path), str(p)], cores) for p in paths]
         else:
             print("trec_eval: not found (give --trec-eval or --trec-eval-src)")
+        tools["pyarrow read"] = [pinned([sys.executable, "-c", ARROW_READ, *files], cores)]
         for name, module, script in (("pytrec_eval", "pytrec_eval", PYTREC % (PYTREC_MEASURES,)),
                                      ("ranx", "ranx", RANX % (RANX_MEASURES,))):
             if importable(module):

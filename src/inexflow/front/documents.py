@@ -54,7 +54,8 @@ def plain_run(path) -> PlainRun | None:
             or not np.isfinite(run.rsv).all()):
         return None
     pair = numpy_of(run.topic.indices).astype(np.int64) * len(run.doc.dictionary) + numpy_of(run.doc.indices)
-    if len(np.unique(pair)) != len(pair):
+    pair.sort()
+    if (pair[1:] == pair[:-1]).any():
         return None
     return run
 
@@ -67,7 +68,8 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> str:
     run_topics = sorted(run_topics, key=topic_sort_key)
     topics = topics_to_score(run_topics, str(path), list(judged.nrel), empty_zero=args.empty_topics_zero)
     take = arrow_of(order)
-    rows = document_rows(topics, score_documents(run.topic.take(take), run.doc.take(take), topics, judged))
+    rows = document_rows(topics, score_documents(run.topic.take(take), run.doc.take(take), topics, judged,
+                                                 distinct=True))
     run_id = run.run_id.dictionary[0].as_py()
     text = format_rows(rows, args.per_topic, align=args.format == "inex")
     if args.format == "inex":

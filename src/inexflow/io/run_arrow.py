@@ -62,12 +62,14 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
     irregular = _irregular_spacing(data)
     if irregular:
         data = _EDGES.sub(b"", _BLANKS.sub(b" ", data.replace(b"\r\n", b"\n")))
-    types = {"0": pa.string(), "2": pa.string(), "3": pa.int64(), "4": pa.float64(), "5": pa.string()}
+    text = pa.dictionary(pa.int32(), pa.string())  # strings dictionary-encoded as they are parsed
+    types = {"0": text, "2": text, "3": pa.int64(), "4": pa.float64(), "5": text}
     if ncols == 8:
         types.update({"6": pa.int64(), "7": pa.int64()})
-    try:
+    try:  # one block: one dictionary per column
         table = pacsv.read_csv(pa.py_buffer(data),
-                               read_options=pacsv.ReadOptions(column_names=[str(i) for i in range(ncols)]),
+                               read_options=pacsv.ReadOptions(column_names=[str(i) for i in range(ncols)],
+                                                              block_size=len(data) + 1),
                                parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
                                convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
                                                                     strings_can_be_null=False))
@@ -78,8 +80,8 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
         c = table.column(k)
         if c.null_count:
             return None
-        if t == pa.string():
-            c = c.dictionary_encode().combine_chunks()
+        if t == text:
+            c = c.unify_dictionaries().combine_chunks() if c.num_chunks > 1 else c.chunk(0)
             if len(c.dictionary) and not pc.min(pc.utf8_length(c.dictionary)).as_py():
                 return None  # an empty field
             cols[k] = c

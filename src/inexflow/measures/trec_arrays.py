@@ -26,19 +26,44 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     """The row order in which trec_eval reads a run: topic position ascending, then descending
     score, ties by descending document id (compared as bytes, as trec_eval's ``strcmp``);
     stable, so repeated documents keep their file order. ``doc``: the document ids (an Arrow
-    string or dictionary array, or any sequence of strings)."""
-    table = pa.table({"t": arrow_of(np.asarray(topic_pos, dtype=np.int64)),
-                      "s": arrow_of(np.asarray(score, dtype=np.float64)), "d": _plain(doc)})
-    return numpy_of(pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending"),
-                                                      ("d", "descending")]))
+    string or dictionary array, or any sequence of strings). Document ids are compared only
+    where (topic, score) is tied."""
+    topic_pos = np.asarray(topic_pos, dtype=np.int64)
+    score = np.asarray(score, dtype=np.float64)
+    table = pa.table({"t": arrow_of(topic_pos), "s": arrow_of(score)})
+    order = numpy_of(pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending")])).copy()
+    t, s = topic_pos[order], score[order]
+    same = (t[1:] == t[:-1]) & ((s[1:] == s[:-1]) | (np.isnan(s[1:]) & np.isnan(s[:-1])))
+    if not same.any():
+        return order
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    at = np.flatnonzero(tied)  # positions in ``order`` of the rows that tie with a neighbour
+    group = np.cumsum(np.concatenate([[True], ~same[at[:-1]] | (np.diff(at) > 1)]))
+    rows = order[at]
+    dcode, ddict = encoded(doc)
+    used, inverse = np.unique(dcode[rows], return_inverse=True)
+    # the tied rows' documents in byte order (their places among the distinct ids they hold),
+    # descending within each tied group; a stable sort keeps repeated documents in file order
+    place = numpy_of(pc.rank(ddict.take(arrow_of(used)), sort_keys="ascending", tiebreaker="first"))
+    order[at] = rows[np.lexsort((-place.astype(np.int64)[inverse], group))]
+    return order
 
 
-def codes_of(values) -> tuple[np.ndarray, list[str]]:
-    """Integer codes of strings in the order they first appear, and the distinct strings."""
+def encoded(values) -> tuple[np.ndarray, pa.Array]:
+    """Integer codes of strings, numbered in the order they first appear (a dictionary array:
+    its own), and the distinct strings as an Arrow array."""
     enc = values if isinstance(values, pa.DictionaryArray) else pc.dictionary_encode(_plain(values))
     if isinstance(enc, pa.ChunkedArray):
         enc = enc.combine_chunks()
-    return numpy_of(enc.indices).astype(np.int64), enc.dictionary.to_pylist()
+    return numpy_of(enc.indices).astype(np.int64), enc.dictionary
+
+
+def codes_of(values) -> tuple[np.ndarray, list[str]]:
+    """:func:`encoded`, the distinct strings as a list."""
+    codes, distinct = encoded(values)
+    return codes, distinct.to_pylist()
 
 
 def _matrix(values: np.ndarray, counts: np.ndarray, descending: bool = False) -> np.ndarray:
@@ -109,18 +134,19 @@ class Judged:
     def of(cls, topic, doc, grade: np.ndarray) -> Judged:
         """From the judgements' topics, documents and grades (one entry per judged pair)."""
         tc, topics = codes_of(topic)
-        dc, docs = codes_of(doc)
+        dc, docs = encoded(doc)
         grade = np.asarray(grade, dtype=np.float64)
         keys = tc * max(len(docs), 1) + dc
         order = np.argsort(keys, kind="stable")
         nrel, idcg = ideal_stats(grade[np.argsort(tc, kind="stable")], np.bincount(tc, minlength=len(topics)))
-        return cls(strings_of(topics), strings_of(docs), keys[order], grade[order],
-                   dict(zip(topics, nrel)), dict(zip(topics, idcg)))
+        return cls(strings_of(topics), docs, keys[order], grade[order], dict(zip(topics, nrel)),
+                   dict(zip(topics, idcg)))
 
-    def gains(self, topic, doc) -> np.ndarray:
-        """The grade of each (topic, doc) pair (0 where not judged)."""
-        t = numpy_of(pc.index_in(_plain(topic), value_set=self.topics), fill=-1).astype(np.int64)
-        d = numpy_of(pc.index_in(_plain(doc), value_set=self.docs), fill=-1).astype(np.int64)
+    def gains(self, tcode: np.ndarray, topics: pa.Array, dcode: np.ndarray, docs: pa.Array) -> np.ndarray:
+        """The grade of each (topic, doc) pair given by codes into ``topics`` and ``docs`` (0 where
+        not judged)."""
+        t = numpy_of(pc.index_in(topics, value_set=self.topics), fill=-1).astype(np.int64)[tcode]
+        d = numpy_of(pc.index_in(docs, value_set=self.docs), fill=-1).astype(np.int64)[dcode]
         found = (t >= 0) & (d >= 0)
         if not len(self.keys):
             return np.zeros(len(found))
@@ -136,21 +162,25 @@ def _plain(values):
     return values if isinstance(values, (pa.Array, pa.ChunkedArray)) else strings_of(values)
 
 
-def score_documents(topic, doc, topics: list[str], judged: Judged) -> dict:
+def score_documents(topic, doc, topics: list[str], judged: Judged, distinct: bool = False) -> dict:
     """The measures of the run whose results (``topic``, ``doc``: strings, in trec_eval's
-    order) are scored on ``topics``: each document counts at its first result in its topic,
-    results of other topics are left out. {measure: values per topic of ``topics``}."""
-    tcode, tuniq = codes_of(topic)
-    dcode, duniq = codes_of(doc)
-    composite = tcode * max(len(duniq), 1) + dcode
-    first = np.zeros(len(composite), dtype=bool)
-    first[np.unique(composite, return_index=True)[1]] = True
+    order) are scored on ``topics``: each document counts at its first result in its topic
+    (``distinct``: the caller knows that no document repeats in a topic), results of other
+    topics are left out. {measure: values per topic of ``topics``}."""
+    tcode, tdict = encoded(topic)
+    dcode, ddict = encoded(doc)
     pos = {t: i for i, t in enumerate(topics)}
-    col = np.array([pos.get(t, -1) for t in tuniq], dtype=np.int64)[tcode] if len(tcode) else tcode
-    keep = np.flatnonzero(first & (col >= 0))
+    col = np.array([pos.get(t, -1) for t in tdict.to_pylist()], dtype=np.int64)[tcode] if len(tcode) else tcode
+    use = col >= 0
+    if not distinct:
+        pair = tcode * max(len(ddict), 1) + dcode
+        if (np.diff(np.sort(pair)) == 0).any():
+            first = np.zeros(len(pair), dtype=bool)
+            first[np.unique(pair, return_index=True)[1]] = True
+            use &= first
+    keep = np.flatnonzero(use)
     keep = keep[np.argsort(col[keep], kind="stable")]  # grouped by scored topic, in run order within
-    take = arrow_of(keep)
-    gain = judged.gains(_plain(topic).take(take), _plain(doc).take(take))
+    gain = judged.gains(tcode[keep], tdict, dcode[keep], ddict)
     nrel = np.array([judged.nrel.get(t, 0.0) for t in topics], dtype=np.float64)
     idcg = np.array([judged.idcg.get(t, 0.0) for t in topics], dtype=np.float64)
     return document_measures(gain, np.bincount(col[keep], minlength=len(topics)), nrel, idcg)
