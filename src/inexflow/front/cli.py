@@ -16,9 +16,7 @@ import os
 import sys
 
 from inexflow import __version__
-from inexflow.campaign.config import load_config
 from inexflow.campaign.deploy import init, workflow_dir
-from inexflow.campaign.tasks import used_quantisations
 from inexflow.errors import InputError, UsageError
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
@@ -554,6 +552,9 @@ def cmd_validate(args) -> int:
 
 
 def cmd_check_config(args) -> int:
+    from inexflow.campaign.config import load_config  # jsonschema: for check-config only
+    from inexflow.campaign.tasks import used_quantisations
+
     config, campaign = load_config(args.configfile)
     tasks = [f"{t} {len(campaign.runs_of(t))}" for t in campaign.eval_tasks]
     sets = campaign.assessment_sets
