@@ -95,15 +95,17 @@ def test_fetchbrowse_by_hand(tmp_path):
                                   "1 Q0 A 3 2 x /article[1]\n1 Q0 B 4 1 x /article[1]\n")
     v = parse_out(run_cli("score", "--task", "fetch-browse", "--assessments", a, "--quant", "gen,strict", "-q", r,
                           check=0).stdout)
-    # article scores = the quantised score of the article node itself (2005 paper, 6.3):
+    # article scores = the quantised score of the article node itself (2005 paper, 6.3), or where
+    # that is 0, the best element inside (docs/measures.md):
     # gen: A (e 1, s .5) .25, B (e 2, s 1) 1 -> xI = 1, .25; the run's articles C 0, A .25, B 1
     # natural points: rank 2 (xCG .25: the ideal curve 0, 1, 1.25 reaches it at rank .25) ep .25/2;
     # rank 3 (xCG 1.25: ideal rank 2) ep 2/3
     assert v[("art_MAep.gen", "1")] == pytest.approx((0.25 / 2 + 2 / 3) / 2)
-    # strict: both articles hold a strictly relevant element (A's sections), but only B's node
-    # is (2, 1): xI = 1; the run's articles C 0, A 0, B 1 -> one natural point, rank 3, ep 1/3
-    # (the best element inside each article would have given xI = 1, 1 and (1/2 + 2/3) / 2)
-    assert v[("art_MAep.strict", "1")] == pytest.approx(1 / 3)
+    # strict: both articles hold a strictly relevant element (A's sections), so both are kept
+    # ("only those articles are kept that contain at least one highly exhaustive and fully
+    # specific element"); B's node is (2, 1) itself, A's node is not: A scores its best element, 1.
+    # xI = 1, 1; the run's articles C 0, A 1, B 1 -> natural points rank 2 (ep 1/2), rank 3 (ep 2/3)
+    assert v[("art_MAep.strict", "1")] == pytest.approx((1 / 2 + 2 / 3) / 2)
     v = {(m.split(".")[0], t): x for (m, t), x in v.items() if m.endswith(".gen")}
     # element level, off: cluster A = [p1 (1), article (.25)] vs xI = 1, 1, 1, .25 -> MAep (1 + 2/... )
     xi = np.array([1, 1, 1, 0.25])

@@ -5,14 +5,17 @@ Two scores, ep/gr measures only (MAep, iMAep):
 - article level (``art_MAep``, ``art_iMAep``): the run reduced to its articles (each
   element replaced by its article, first occurrence kept) against the ideal vector the
   paper describes: "filter the recall-base to contain only those article nodes that have
-  at least one relevant element according to the chosen quantisation ... The ideal gain
-  vector is obtained by sorting the filtered set by quantised score". The score of an
-  article is therefore the quantisation of the article node's own assessment (the root
-  element, Eq. 10), not the best score of an element inside it: under ``strict`` an
-  article counts 1 only when its root is itself highly exhaustive and fully specific. An
-  article of the filtered set whose root quantises to 0 adds nothing to the ideal vector
-  (an assumption: the paper does not say what a 0 means there), and the run's articles
-  score their root's quantised score.
+  at least one relevant element according to the chosen quantisation. E.g. for strict
+  quantisation, only those articles are kept that contain at least one highly exhaustive
+  and fully specific element. The ideal gain vector is obtained by sorting the filtered set
+  by quantised score". An article is kept when an element inside it (the article node
+  included) quantises above 0; its score is the quantisation of the article node's own
+  assessment (the root element, Eq. 10) where that is above 0, else the best quantised
+  score of an element inside it (*decided here*: under ``strict`` an article node is rarely
+  fully specific itself, and a kept article scored 0 would leave the ideal vector empty).
+  The run's articles score the same (0 for an article with nothing relevant). A topic with
+  no relevant element under the quantisation has no ideal vector and is left out of the
+  means, as everywhere (docs/measures.md).
 - element level, with overlap off and on (``el_MAep[off]``, ``el_MAep[on]``, and the same
   for iMAep): every article cluster of the run (its elements in rank order) is scored
   against the cluster's recall-base -- the article's relevant elements (off) or its ideal
@@ -44,7 +47,10 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
         rel = rb[rb["gain"] > 0]
         topics = scored_topics(run, sorted(set(rel["topic"])), ctx, judged=ctx.assessments.topics)
         roots = rb[rb["xpath"].str.count("/") == 1]  # the article nodes
-        art_gain = roots.groupby(["topic", "doc"])["gain"].max().to_dict()
+        root_gain = roots.groupby(["topic", "doc"])["gain"].max()
+        best_gain = rel.groupby(["topic", "doc"])["gain"].max()  # the kept articles: something relevant inside
+        art_gain = root_gain.reindex(best_gain.index).fillna(0.0)
+        art_gain = art_gain.where(art_gain > 0, best_gain).to_dict()
         rel_docs = rel.groupby("topic")["doc"].unique().to_dict()
         gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source) for ov in ("off", "on")}
         per = {}
@@ -59,13 +65,9 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
             codes, arts = pd.factorize(doc_col[idx])  # the run's articles in first-occurrence order
             order = np.argsort(codes, kind="stable")
             bounds = np.searchsorted(codes[order], np.arange(len(arts) + 1))
-            xi = [art_gain.get((t, d), 0.0) for d in rel_docs.get(t, [])]
-            xi = [g for g in xi if g > 0]
+            xi = [art_gain[(t, d)] for d in rel_docs[t]]  # every scored topic has a relevant element
             vals = {}
-            if xi:
-                vals["art_MAep"], vals["art_iMAep"] = _ep([art_gain.get((t, d), 0.0) for d in arts], xi)
-            else:
-                vals["art_MAep"] = vals["art_iMAep"] = 0.0
+            vals["art_MAep"], vals["art_iMAep"] = _ep([art_gain.get((t, d), 0.0) for d in arts], xi)
             for ov in ("off", "on"):
                 cluster_scores = []
                 for j, d in enumerate(arts):
