@@ -136,7 +136,7 @@ def test_without_an_analysis_key_every_analysis_the_data_allows_runs_at_the_pape
     # Ogilvie & Lalmas' tests on the analysed task: two headline measures, every label its scores carry
     assert an["significance"] == {"task": "focused", "measures": ["MAiP", "iP[0.00]"], "quants": ["chars"],
                                   "tests": ["t", "wilcoxon", "sign", "bootstrap"], "bootstrap": 10000,
-                                  "alpha": 0.05, "splits": 50}
+                                  "alpha": 0.05, "splits": 50, "error_rate_bootstrap": 1000}
 
 
 @pytest.mark.parametrize("changes,off", [
