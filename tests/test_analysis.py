@@ -441,6 +441,9 @@ def test_adaptive_pool_depth_by_hand():
     # topic 2: depth 5 holds x y z; the step to 10 adds nothing and is passed over; 15 nothing;
     # 20 adds w (0 of 1 relevant): stops there with every document
     assert (t.loc["2", "depth"], t.loc["2", "judged"], t.loc["2", "stopped"]) == (20, 4, "rate")
+    t = adaptive_depths(entry, relevant, judged, step=5, min_rate=0.3, max_judged=6).set_index("topic")
+    # a budget of 6: the step to 10 would judge 7 (a b c + d e f g) and is not taken
+    assert (t.loc["1", "depth"], t.loc["1", "judged"], t.loc["1", "stopped"]) == (5, 3, "budget")
     t = adaptive_depths(entry, relevant, judged, step=5, min_rate=0.0, max_judged=None).set_index("topic")
     # a zero rate never stops: every document, h and i unjudged
     assert (t.loc["1", "judged"], t.loc["1", "relevant"], t.loc["1", "unjudged"], t.loc["1", "stopped"]) == \

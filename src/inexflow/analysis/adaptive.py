@@ -6,7 +6,8 @@ by the full judgements.
 Per topic, from the entry depths of the analysed runs' documents: start at depth ``step``;
 judge the pool; deepen by ``step`` while the documents the last step added are relevant at
 a rate of at least ``min_rate`` (relevant among them / added), up to ``max_judged`` documents
-(the budget) or until no run adds anything. The settings and their defaults are config
+(the budget: a step that would judge more is not taken, so that only the first step, which is
+always judged, can exceed it) or until no run adds anything. The settings and their defaults are config
 ``analysis.adaptive_pool`` (workflow/schemas/config.schema.yaml). The
 paper leaves "the rate drops off" open; this reading (the precision of the newly judged
 documents) is recorded in docs/measures.md.
@@ -48,6 +49,9 @@ def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int, 
             if n == len(e):
                 break
             n_next = int(np.searchsorted(e, depth + step, side="right"))
+            if max_judged is not None and n_next > max_judged:  # the step would judge beyond the budget
+                why = "budget"
+                break
             if n_next == n:  # nothing new at the next step: deeper steps are looked at
                 depth += step
                 continue
