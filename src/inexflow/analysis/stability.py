@@ -4,8 +4,10 @@ Kamps, "Pool Sampling" and "Query Sampling"; INEX 2005 paper section 7).
 - pool sampling: at each fraction f, ``samples`` random subsets of each topic's relevant
   documents (whole documents; ceil(f * n), at least one per topic) stay relevant, the
   others count as non-relevant; every run is re-scored (:mod:`.rejudge`);
-- pool-depth reduction: the X% reduced pool keeps the relevant documents whose pool
-  entry depth is at most (1 - X/100) of the topic's pool depth (at least depth 1);
+- pool-depth reduction ("Reducing pool depth"): the X% pool of a topic is the pool
+  regenerated from the runs down to d_Q(X), the smallest depth at which it holds at least
+  X% of the topic's original pool size (:func:`depth_levels`); the relevant documents inside
+  it stay relevant (:func:`depth_reduction`);
 - topic sampling: ``samples`` random subsets of ceil(f * T) topics.
 
 For each sample, Kendall tau-b and tau_AP between the system ranking (mean over topics)
