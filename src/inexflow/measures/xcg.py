@@ -16,9 +16,9 @@ value past |xI| (Eq. 1-2):
   retrieves all the ideal gain reaches gr = 1.00 whatever the summation order.
 - the nxCG curve ``nxCG@[k]`` at k = 1%, ..., 100% of the maximum list length (1500) and
   the ep/gr curve ``ep[x]`` at gr = 0.01 .. 1.00.
-- Q and R (Sakai's definitions, see docs/measures.md; Eq. 13-14 of the 2005 paper with its
-  R-measure typo corrected): cbg(i) = sum_{j<=i} (xG[j] + 1 if xG[j] > 0), the cumulated
-  bonused gain; cig(i) = xCI[i], the ideal cumulated gain (held past |xI|);
+- Q and R (Sakai's definitions; Eq. 13-14 of the 2005 paper read as slips for them, see
+  docs/measures.md): cbg(i) = sum_{j<=i} (xG[j] + 1 if xG[j] > 0), the cumulated bonused
+  gain; cig(i) = xCI[i], the ideal cumulated gain without the bonus (held past |xI|);
   Q = (1/R) sum_i [xG[i] > 0] cbg(i) / (cig(i) + i); R-measure = cbg(R) / (cig(R) + R),
   R = |xI|. Sakai's blended ratio makes the ideal run score exactly 1.
 
