@@ -169,7 +169,7 @@ def check_scores_and_ranks(df: pd.DataFrame, path, scores_optional: bool = False
     bad = np.flatnonzero(np.isinf(rsv) if scores_optional else ~np.isfinite(rsv))
     if len(bad):
         r = df.iloc[bad[0]]
-        raise InputError(path, f"line {r.line}", f"score {r.rsv!r} is not a finite number ({len(bad)} in the run)",
+        raise InputError(path, f"line {r.line}", f"score {float(r.rsv)!r} is not a finite number ({len(bad)} in the run)",
                          "a finite number (the result's retrieval status value)")
     neg = np.flatnonzero(df["rank"].to_numpy(np.float64) < 0)
     if len(neg):
