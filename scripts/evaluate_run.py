@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from inexflow.analysis.rejudge import JudgedRuns
-from inexflow.campaign.stage import made_from, run_stage
+from inexflow.campaign.stage import check_unchanged, made_from, run_stage
 from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
 from inexflow.measures.context import SCORE_COLUMNS
 from inexflow.measures.session import Session, scoring_context
@@ -86,6 +86,9 @@ def main(smk, log):
         log.info("run %s: %d results retrieve highlighted text", name, len(part))
         write_parquet(part, smk.output.judged, {"name": name, "participant": run.participant,
                                                 "made_from": judged_from})
+    # the run file read is still the one the job was planned for: else the job fails and its
+    # outputs are removed, never numbers of a mix
+    check_unchanged(smk.input.run, (smk.params.content or [None])[0])
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -611,6 +611,37 @@ def test_job_killed_halfway_leaves_nothing_trusted_and_rerun_gives_same_bytes(ca
     assert_same_tree(campaign / "results", tmp_path / "results")
 
 
+def test_a_run_file_changed_while_its_job_runs_fails_that_job_and_keeps_no_numbers(campaign, tmp_path):
+    import signal
+    import time
+
+    make_campaign(tmp_path)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
+                             str(tmp_path), "--cores", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=env, start_new_session=True)
+    paused, deadline = None, time.time() + 120
+    while paused is None and time.time() < deadline and proc.poll() is None:
+        found = subprocess.run(["pgrep", "-f", f"{tmp_path}/.snakemake/scripts/.*evaluate_run.py"],
+                               capture_output=True, text=True).stdout.split()
+        if found:
+            paused = int(found[0])
+            os.kill(paused, signal.SIGSTOP)  # the job holds still while every run file changes
+            for run in (tmp_path / "demo" / "runs").iterdir():
+                run.write_bytes(run.read_bytes() + b"\n")
+            os.kill(paused, signal.SIGCONT)
+        time.sleep(0.05)
+    out, _ = proc.communicate(timeout=300)
+    assert paused is not None, "no evaluate_run job was seen running"
+    assert proc.returncode != 0 and "changed while the workflow ran" in out, out
+    failed = [log.stem for log in (tmp_path / "logs" / "demo" / "evaluate_run").glob("*.log")
+              if "changed while the workflow ran" in log.read_text()]
+    assert failed and not (tmp_path / "results" / "demo" / "scores" / "by_run" / f"{failed[0]}.parquet").exists()
+    p = snakemake(tmp_path, "--cores", "all")  # planned again on the new contents: completes
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
 def test_snakemake_killed_then_unlock_as_the_readme_says_gives_same_bytes(campaign, tmp_path):
     make_campaign(tmp_path)
     start_and_kill_during_scoring(tmp_path, whole_snakemake=True)

@@ -58,6 +58,18 @@ def made_from(smk, keyed=()) -> dict:
     return {str(p): (Path(p).stem if str(p) in keyed else checksum(p)) for p in smk.input if os.path.isfile(p)}
 
 
+def check_unchanged(path, planned: str | None) -> None:
+    """``path`` must still have the content key ``planned`` (the job's param, computed when the
+    workflow planned the job): a file changed since then, or while the job ran, is an error, so
+    that the job fails and Snakemake removes what it wrote instead of keeping numbers made from
+    a mix of two versions. None (a campaign still to be simulated when planned): no check."""
+    from inexflow.io.content_keys import content_key  # pyarrow: the Snakefile imports this module without it
+
+    if planned and content_key(path) != planned:
+        raise InputError(path, None, "changed while the workflow ran (its content differs from when the workflow "
+                         "planned this job)", "an unchanged file: run snakemake again")
+
+
 def run_stage(fn, smk):
     """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
     logfile = smk.log[0] if len(smk.log) else None
