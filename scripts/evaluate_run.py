@@ -76,7 +76,7 @@ def main(smk, log):
             tables.append(scores.assign(task=task))
     scores = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
     write_parquet(scores, smk.output.scores, {"run": name, "tasks": list(smk.params.tasks), "warnings": warnings,
-                                              "made_from": inputs})
+                                              "made_from": inputs, "run_key": (smk.params.content or [None])[0]})
 
     if smk.output.get("judged"):
         aset = smk.params.analysis_aset

@@ -669,6 +669,16 @@ def test_unreadable_or_replaced_cache_names_the_file(campaign, tmp_path):
     out = p.stdout + p.stderr
     assert p.returncode != 0 and "holds run 'g02-focused-1', not 'g01-focused-1'" in out
     assert "holds run 'g02-focused-1'" in (wd / "logs" / "demo" / "aggregate_task" / "focused.log").read_text()
+    # the run's own table, but made from an older version of the run file (restored from a copy)
+    shutil.copy(runs / "g02-focused-1.parquet", wd / "old.parquet")
+    run_file = wd / "demo" / "runs" / "g02-focused-1.xml"
+    run_file.write_bytes(run_file.read_bytes() + b"\n")
+    truncated.unlink()  # rebuilt by the next call, with g02-focused-1's table from its new contents
+    assert snakemake(wd, "--cores", "1", "--until", "aggregate_task").returncode == 0
+    shutil.copy(wd / "old.parquet", runs / "g02-focused-1.parquet")
+    p = snakemake(wd, "results/demo/scores/by_task/focused.parquet", "--cores", "1", "--forcerun", "aggregate_task")
+    out = p.stdout + p.stderr
+    assert p.returncode != 0 and "made from another version of the run file (stale" in out, out
 
 
 def test_a_config_file_without_campaign_data_does_not_run_the_demo(tmp_path):

@@ -179,6 +179,14 @@ def task_score_files(task):
     return [run_scores(run) for run in runs_of(RUNS, task)]
 
 
+def run_keys(task):
+    """{run: content key of its file} of an evaluation task's runs, so that aggregate_task
+    refuses a score table made from another version of its run (None until simulated)."""
+    runs = runs_of(RUNS, task)
+    keys = content_keys([RUNS[r]["file"] for r in runs])
+    return dict(zip(runs, keys)) if keys is not None else None
+
+
 def task_scores(task):
     """One evaluation task's scores in one table, written by aggregate_task. An analysis of
     that task reads it, so that a changed run of another task does not re-run the analysis.

@@ -77,6 +77,7 @@ rule aggregate_task:
         ENV
     params:
         code=CODE,
+        run_keys=lambda w: run_keys(w.task),
     script:
         "../../scripts/aggregate_task.py"
 
