@@ -181,7 +181,8 @@ def task_score_files(task):
 
 def run_keys(task):
     """{run: content key of its file} of an evaluation task's runs, so that aggregate_task
-    refuses a score table made from another version of its run (None until simulated)."""
+    refuses a score table made from another version of its run (None until simulated).
+    """
     runs = runs_of(RUNS, task)
     keys = content_keys([RUNS[r]["file"] for r in runs])
     return dict(zip(runs, keys)) if keys is not None else None
