@@ -6,16 +6,13 @@ from inexflow.campaign.stage import run_stage
 from inexflow.io.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
 
 
-def read_scores(path, task, run_key):
+def read_scores(path, task):
     """One run's scores for ``task``, from its table of every task it belongs to
-    (results/scores/by_run/RUN.parquet), checked to be that run's, made from the run file's
-    current content (``run_key``, its content key; None: not checked), scored for that task,
-    and the warnings about the run in that task."""
+    (results/scores/by_run/RUN.parquet), checked to be that run's (and, by run_stage, made from
+    the run file's current content), scored for that task, and the warnings about the run in
+    that task."""
     meta = read_parquet_metadata(path)
     check_identity(path, meta, run=Path(path).stem)
-    if run_key and meta.get("run_key") != run_key:
-        raise CachedTableError(path, "cached table was made from another version of the run file (stale: the "
-                                     "file was replaced by an older copy)")
     if task not in (meta.get("tasks") or []):
         raise CachedTableError(path, f"cached table holds no scores for task {task!r} (the file was replaced "
                                      "or is left from another campaign)")
@@ -25,8 +22,7 @@ def read_scores(path, task, run_key):
 
 def main(smk, log):
     task = smk.wildcards.task
-    keys = smk.params.run_keys or {}
-    parts = {Path(p).stem: read_scores(p, task, keys.get(Path(p).stem)) for p in smk.input.scores}
+    parts = {Path(p).stem: read_scores(p, task) for p in smk.input.scores}
     scores = combine_scores([s for s, _ in parts.values()])
     log.info("task %s: %d score tables, %d values", task, len(smk.input.scores), len(scores))
     write_parquet(scores, smk.output.scores, {"task": task, "warnings": {r: w for r, (_, w) in parts.items() if w}})

@@ -54,9 +54,11 @@ def main(smk, log):
         run = resolve_extents(run, smk.params.collection, tables=iter_document_tables(smk.input.shards, docs))
     log.info("run %s (participant %s, task %s, %s): %d results, %d topics", run.run_id, run.participant,
              run.task, run.format, len(run.results), run.results["topic"].nunique())
-    run.save(smk.output.run, parsed_from)
+    run_key = (smk.params.content or [None])[0]  # each table records it (campaign.stage.check_run_keys)
+    run.save(smk.output.run, parsed_from, run_key)
     # the first position of every document per topic: all that pooling needs from a run
-    write_parquet(first_positions(run.results), smk.output.docs, {"participant": run.participant})
+    write_parquet(first_positions(run.results), smk.output.docs, {"participant": run.participant,
+                                                                  "run_key": run_key})
 
     assessments: dict[str, Assessments] = {}
     tables, warnings, said = [], {}, set()
@@ -76,7 +78,7 @@ def main(smk, log):
             tables.append(scores.assign(task=task))
     scores = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
     write_parquet(scores, smk.output.scores, {"run": name, "tasks": list(smk.params.tasks), "warnings": warnings,
-                                              "made_from": inputs, "run_key": (smk.params.content or [None])[0]})
+                                              "made_from": inputs, "run_key": run_key})
 
     if smk.output.get("judged"):
         aset = smk.params.analysis_aset
@@ -85,10 +87,10 @@ def main(smk, log):
         judged_from = parsed_from | {f: k for f, k in inputs.items() if Path(f).parent.name == aset and f in smk.input.tables}
         log.info("run %s: %d results retrieve highlighted text", name, len(part))
         write_parquet(part, smk.output.judged, {"name": name, "participant": run.participant,
-                                                "made_from": judged_from})
+                                                "made_from": judged_from, "run_key": run_key})
     # the run file read is still the one the job was planned for: else the job fails and its
     # outputs are removed, never numbers of a mix
-    check_unchanged(smk.input.run, (smk.params.content or [None])[0])
+    check_unchanged(smk.input.run, run_key)
 
 
 run_stage(main, snakemake)  # noqa: F821

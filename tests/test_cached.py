@@ -83,3 +83,22 @@ def test_code_fingerprint_changes_with_the_library_source(tmp_path):
     assert code_fingerprint(copy) == base
     (copy / "extra.py").write_text("")
     assert code_fingerprint(copy) != base
+
+
+def test_a_per_run_table_made_from_another_version_of_its_run_is_refused(tmp_path):
+    from types import SimpleNamespace
+
+    from inexflow.campaign.stage import check_run_keys
+
+    judged = tmp_path / "judged"
+    write_parquet(pd.DataFrame({"x": [1]}), judged / "A.parquet", {"run_key": "k1"})
+    write_parquet(pd.DataFrame({"x": [1]}), judged / "B.parquet", {"run_key": "k2"})
+    other = tmp_path / "pool" / "A.parquet"  # not a per-run table: not checked
+    write_parquet(pd.DataFrame({"x": [1]}), other)
+    job = SimpleNamespace(input=[str(judged / "A.parquet"), str(judged / "B.parquet"), str(other)],
+                          params=SimpleNamespace(run_keys={"A": "k1", "B": "k2"}))
+    check_run_keys(job)  # every table made from its run's current content
+    job.params.run_keys["B"] = "k3"  # B's run file changed since its table was written
+    with pytest.raises(CachedTableError, match=r"B\.parquet: cached table was made from another version of the run"):
+        check_run_keys(job)
+    check_run_keys(SimpleNamespace(input=job.input, params=SimpleNamespace(run_keys=None)))  # not simulated yet

@@ -21,6 +21,7 @@ rule build_pool:
         pages=page_sources,
         target=CAMPAIGN.pool.get("target"),
         depth=CAMPAIGN.pool.get("depth"),
+        run_keys=lambda w: run_keys(POOL_RUNS),
     script:
         "../../scripts/build_pool.py"
 
@@ -87,6 +88,7 @@ if "pool_sampling" in ANALYSES:
         conda:
             ENV
         params:
+            run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
             pages=page_sources,
             cfg=analysis_cfg("pool_fractions"),
@@ -141,6 +143,7 @@ if "pool_depth" in ANALYSES:
         conda:
             ENV
         params:
+            run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
             pages=page_sources,
             cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
@@ -214,6 +217,7 @@ if "leave_one_group_out" in ANALYSES:
         conda:
             ENV
         params:
+            run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
             pages=page_sources,
             cfg=analysis_cfg(),

@@ -179,11 +179,10 @@ def task_score_files(task):
     return [run_scores(run) for run in runs_of(RUNS, task)]
 
 
-def run_keys(task):
-    """{run: content key of its file} of an evaluation task's runs, so that aggregate_task
-    refuses a score table made from another version of its run (None until simulated).
-    """
-    runs = runs_of(RUNS, task)
+def run_keys(runs):
+    """{run: content key of its file} of ``runs``, for the jobs that read their per-run tables
+    (campaign.stage.check_run_keys refuses a table made from another version of the run);
+    None until a simulated campaign is written."""
     keys = content_keys([RUNS[r]["file"] for r in runs])
     return dict(zip(runs, keys)) if keys is not None else None
 

@@ -77,7 +77,7 @@ rule aggregate_task:
         ENV
     params:
         code=CODE,
-        run_keys=lambda w: run_keys(w.task),
+        run_keys=lambda w: run_keys(runs_of(RUNS, w.task)),
     script:
         "../../scripts/aggregate_task.py"
 

@@ -70,6 +70,29 @@ def check_unchanged(path, planned: str | None) -> None:
                          "planned this job)", "an unchanged file: run snakemake again")
 
 
+# the folders of the per-run tables evaluate_run writes (workflow/rules/score.smk), each table
+# named by its run and recording the run file's content key (``run_key``)
+RUN_TABLES = ("runs", "firstpos", "judged", "by_run")
+
+
+def check_run_keys(smk) -> None:
+    """Every per-run table among a job's inputs (``judged/RUN.parquet``, ...) must have been made
+    from its run file's current content: the table's recorded ``run_key`` against the job's
+    ``params.run_keys`` ({run: content key}, computed when the workflow planned the job). A
+    table restored from an older copy is an error naming it, not numbers of the old run."""
+    keys = getattr(getattr(smk, "params", None), "run_keys", None)
+    if not keys:
+        return
+    from inexflow.io.tables import CachedTableError, read_parquet_metadata  # pandas: see made_from
+
+    for p in map(str, smk.input):
+        path = Path(p)
+        if path.suffix == ".parquet" and path.parent.name in RUN_TABLES and keys.get(path.stem):
+            if read_parquet_metadata(p).get("run_key") != keys[path.stem]:
+                raise CachedTableError(p, "cached table was made from another version of the run file (stale: the "
+                                          "file was replaced by an older copy)")
+
+
 def run_stage(fn, smk):
     """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
     logfile = smk.log[0] if len(smk.log) else None
@@ -78,6 +101,7 @@ def run_stage(fn, smk):
     t0 = time.perf_counter()
     log.info("rule %s: inputs %s", rule, ", ".join(map(str, smk.input)) or "-")
     try:
+        check_run_keys(smk)
         fn(smk, log)
         pages = getattr(getattr(smk, "params", None), "pages", None)
         if pages:  # the report pages of the tables the stage wrote (the workflow's table_pages)

@@ -53,8 +53,10 @@ class Run(RunTable):
         return {"run_id": self.run_id, "name": self.name, "participant": self.participant, "task": self.task,
                 "task_label": self.task_label or self.task, "format": self.format, "source": self.source}
 
-    def save(self, path, made_from: dict | None = None):
-        write_parquet(self.results, path, {**self.meta(), "made_from": made_from or {}})
+    def save(self, path, made_from: dict | None = None, run_key: str | None = None):
+        """Cache the run at ``path``, recording the files it was made from and its run file's
+        content key (in the workflow)."""
+        write_parquet(self.results, path, {**self.meta(), "made_from": made_from or {}, "run_key": run_key})
 
     @classmethod
     def load(cls, path, name: str | None = None, categorical: bool = False) -> Run:
