@@ -344,6 +344,10 @@ def test_pal_tables_3_and_6_as_counts_by_hand():
     assert out.loc["crosses", "paper"] == ">40, <=60 (~57%)"
     assert (out.loc["crosses", "reldocs_failing"], out.loc["crosses", "reldocs_passing"]) == (40, 60)
     assert out.loc["always", "paper"] == "<=20 (<=20%)" and pd.isna(out.loc["always", "reldocs_failing"])
+    # Table 6 counts queries and prints one count, that of the lowest passing level: "86 (80%)"
+    six = smallest_stable(pd.DataFrame(rows, columns=["measure", "fraction", "tau", "topics"]), "fraction",
+                          count="topics").set_index("measure")
+    assert list(six["paper"]) == ["100 (100%)", "60 (60%)", "<=20 (<=20%)"]
 
 
 def test_topic_sampling_records_the_topics_per_sample():
