@@ -464,6 +464,25 @@ def test_task_curves_show_the_top_runs_by_the_main_measure():
     assert top_runs(scores, "focused", None, 3) == ["r00", "r01", "r02", "r03", "r04"]
 
 
+def test_task_curves_show_every_run_then_the_top_runs(monkeypatch, tmp_path):
+    # Pal et al., Figure 4: "precision-recall curves for focused runs and top-10 systems"
+    from inexflow.analysis import plots
+
+    rows = [(f"r{i}", "all", "focused", "chars", "MAiP", v) for i, v in enumerate([0.3, 0.5, 0.1, 0.4, 0.2])]
+    rows += [(f"r{i}", "all", "focused", "chars", f"ircl_prn.{x:.2f}", v * (1 - x)) for i, v in
+             enumerate([0.3, 0.5, 0.1, 0.4, 0.2]) for x in (0.0, 0.5, 1.0)]
+    scores = pd.DataFrame(rows, columns=["run", "topic", "task", "quant", "measure", "value"])
+    figures = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: figures.append(fig))
+    plots.task_curves(scores, "focused", tmp_path / "c.png", "MAiP", top=3)
+    axes = figures[0].axes
+    assert [len(ax.get_lines()) for ax in axes] == [5, 3]
+    assert "all 5 runs" in axes[0].get_title() and "top 3 of 5 runs by MAiP" in axes[1].get_title()
+    assert axes[0].get_legend() is None and [t.get_text() for t in axes[1].get_legend().get_texts()] == ["r1", "r3", "r0"]
+    plots.task_curves(scores, "focused", tmp_path / "c.png", "MAiP", top=10)  # every run fits: one row
+    assert [len(ax.get_lines()) for ax in figures[1].axes] == [5]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
     """JudgedRuns.score (every run and topic at once, results without highlighted text left

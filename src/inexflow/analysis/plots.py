@@ -170,33 +170,42 @@ def top_runs(scores: pd.DataFrame, task: str, main_measure: str | None, top: int
 
 def task_curves(scores: pd.DataFrame, task: str, path, main_measure: str | None = None, top: int = 10):
     """The curves a reader wants for one task, means over topics per run: the ep/gr curve and
-    the nxCG curve (XCG), the interpolated precision curve (passage measures; with more than
-    ``top`` runs, the ``top`` best by ``main_measure``: Pal et al.'s Figure 4, the top-10
-    systems), the EPRUM precision-recall graph (Best in Context 2006)."""
+    the nxCG curve (XCG), the interpolated precision curve (passage measures), the EPRUM
+    precision-recall graph (Best in Context 2006). With more than ``top`` runs, a first row
+    shows every run (unlabelled) and a second the ``top`` best by ``main_measure`` (Pal et al.'s
+    Figure 4: "precision-recall curves for focused runs and top-10 systems")."""
     m = scores[(scores["task"] == task) & (scores["topic"] == "all")]
     n_runs = m["run"].nunique()
     keep = top_runs(scores, task, main_measure, top)
-    m = m[m["run"].isin(keep)]
-    shown = f" (top {len(keep)} of {n_runs} runs by {main_measure})" if len(keep) < n_runs else ""
     points = m["measure"].map(curve_point)
-    panels = []
-    found = dict.fromkeys(p[0] for p in points if p is not None)
-    for prefix in [p for p in CURVES if p in found] + [p for p in found if p not in CURVES]:
-        title, xlab = curve_title(prefix)
-        on = points.map(lambda p, prefix=prefix: p is not None and p[0] == prefix).to_numpy(bool)
-        panels.append((prefix, title, xlab, m[on].assign(x=[p[1] for p in points[on]])))
-    fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(5.5 * max(len(panels), 1), 4), squeeze=False)
-    for ax, (_prefix, title, xlab, sel) in zip(axes[0], panels):
-        quants = sorted(sel["quant"].unique())
-        for (run, quant), g in sel.groupby(["run", "quant"], sort=True):
-            x = g["x"]
-            label = run if len(quants) == 1 else f"{run} ({quant})"
-            ax.plot(x.to_numpy(), g["value"].to_numpy(), label=label, lw=1)
-        ax.set_title(f"{task}: {title}{shown}", fontsize=9)
-        ax.set_xlabel(xlab)
-        ax.set_ylim(0, 1.02)
-        ax.legend(fontsize=6)
-    if not panels:
+    on_curve = points.notna().to_numpy(bool)
+    m, points = m[on_curve], points[on_curve]
+    m = m.assign(prefix=[p[0] for p in points], x=[p[1] for p in points])
+    found = list(dict.fromkeys(m["prefix"]))
+    prefixes = [p for p in CURVES if p in found] + [p for p in found if p not in CURVES]
+    rows = [("", sorted(m["run"].unique()))]
+    if len(keep) < n_runs:
+        rows = [(f" (all {n_runs} runs)", rows[0][1]), (f" (top {len(keep)} of {n_runs} runs by {main_measure})", keep)]
+    ncols = max(len(prefixes), 1)
+    fig, axes = plt.subplots(len(rows), ncols, figsize=(5.5 * ncols, 4 * len(rows)), squeeze=False)
+    for row, (shown, runs) in zip(axes, rows):
+        labelled = len(runs) <= top
+        for ax, prefix in zip(row, prefixes):
+            title, xlab = curve_title(prefix)
+            sel = m[(m["prefix"] == prefix) & m["run"].isin(runs)]
+            quants = sorted(sel["quant"].unique())
+            groups = sel.groupby(["run", "quant"], sort=False).indices
+            for run, quant in [(r, q) for r in runs for q in quants if (r, q) in groups]:  # best run first
+                g = sel.iloc[groups[(run, quant)]]
+                label = run if len(quants) == 1 else f"{run} ({quant})"
+                ax.plot(g["x"].to_numpy(), g["value"].to_numpy(), label=label if labelled else None,
+                        lw=1 if labelled else 0.6)
+            ax.set_title(f"{task}: {title}{shown}", fontsize=9)
+            ax.set_xlabel(xlab)
+            ax.set_ylim(0, 1.02)
+            if labelled:
+                ax.legend(fontsize=6)
+    if not prefixes:
         axes[0][0].text(0.5, 0.5, f"no curve measures for {task}", ha="center")
         axes[0][0].set_axis_off()
     fig.tight_layout()
