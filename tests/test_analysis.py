@@ -677,3 +677,17 @@ def test_pvalue_table_has_one_row_per_pair_the_better_run_first():
     assert table["significant_t"].dtype == np.bool_
     # the BY-adjusted p-values decide as all_pairs decides (alpha 0.05)
     assert ((table["p_by_t"] <= 0.05) == table["significant_t"]).all() and (table["p_by_t"] >= table["p_t"]).all()
+
+
+def test_tau_curves_draw_tau_and_tau_ap_in_their_own_panels(monkeypatch, tmp_path):
+    # Pal et al., Figures 1-3: (a) tau, (b) tau_AP, each with its standard error
+    from inexflow.analysis import plots
+
+    df = pd.DataFrame({"measure": ["m"] * 3, "fraction": [0.2, 0.6, 1.0], "tau": [0.5, 0.8, 1.0],
+                       "tau_se": [0.05, 0.02, 0.0], "tau_ap": [0.4, 0.7, 1.0], "tau_ap_se": [0.05, 0.02, 0.0]})
+    figures = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: figures.append(fig))
+    plots.tau_curves(df, "fraction", "% of topics", "Topic sampling", tmp_path / "t.png")
+    a, b = figures[0].axes
+    assert "(a) Kendall tau" in a.get_title() and "(b) tau_AP" in b.get_title()
+    assert list(a.get_lines()[0].get_ydata()) == [0.5, 0.8, 1.0] and list(b.get_lines()[0].get_ydata()) == [0.4, 0.7, 1.0]

@@ -23,20 +23,22 @@ def _save(fig, path):
 
 
 def tau_curves(df: pd.DataFrame, level: str, xlabel: str, title: str, path):
-    """Kendall tau (solid, with its standard error where there are samples) and tau_AP
-    (dashed, same colour) per measure against the level (Pal et al., Figures 1-3)."""
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for m, g in df.groupby("measure", sort=False):
-        g = g.sort_values(level)
-        x = g[level] * (100 if level == "fraction" else 1)
-        line = ax.errorbar(x, g["tau"], yerr=g["tau_se"] if "tau_se" in g else None, marker="o", capsize=3,
-                           label=m)
-        ax.plot(x, g["tau_ap"], ls="--", marker=".", color=line[0].get_color())
-    ax.axhline(0.9, color="grey", lw=0.8, ls=":")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("tau (solid), tau_AP (dashed) vs full ranking")
-    ax.set_title(title)
-    ax.legend(fontsize=8)
+    """Kendall tau and tau_AP per measure against the level, each in its own panel with its
+    standard error where there are samples, as Pal et al.'s Figures 1-3 show them (panels (a)
+    tau and (b) tau_AP of one campaign; the paper's (c)-(d) are the next year's)."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for ax, stat, name in ((axes[0], "tau", "(a) Kendall tau"), (axes[1], "tau_ap", "(b) tau_AP")):
+        for m, g in df.groupby("measure", sort=False):
+            g = g.sort_values(level)
+            x = g[level] * (100 if level == "fraction" else 1)
+            se = f"{stat}_se"
+            ax.errorbar(x, g[stat], yerr=g[se] if se in g else None, marker="o", capsize=3, label=m)
+        ax.axhline(0.9, color="grey", lw=0.8, ls=":")
+        ax.set_xlabel(xlabel)
+        ax.set_title(f"{title}: {name}", fontsize=10)
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("correlation with the full ranking")
+    fig.tight_layout()
     _save(fig, path)
 
 
