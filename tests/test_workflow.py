@@ -642,6 +642,25 @@ def test_a_run_file_changed_while_its_job_runs_fails_that_job_and_keeps_no_numbe
     assert p.returncode == 0, p.stdout + p.stderr
 
 
+def test_a_full_disk_fails_the_writing_job_leaves_no_partial_output_and_a_rerun_completes(campaign, tmp_path):
+    make_campaign(tmp_path)
+    results = tmp_path / "results"
+    results.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(results)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        p = snakemake(tmp_path, "--cores", "1")
+        out = p.stdout + p.stderr
+        assert p.returncode != 0 and "cannot write this output: the disk is full" in out and "Traceback" not in out
+        assert not [f for f in results.rglob("*") if f.name.endswith(".tmp")]  # no temporary file left
+    finally:
+        subprocess.run(["umount", str(results)], capture_output=True)
+    p = snakemake(tmp_path, "--cores", "all")  # room again: the run completes, as a clean one
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert_same_tree(campaign / "results", results)
+
+
 def test_snakemake_killed_then_unlock_as_the_readme_says_gives_same_bytes(campaign, tmp_path):
     make_campaign(tmp_path)
     start_and_kill_during_scoring(tmp_path, whole_snakemake=True)
