@@ -102,3 +102,15 @@ def test_a_per_run_table_made_from_another_version_of_its_run_is_refused(tmp_pat
     with pytest.raises(CachedTableError, match=r"B\.parquet: cached table was made from another version of the run"):
         check_run_keys(job)
     check_run_keys(SimpleNamespace(input=job.input, params=SimpleNamespace(run_keys=None)))  # not simulated yet
+
+
+def test_another_runs_table_is_named_as_such_before_its_key_is_compared(tmp_path):
+    from types import SimpleNamespace
+
+    from inexflow.campaign.stage import check_run_keys
+
+    by_run = tmp_path / "by_run"
+    write_parquet(pd.DataFrame({"x": [1]}), by_run / "A.parquet", {"run": "B", "run_key": "kB"})  # B's, copied
+    job = SimpleNamespace(input=[str(by_run / "A.parquet")], params=SimpleNamespace(run_keys={"A": "kA"}))
+    with pytest.raises(CachedTableError, match="cached table holds run 'B', not 'A'"):
+        check_run_keys(job)

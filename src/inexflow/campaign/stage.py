@@ -83,12 +83,16 @@ def check_run_keys(smk) -> None:
     keys = getattr(getattr(smk, "params", None), "run_keys", None)
     if not keys:
         return
-    from inexflow.io.tables import CachedTableError, read_parquet_metadata  # pandas: see made_from
+    from inexflow.io.tables import CachedTableError, check_identity, read_parquet_metadata  # pandas: see made_from
 
     for p in map(str, smk.input):
         path = Path(p)
         if path.suffix == ".parquet" and path.parent.name in RUN_TABLES and keys.get(path.stem):
-            if read_parquet_metadata(p).get("run_key") != keys[path.stem]:
+            meta = read_parquet_metadata(p)
+            for name in ("run", "name"):  # another run's table is named as such, not as a stale one
+                if name in meta:
+                    check_identity(p, meta, **{name: path.stem})
+            if meta.get("run_key") != keys[path.stem]:
                 raise CachedTableError(p, "cached table was made from another version of the run file (stale: the "
                                           "file was replaced by an older copy)")
 
