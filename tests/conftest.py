@@ -119,3 +119,12 @@ def assert_same_tree(a, b, unless=()):
     assert not mismatch and not errors, mismatch
     for sub in d.common_dirs:
         assert_same_tree(Path(a) / sub, Path(b) / sub, unless)
+
+
+def mount_small_tmpfs(d: Path, size: str) -> None:
+    """Mount a tmpfs of ``size`` (e.g. ``64k``) on the directory ``d`` (a full disk to write
+    to); skip the test where mounting is not allowed (it needs root). Unmount with ``umount``."""
+    d.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(d)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")

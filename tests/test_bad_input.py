@@ -6,7 +6,7 @@ import subprocess
 import pandas as pd
 import pytest
 
-from conftest import cli, parse_out, run_cli, run_cli_process, write
+from conftest import cli, mount_small_tmpfs, parse_out, run_cli, run_cli_process, write
 
 QRELS = "1 Q0 A 100 500 0 0:100\n"
 DOC = "<article><bdy><p>" + "x" * 100 + "</p><p>" + "y" * 50 + "</p></bdy></article>"
@@ -394,10 +394,7 @@ def test_a_passage_of_length_0_is_a_warning_in_xml_and_text_runs(tmp_path):
 def full_disk(tmp_path):
     """A 64 KiB tmpfs (root only; skipped where mounting is not allowed)."""
     d = tmp_path / "small"
-    d.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(d)],
-                                           capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    mount_small_tmpfs(d, "64k")
     try:
         yield d
     finally:

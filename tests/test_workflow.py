@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT, assert_same_tree, snakemake
+from conftest import ROOT, assert_same_tree, mount_small_tmpfs, snakemake
 from inexflow.campaign.tasks import task_options
 from inexflow.simulate.simconfig import SimulationConfig
 from inexflow.simulate.simulate import simulate
@@ -645,10 +645,7 @@ def test_a_run_file_changed_while_its_job_runs_fails_that_job_and_keeps_no_numbe
 def test_a_full_disk_fails_the_writing_job_leaves_no_partial_output_and_a_rerun_completes(campaign, tmp_path):
     make_campaign(tmp_path)
     results = tmp_path / "results"
-    results.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(results)],
-                                           capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    mount_small_tmpfs(results, "256k")
     try:
         p = snakemake(tmp_path, "--cores", "1")
         out = p.stdout + p.stderr
