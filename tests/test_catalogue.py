@@ -112,7 +112,9 @@ def test_means_are_the_declared_aggregates_of_the_per_topic_values(campaign, fam
             continue
         assert len(v) == n_topics
         assert aggregate(family, r.measure, v) == r.value, r
-        expect = math.fsum(v) if how == "sum" else math.fsum(v) / len(v)
+        expect = (math.fsum(v) if how == "sum" else
+                  math.exp(math.fsum(math.log(max(x, 1e-5)) for x in v) / len(v)) if how == "geometric" else
+                  math.fsum(v) / len(v))
         assert math.isclose(r.value, expect, rel_tol=1e-12, abs_tol=1e-15), r
         checked += 1
     assert checked >= 1

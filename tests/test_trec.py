@@ -42,7 +42,8 @@ def test_equals_pytrec_eval(tmp_path, seed):
     qrels, run, qrel_text, run_text = random_case(seed)
     want = pytrec_eval.RelevanceEvaluator(qrels, MEASURES).evaluate(run)
     q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
-    got = parse_out(run_cli("score", "--task", "focused", "--assessments", q, "-q", r, check=0).stdout)
+    got = parse_out(run_cli("score", "--task", "focused", "--format", "trec", "-m", "all_trec", "--assessments", q, "-q", r,
+                           check=0).stdout)
     for t, vals in want.items():
         for m, v in vals.items():
             assert got[(m, t)] == pytest.approx(v, abs=1e-12), (m, t)
@@ -55,7 +56,8 @@ def test_by_hand(tmp_path):
     # relevant: a (grade 2), b (grade 1); run by score: c, a, b -> AP = (1/2 + 2/3) / 2
     q = write(tmp_path / "q.trec", "1 0 a 2\n1 0 b 1\n1 0 c 0\n")
     r = write(tmp_path / "r.run", "1 Q0 a 1 0.5 x\n1 Q0 b 2 0.1 x\n1 Q0 c 3 0.9 x\n")
-    v = parse_out(run_cli("score", "--task", "focused", "--assessments", q, "-q", r, check=0).stdout)
+    v = parse_out(run_cli("score", "--task", "focused", "--format", "trec", "-m", "all_trec", "--assessments", q, "-q", r,
+                           check=0).stdout)
     assert v[("map", "1")] == pytest.approx((1 / 2 + 2 / 3) / 2)
     assert v[("P_5", "1")] == pytest.approx(2 / 5) and v[("Rprec", "1")] == pytest.approx(1 / 2)
     dcg, idcg = 2 / np.log2(3) + 1 / np.log2(4), 2 / np.log2(2) + 1 / np.log2(3)
@@ -89,7 +91,7 @@ def test_document_scoring_imports_no_pandas(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
     assert p.returncode == 0, p.stderr
-    assert "\nmap\t\t1\t" in p.stdout
+    assert "\nmap                   \t1\t" in p.stdout
 
 
 def test_passage_families_refuse_trec_qrels(tmp_path):
@@ -104,8 +106,8 @@ def test_trec_family_on_fol_qrels_reads_documents(tmp_path):
     # FOL qrels at document level: A and B relevant (highlighted text), D judged non-relevant
     q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n1 Q0 B 50 300 0 10:50\n1 Q0 D 0 200\n")
     r = write(tmp_path / "r.run", "1 Q0 D 1 3 x 0 10\n1 Q0 A 2 2 x 0 10\n1 Q0 A 3 1 x 20 10\n")
-    v = parse_out(run_cli("score", "--task", "focused", "--family", "trec", "--assessments", q, "-q", r,
-                          check=0).stdout)
+    v = parse_out(run_cli("score", "--task", "focused", "--family", "trec", "--format", "trec", "--assessments", q,
+                          "-q", r, check=0).stdout)
     assert v[("num_ret", "1")] == 2 and v[("num_rel_ret", "1")] == 1  # A counted once, at rank 2
     assert v[("map", "1")] == pytest.approx((1 / 2) / 2)
 

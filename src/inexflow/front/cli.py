@@ -20,7 +20,7 @@ from inexflow.campaign.deploy import init, workflow_dir
 from inexflow.errors import InputError, UsageError
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
-from inexflow.measures.registry import FAMILIES, OFFICIAL, select_measures
+from inexflow.measures.registry import FAMILIES, OFFICIAL, printed_measures, select_measures
 from inexflow.model.options import Options
 from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config
 
@@ -105,14 +105,22 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
     p.add_argument("--topics", type=lambda t: [x for x in t.split(",") if x], dest="topic_subset",
                    help="evaluate only these topics, comma-separated (a POOLS list)")
     p.add_argument("-c", dest="all_qrels_topics", action="store_true",
-                   help="average over every topic in the assessments (missing topics score 0)")
+                   help="average over every topic in the assessments (missing topics score 0; for the trec family, as "
+                        "trec_eval's -c, they are printed too, as with -e)")
     p.add_argument("-e", dest="empty_topics_zero", action="store_true",
                    help="topics assessed but absent from the run score 0 instead of being left out")
+    p.add_argument("-l", dest="relevance_level", type=_positive, default=d.relevance_level,
+                   help=f"document measures (trec family): a document graded at least this is relevant, as trec_eval's "
+                        f"-l (default {d.relevance_level})")
+    p.add_argument("-J", dest="judged_only", action="store_true",
+                   help="document measures (trec family): leave out the documents the qrels do not judge before "
+                        "ranking, as trec_eval's -J")
     p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                    help="the measures, chosen as trec_eval's -m chooses them: repeat for several; parameters after a dot, commas "
                         "between them (-m iP.0.01,0.05 -m MAiP; -m P.5,10 -m map on TREC qrels); a name as the "
                         "family gives it (iP[0.01]); a stem alone for all its parameters (-m iP); -m official for "
-                        "the families' headline measures (default: "
+                        "the families' headline measures (trec_eval's default table for the trec family), -m all_trec "
+                        "for every trec_eval measure (default: "
                         f"{measures_default})")
 
 
@@ -134,10 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
                               "  inexflow score --task focused --family xcg --collection DIR --assessments qrels.fol "
                               "RUN\n  inexflow score --task focused --assessments qrels.fol --format tsv RUN... > "
                               "scores.tsv")
-    add_scoring_options(s, d, "every measure")
-    s.add_argument("--format", choices=["inex", "trec", "tsv", "json"], default="inex",
+    add_scoring_options(s, d, "every measure; for the trec family, trec_eval's default table, -m official")
+    s.add_argument("--format", choices=["inex", "trec", "trec_eval", "tsv", "json"],
                    help="inex: measure<TAB>topic<TAB>value in one <eval> block per run, as the official tool "
-                        "(default); trec: the same lines without the blocks, as trec_eval; tsv: one table with a "
+                        "(default, but for the trec family alone); trec: the same lines without the blocks; "
+                        "trec_eval: trec_eval's layout, names in 22 columns, values with 4 decimals and the runid "
+                        "line (the default for the trec family alone); tsv: one table with a "
                         "header run, measure, topic, value (pandas.read_csv(..., sep='\\t')); json: JSON Lines, one "
                         "object per score with run, measure, topic, quant and value (pandas.read_json(..., "
                         "lines=True))")
@@ -277,7 +287,7 @@ def options_from_args(args):
                    alpha=args.alpha, empty_topics_zero=args.empty_topics_zero, all_qrels_topics=args.all_qrels_topics,
                    topic_subset=args.topic_subset, beta=args.beta, bep_distance=args.bep_distance,
                    regroup=args.regroup, bepd_a=args.bepd_a, mean_doc_length=args.mean_doc_length,
-                   cutoff_ks=args.cutoff_ks)
+                   cutoff_ks=args.cutoff_ks, relevance_level=args.relevance_level, judged_only=args.judged_only)
 
 
 def scoring_session(args, default_measures=None):
@@ -294,7 +304,7 @@ def scoring_session(args, default_measures=None):
                              "left out only for document scoring: --family trec, or TREC qrels")
         args.task = DOCUMENT_TASK
     session = Session.build(a, args.task, args.family, options, args.collection)
-    specs = args.measures or default_measures
+    specs = args.measures or default_measures or printed_measures(session.families, options)
     return session, select_measures(specs, session.families, options) if specs else None
 
 
@@ -306,6 +316,8 @@ def cmd_score(args) -> int:
         _SCORE_JOB = (args, None, None, documents.judged_documents(args.assessments[0]))
     else:
         _SCORE_JOB = (args, *scoring_session(args), None)
+    if args.format is None:
+        args.format = output_format(["trec"] if _SCORE_JOB[1] is None else _SCORE_JOB[1].families)
     jobs = args.jobs or available_cores()
     if args.format == "tsv":
         sys.stdout.write("run\tmeasure\ttopic\tvalue\n")
@@ -456,11 +468,17 @@ def available_cores() -> int:
 _SCORE_JOB = None  # (args, Session, measures, judged documents) of the running ``inexflow score``
 
 
+def output_format(families) -> str:
+    """``inexflow score``'s default ``--format``: trec_eval's layout for the trec family alone,
+    else the official INEX tool's."""
+    return "trec_eval" if list(families) == ["trec"] else "inex"
+
+
 def _score_one(path) -> tuple[str, list, InputError | None]:
     """One run's output block, the warnings it raised and its input error, if any (run in a
     worker process when scoring in parallel, so that warnings keep the order of the runs)."""
     from inexflow.front import documents
-    from inexflow.measures.output import format_scores, json_lines, select_scores
+    from inexflow.measures.output import format_scores, json_lines, rows_of, select_scores, trec_eval_lines
 
     global _SCORE_JOB
     args, session, measures, judged = _SCORE_JOB
@@ -491,6 +509,8 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
                 out.append(cutoff_table(scores).to_csv(sep="\t", index=False, float_format="%.4f"))
             elif args.format == "json":
                 out.append(json_lines(scores, args.per_topic, run.name))
+            elif args.format == "trec_eval":
+                out.append(trec_eval_lines(rows_of(scores), args.per_topic, run.run_id))
             else:
                 text = format_scores(scores, args.per_topic, align=args.format == "inex")
                 if args.format == "tsv":

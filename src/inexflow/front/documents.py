@@ -6,8 +6,8 @@ The same readers, measures and printing as every other path (:mod:`inexflow.io.q
 :func:`inexflow.measures.output.format_rows`), without building pandas tables: a run read
 this way prints exactly what the general path (:class:`inexflow.measures.session.Session`)
 prints for it. Whatever this path does not handle goes to the general path instead: options
-other than the output format, ``-q`` and ``-e`` (``--topics``, ``-m``, ``-c``, JSON output, a
-collection), several assessment files, assessments that are not TREC qrels, and any run that is
+other than the output format, ``-q``, ``-c``, ``-e``, ``-m``, ``-l`` and ``-J`` (``--topics``, JSON
+output, a collection), several assessment files, assessments that are not TREC qrels, and any run that is
 not a plain 6-column TREC run or that the general reader would warn about (several run ids,
 a negative rank, an infinite score, a document repeated in a topic, blank lines).
 """
@@ -23,7 +23,8 @@ from inexflow.io.detect import detect_assessment_format, detect_run_format
 from inexflow.io.qrels_trec import read_trec_judgements
 from inexflow.io.run_arrow import PlainRun, first_columns, read_plain_run
 from inexflow.io.topic_order import topic_sort_key
-from inexflow.measures.output import format_rows
+from inexflow.measures.output import format_rows, trec_eval_lines
+from inexflow.measures.registry import OFFICIAL, select_measures
 from inexflow.measures.topicset import topics_to_score
 from inexflow.measures.trec_arrays import Judged, codes_of, document_rows, score_documents, trec_order
 
@@ -31,9 +32,9 @@ from inexflow.measures.trec_arrays import Judged, codes_of, document_rows, score
 def handles(args) -> bool:
     """Whether the command line ``args`` of ``inexflow score`` is one this path scores."""
     return (list(args.family or ["trec"]) == ["trec"] and len(args.assessments) == 1
-            and args.assessments_format in ("auto", "trec") and args.format in ("inex", "trec", "tsv")
-            and not (args.measures or args.topic_subset or args.all_qrels_topics or args.collection
-                     or args.cutoff_table)
+            and args.assessments_format in ("auto", "trec") and args.format in (None, "inex", "trec",
+                                                                                       "trec_eval", "tsv")
+            and not (args.topic_subset or args.collection or args.cutoff_table)
             and Path(args.assessments[0]).is_file()
             and (args.assessments_format == "trec" or detect_assessment_format(args.assessments[0]) == "trec"))
 
@@ -60,17 +61,27 @@ def plain_run(path) -> PlainRun | None:
     return run
 
 
+def measure_names(args) -> list[str]:
+    """The trec family's measures ``args`` ask for: ``-m``, else what the family prints by
+    default (trec_eval's default table)."""
+    return select_measures(args.measures or [OFFICIAL], ["trec"])
+
+
 def score_text(path, run: PlainRun, judged: Judged, args) -> str:
     """What ``inexflow score`` prints for ``run`` (read from ``path``)."""
     tcode, run_topics = codes_of(run.topic)
     order = trec_order(tcode, run.rsv, run.doc)
     # the run's topics in topic order, as the general reader orders them
     run_topics = sorted(run_topics, key=topic_sort_key)
-    topics = topics_to_score(run_topics, str(path), list(judged.nrel), empty_zero=args.empty_topics_zero)
+    topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
     take = arrow_of(order)
-    rows = document_rows(topics, score_documents(run.topic.take(take), run.doc.take(take), topics, judged,
-                                                 distinct=True))
+    names = measure_names(args)
+    values = score_documents(run.topic.take(take), run.doc.take(take), topics, judged, names,
+                             level=args.relevance_level, judged_only=args.judged_only, distinct=True)
+    rows = document_rows(topics, values, names)
     run_id = run.run_id.dictionary[0].as_py()
+    if args.format == "trec_eval":
+        return trec_eval_lines(rows, args.per_topic, run_id)
     text = format_rows(rows, args.per_topic, align=args.format == "inex")
     if args.format == "inex":
         return f'<eval run-id="{run_id}" file="{path}">\n{text}</eval>\n'

@@ -22,6 +22,7 @@ formatting, plots, analyses, config checks).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 
@@ -29,7 +30,8 @@ import numpy as np
 
 from inexflow.measures.registry import FAMILIES, MEANS  # noqa: F401  (MEANS: read from here too)
 
-COUNTS = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size"})
+COUNTS = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "ret_size", "rel_size",
+                    "rel_ret_size"})
 NO_QUANT = frozenset({"-", "chars", "bep"})
 # curve prefix -> (title, x axis); the x value follows the prefix, up to a closing "]"
 CURVES = {"ep[": ("ep/gr curve", "gain recall"), "nxCG@[": ("nxCG curve", "rank"),
@@ -43,6 +45,19 @@ def tool_mean(values) -> float:
     return float(np.cumsum(v)[-1] / len(v)) if len(v) else 0.0
 
 
+MIN_GEO_MEAN = 1e-5  # trec_eval's floor of a value in a geometric mean
+
+
+def geometric_mean(values) -> float:
+    """trec_eval's geometric mean over topics (``te_calc_avg_meas_s_gm``): the logarithms of
+    the values, each at least :data:`MIN_GEO_MEAN`, summed in topic order, averaged,
+    exponentiated."""
+    total = 0.0
+    for v in values:
+        total += math.log(max(v, MIN_GEO_MEAN))
+    return math.exp(total / len(values)) if len(values) else 0.0
+
+
 # aggregator -> function(per-topic values in topic order) -> the ``all`` value.
 # ``qrels_sum`` sums over every topic of the qrels, not only the scored ones (the official
 # tool's num_rel and rel_size in Relevant/Best in Context): its values are the qrels topics'.
@@ -52,6 +67,7 @@ AGGREGATORS: dict[str, Callable[[list], float]] = {
     "sum": lambda v: float(sum(v)),  # counts, left to right
     "topics": lambda v: float(len(v)),  # num_q: the number of scored topics
     "qrels_sum": lambda v: float(sum(v)),  # counts over every qrels topic
+    "geometric": geometric_mean,  # trec_eval's gm_map, gm_bpref
 }
 for _family in FAMILIES.values():
     for _how in [_family.aggregate, *_family.aggregates.values()]:

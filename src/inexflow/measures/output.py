@@ -23,9 +23,11 @@ def select_scores(df, names):
     in that order, as ir_measures gives AP per topic for AP: a mean's per-topic rows come with
     it (``MAiP``: ``AiP`` per topic, ``MAiP`` over all) and a per-topic name brings its mean."""
     position: dict[tuple[str, bool], int] = {}  # (measure, is the all row) -> position in names
+    has_all = set(df["measure"][df["topic"] == "all"])
     for i, n in enumerate(names):
         per_topic = MEANS.get(n, n)
-        means = [m for m, t in MEANS.items() if t == n] or [n]
+        # a per-topic name without a mean of its own brings its mean (AiP: MAiP); map has its own
+        means = [n] if n in has_all else [m for m, t in MEANS.items() if t == n] or [n]
         for key in [(n, False), (n, True), (per_topic, False), *((m, True) for m in means)]:
             position.setdefault(key, i)
     key = np.array([position.get((m, t == "all"), -1) for m, t in zip(df["measure"], df["topic"])], dtype=np.int64)
@@ -84,6 +86,23 @@ def json_lines(df, per_topic: bool, run: str) -> str:
 def format_scores(df, per_topic: bool, align: bool = False) -> str:
     """``measure<TAB>topic<TAB>value`` lines of a score table (:func:`format_rows`)."""
     return format_rows(rows_of(df), per_topic, align)
+
+
+def trec_eval_lines(rows: list[tuple], per_topic: bool, run_id: str) -> str:
+    """The rows ``(topic, quant, measure, value)`` as trec_eval 10.0 prints them: the name
+    left-aligned in 22 columns, the topic, the value with 4 decimals (counts as integers);
+    per-topic lines (if ``per_topic``) topic by topic, then ``runid`` and the ``all`` lines."""
+    rows = _in_output_order(rows, per_topic)
+    out, done = [], False
+    for topic, _, measure, value in rows:
+        if topic == "all" and not done:
+            out.append(f"{'runid':<22}\tall\t{run_id}\n")
+            done = True
+        v = float(value)
+        # C's printf("%6.4f") of 0.0 / 0.0 (the sign bit set) is "  -nan"
+        text = str(int(v)) if is_count(measure) and v.is_integer() else "  -nan" if math.isnan(v) else f"{v:6.4f}"
+        out.append(f"{measure:<22}\t{topic}\t{text}\n")
+    return "".join(out)
 
 
 def format_rows(rows: list[tuple], per_topic: bool, align: bool = False) -> str:

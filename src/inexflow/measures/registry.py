@@ -52,7 +52,10 @@ class Family:
     measures and set overlap; :data:`inexflow.measures.catalogue.NO_QUANT`), and of a quantised
     family, ``free_prefixes`` the names of its measures that carry those labels (the cutoff
     family's ``overlap[k]``); ``headline(options)``
-    the measures a campaign correlates when its config names none.
+    the measures a campaign correlates when its config names none; ``nicknames`` names for sets
+    of its measures that ``-m`` takes (trec_eval's ``official``, ``all_trec``, ``set``;
+    :func:`select_measures`), and ``printed`` the nickname of what ``inexflow score`` prints
+    without ``-m`` (every measure where None).
     """
 
     name: str
@@ -68,6 +71,8 @@ class Family:
     fixed_quants: tuple[str, ...] = ()
     free_prefixes: tuple[str, ...] = ()
     headline: Callable[[dict], list[str]] | None = None
+    nicknames: dict[str, Callable[[dict], list[str]]] = field(default_factory=dict)
+    printed: str | None = None
 
     def headline_measures(self, options) -> list[str]:
         """The measures a campaign reports and correlates by default (the papers' headline
@@ -253,15 +258,45 @@ register(Family("inex_eval_ng", "inexflow.measures.inexevalng:score_inex_eval_ng
                 headline=lambda opts: [f"precision_o[{int(k)}]" for k in _opt(opts, "cutoff_ks")]))
 
 # --- trec: document-level measures as trec_eval ----------------------------------------------------
-P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+# trec_eval 10.0's default parameters (its m_*.c files)
+P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # P, recall, ndcg_cut, map_cut, relative_P
+SUCCESS_CUTOFFS = (1, 5, 10)
+UNJ_CUTOFFS = (5, 10, 20)
+RECALL_LEVELS = tuple(i / 10 for i in range(11))  # iprec_at_recall, 11pt_avg
+RPREC_MULTS = tuple(i / 10 for i in range(2, 21, 2))  # Rprec_mult: multiples of R
+RBP_P = 0.9  # rbp, rbp_resid: the persistence p
+
+
+def _cut(stem: str, params) -> list[str]:
+    """trec_eval's names of a measure at several parameters: ``P_5``, ``iprec_at_recall_0.10``."""
+    return [f"{stem}_{p:.2f}" if isinstance(p, float) else f"{stem}_{p}" for p in params]
+
+
+# trec_eval's measures without -m (its ``official`` set), in its order
+TREC_OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                 *_cut("iprec_at_recall", RECALL_LEVELS), *_cut("P", P_CUTOFFS))
+# trec_eval's -m all_trec, in its order (relstring, binG, G, ndcg_rel and Rndcg are not computed:
+# docs/measures.md)
+TREC_ALL = (*TREC_OFFICIAL, *_cut("recall", P_CUTOFFS), "infAP", "gm_bpref", *_cut("Rprec_mult", RPREC_MULTS),
+            "utility", "11pt_avg", "ndcg", *_cut("ndcg_cut", P_CUTOFFS), *_cut("map_cut", P_CUTOFFS),
+            *_cut("relative_P", P_CUTOFFS), *_cut("success", SUCCESS_CUTOFFS), "set_P", "set_relative_P",
+            "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", *_cut("unj", UNJ_CUTOFFS))
+# trec_eval's -m set: the measures of the retrieved set
+TREC_SET = ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P",
+            "set_map", "set_F")
 
 
 def trec_measure_names(opts: dict) -> list[str]:
-    return ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "ndcg"] + [f"P_{k}" for k in P_CUTOFFS]
+    return list(TREC_ALL)
 
 
-register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, order="trec_eval", quantised=False,
-                fixed_quants=("-",), headline=lambda opts: ["map", "P_10", "Rprec", "ndcg"]))
+register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, ("relevance_level", "judged_only"),
+                means={"gm_map": "map", "gm_bpref": "bpref"}, order="trec_eval",
+                aggregates={"gm_map": "geometric", "gm_bpref": "geometric"}, quantised=False,
+                fixed_quants=("-",), headline=lambda opts: ["map", "P_10", "Rprec", "ndcg"],
+                nicknames={"official": lambda opts: list(TREC_OFFICIAL), "all_trec": lambda opts: list(TREC_ALL),
+                           "set": lambda opts: list(TREC_SET)},
+                printed="official"))
 
 # Default measure families per scoring type and kind of assessments (passage = FOL qrels), from
 # the one table of scoring types
@@ -363,9 +398,9 @@ def families_for(task: str, a, override: list[str] | None = None) -> list[str]:
 
 
 # --- measure selection: trec_eval's -m ------------------------------------------------------------
-OFFICIAL = "official"  # -m official: the families' headline measures (trec_eval's -m official)
+OFFICIAL = "official"  # -m official: trec_eval's official set (the trec family), else the headline measures
 _BRACKET = re.compile(r"^(?P<stem>.+?)\[(?P<params>[^\[\]]*)\]$")   # iP[0.01], EPRUM[1]@[10]
-_UNDERSCORE = re.compile(r"^(?P<stem>[A-Za-z]+)_(?P<params>\d+)$")  # trec_eval's P_10
+_UNDERSCORE = re.compile(r"^(?P<stem>[A-Za-z][A-Za-z_]*?)_(?P<params>\d+(?:\.\d+)?)$")  # P_10, ndcg_cut_10
 
 
 def _top_level(text: str, sep: str) -> list[int]:
@@ -398,14 +433,35 @@ def _same_parameter(a: str, b: str) -> bool:
         return False
 
 
+def nicknamed(families, options: dict | None = None) -> dict[str, list[str]]:
+    """The sets of measures ``-m`` takes by name (trec_eval's nicknames): each family's
+    :attr:`Family.nicknames`, and ``official``, which is a family's own official set where it
+    has one, else its headline measures."""
+    out: dict[str, dict[str, None]] = {OFFICIAL: {}}
+    for f in families:
+        fam = get_family(f)
+        for nick, names in {OFFICIAL: fam.headline_measures, **fam.nicknames}.items():
+            out.setdefault(nick, {}).update(dict.fromkeys(names(options or {})))
+    return {k: list(v) for k, v in out.items()}
+
+
+def printed_measures(families, options: dict | None = None) -> list[str] | None:
+    """What ``inexflow score`` prints without ``-m``: the families' :attr:`Family.printed`
+    sets if every family has one, else None (every measure)."""
+    fams = [get_family(f) for f in families]
+    if not fams or any(f.printed is None for f in fams):
+        return None
+    return list(dict.fromkeys(m for f in fams for m in f.nicknames[f.printed](options or {})))
+
+
 def select_measures(specs, families, options: dict | None = None, where: str = "-m") -> list[str]:
     """The measure names that ``specs`` select among those ``families`` emit with ``options``,
     as trec_eval's ``-m`` selects them (docs/cli.md, "Choosing measures"): each spec names
     measures separated by commas; a name as the family gives it (``MAiP``, ``iP[0.01]``,
     ``P_10``); a stem with parameters after a dot (``P.5,10`` -> ``P_5``, ``P_10``;
     ``iP.0.01,0.05`` -> ``iP[0.01]``, ``iP[0.05]``; parameters are compared as numbers) or in
-    brackets (``nxCG[5,10]``); a stem alone for all its parameters (``iP``, ``P``); ``official``
-    for the families' headline measures. An unknown name is a :class:`UsageError` starting
+    brackets (``nxCG[5,10]``); a stem alone for all its parameters (``iP``, ``P``); a nickname
+    (:func:`nicknamed`: ``official``, and the trec family's ``all_trec`` and ``set``). An unknown name is a :class:`UsageError` starting
     with ``where`` and naming the known measures. Names come in the order given, once each."""
     if isinstance(options, Options):
         options = options.as_dict()
@@ -439,8 +495,8 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
                 continue
             if token in known:
                 out[token], stem = None, None
-            elif token == OFFICIAL:
-                out.update(dict.fromkeys(headline_measures(families, options)))
+            elif token in (nick := nicknamed(families, options)):
+                out.update(dict.fromkeys(nick[token]))
                 stem = None
             elif stem is not None and token[:1].isdigit():  # P.5,10: 10 is another of P's parameters
                 with_parameters(stem, [token], token)

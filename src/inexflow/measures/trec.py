@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.registry import trec_measure_names
 from inexflow.measures.topicset import scored_topics
 from inexflow.measures.trec_arrays import Judged, codes_of, document_rows, score_documents, trec_order
 
@@ -54,7 +55,11 @@ def document_grades(a) -> Judged:
 
 def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:
     judged = ctx.memo("document_grades", lambda: document_grades(ctx.assessments))
-    topics = scored_topics(run, list(judged.nrel), ctx)
+    # -c (every qrels topic) is trec_eval's: unanswered topics score 0, as with -e
+    topics = scored_topics(run, judged.topic_ids, ctx,
+                           empty_zero=bool(ctx.opt("empty_topics_zero") or ctx.opt("all_qrels_topics")))
     res = run.results
-    values = score_documents(res["topic"].to_numpy(object), res["doc"].to_numpy(object), topics, judged)
-    return tidy(document_rows(topics, values))
+    names = trec_measure_names({})
+    values = score_documents(res["topic"].to_numpy(object), res["doc"].to_numpy(object), topics, judged, names,
+                             level=ctx.options.relevance_level, judged_only=ctx.options.judged_only)
+    return tidy(document_rows(topics, values, names))

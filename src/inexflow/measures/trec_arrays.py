@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from inexflow.io.arrow_arrays import arrow_of, numpy_of, strings_of
 from inexflow.measures.catalogue import mean_rows
-from inexflow.measures.registry import P_CUTOFFS
+from inexflow.measures.registry import MEANS, RBP_P, RECALL_LEVELS, RPREC_MULTS
 
 
 def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
@@ -66,69 +66,283 @@ def codes_of(values) -> tuple[np.ndarray, list[str]]:
     return codes, distinct.to_pylist()
 
 
-def _matrix(values: np.ndarray, counts: np.ndarray, descending: bool = False) -> np.ndarray:
+def _matrix(values: np.ndarray, counts: np.ndarray, fill: float = 0.0) -> np.ndarray:
     """``values`` grouped by topic (``counts`` per topic, in order) as a rank x topic matrix,
-    padded with zeros (sorted descending within each topic if asked)."""
+    padded with ``fill``."""
     counts = np.asarray(counts, dtype=np.int64)
-    out = np.zeros((int(counts.max(initial=0)), len(counts)))
+    out = np.full((int(counts.max(initial=0)), len(counts)), fill, dtype=np.float64)
     col = np.repeat(np.arange(len(counts)), counts)
     row = np.arange(len(values)) - np.repeat(np.cumsum(counts) - counts, counts)
-    if descending:
-        values = values[np.lexsort((-values, col))]
     out[row, col] = values
     return out
 
 
-def ideal_stats(grades: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(num_rel, ideal DCG) per topic of the judged grades ``grades`` (grouped by topic,
-    ``counts`` per topic): the relevant documents (grade > 0) in descending grade order,
-    DCG summed in rank order."""
-    g = _matrix(np.clip(grades, 0, None), counts, descending=True)
-    nrel = (g > 0).sum(axis=0)
-    return nrel.astype(np.float64), (g / np.log2(np.arange(2, len(g) + 2))[:, None]).sum(axis=0)
+NONPOOL, UNJUDGED = -1.0, -2.0  # trec_eval's RELVALUE_NONPOOL (not in the qrels), RELVALUE_UNJUDGED (rel < 0)
 
 
-def document_measures(gain: np.ndarray, counts: np.ndarray, nrel: np.ndarray, idcg: np.ndarray) -> dict:
-    """trec_eval's per-topic measures of every topic at once: ``gain`` holds the grade of each
-    retrieved document (0 unjudged or non-relevant) grouped by topic in trec_eval's order,
-    ``counts`` the documents per topic, ``nrel`` and ``idcg`` the topics' relevant documents and
-    ideal DCG (:func:`ideal_stats`). {measure: values per topic}, in the family's order."""
-    g = _matrix(np.clip(gain, 0, None), counts)
-    rel = g > 0
-    hits = np.cumsum(rel, axis=0)
-    ranks = np.arange(1, len(g) + 1, dtype=np.float64)[:, None]
-    counts = np.asarray(counts, dtype=np.int64)
-    cols = np.arange(len(counts))
+class Ranking:
+    """The judgements of a run's retrieved documents, every topic at once, and trec_eval's
+    measures of them (``trec_eval``'s ``m_*.c``, version 10.0; :mod:`inexflow.measures.trec`
+    says what each is).
 
-    def at(k):  # relevant documents in the first k of each topic (k per topic; 0 where k is 0)
-        k = np.minimum(k, counts).astype(np.int64)
-        if not len(hits):
-            return np.zeros(len(counts))
-        return np.where(k > 0, hits[np.maximum(k - 1, 0), cols], 0).astype(np.float64)
+    ``rel`` holds, for each retrieved document grouped by topic in trec_eval's order, its
+    grade (>= 0), :data:`NONPOOL` where the qrels do not list it or :data:`UNJUDGED` where
+    they list it with a negative grade; ``counts`` the documents per topic; ``grades`` each
+    topic's judged grades (every qrels line of the topic); ``level`` trec_eval's ``-l``: a
+    grade at least this is relevant. Every per-topic sum runs down the ranks of a rank x topic
+    matrix, one addition after the other, in the order trec_eval adds."""
 
-    safe = np.where(nrel > 0, nrel, 1)
-    out = {"num_ret": counts.astype(np.float64), "num_rel": nrel.astype(np.float64),
-           "num_rel_ret": rel.sum(axis=0).astype(np.float64),
-           "map": np.where(nrel > 0, np.where(rel, hits / ranks, 0.0).sum(axis=0) / safe, 0.0),
-           "Rprec": np.where(nrel > 0, at(nrel) / safe, 0.0)}
-    dcg = (g / np.log2(ranks + 1)).sum(axis=0)
-    out["ndcg"] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1), 0.0)
-    for k in P_CUTOFFS:
-        out[f"P_{k}"] = at(np.full(len(counts), k)) / k
-    return out
+    def __init__(self, rel: np.ndarray, counts, grades: list[np.ndarray], level: int = 1, answered=None):
+        self.counts = np.asarray(counts, dtype=np.int64)
+        # the topics the run answers (with -J, some may be left with no document)
+        self.answered = self.counts > 0 if answered is None else np.asarray(answered, dtype=bool)
+        self._grades = grades
+        self.rel = _matrix(np.asarray(rel, dtype=np.float64), self.counts, fill=NONPOOL)
+        self.level = level
+        self.cols = np.arange(len(self.counts))
+        self.ranks = np.arange(1, len(self.rel) + 1, dtype=np.float64)[:, None]
+        self.isrel = self.rel >= level
+        self.hits = np.cumsum(self.isrel, axis=0)
+        self.nrel = np.array([(g >= level).sum() for g in grades], dtype=np.float64)
+        self.nonrel = np.array([((g >= 0) & (g < level)).sum() for g in grades], dtype=np.float64)
+        # the ideal ranking's gains: the positive grades of each topic, descending
+        self.ideal = _matrix(np.concatenate([np.sort(g[g > 0])[::-1] for g in grades] or [np.zeros(0)]),
+                             [int((g > 0).sum()) for g in grades])
+        self.nrr = self.hits[-1].astype(np.float64) if len(self.rel) else np.zeros(len(self.counts))
+
+    # helpers ---------------------------------------------------------------------------------
+    def _at(self, matrix: np.ndarray, k) -> np.ndarray:
+        """Each topic's row ``min(k, num_ret) - 1`` of a cumulative ``matrix`` (0 where none)."""
+        k = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), self.counts.shape), self.counts)
+        if not len(matrix):
+            return np.zeros(len(self.counts))
+        return np.where(k > 0, matrix[np.maximum(k - 1, 0), self.cols], 0).astype(np.float64)
+
+    def _safe(self, d: np.ndarray) -> np.ndarray:
+        return np.where(d > 0, d, 1)
+
+    def _per_rel(self, num: np.ndarray) -> np.ndarray:
+        """``num`` / num_rel, 0 where the topic has no relevant document."""
+        return np.where(self.nrel > 0, num / self._safe(self.nrel), 0.0)
+
+    def _cached(self, name: str, make):
+        if name not in self.__dict__:
+            self.__dict__[name] = make()
+        return self.__dict__[name]
+
+    @property
+    def precision_at_rel(self) -> np.ndarray:
+        """The precision at each relevant retrieved document (0 elsewhere)."""
+        return self._cached("_par", lambda: np.where(self.isrel, self.hits / self.ranks, 0.0))
+
+    @property
+    def cum_precision_at_rel(self) -> np.ndarray:
+        return self._cached("_cpar", lambda: np.cumsum(self.precision_at_rel, axis=0))
+
+    @property
+    def dcg(self) -> np.ndarray:
+        """Cumulative DCG down the ranks: gain = grade where positive, discount log2(rank + 1)."""
+        return self._cached("_dcg", lambda: np.cumsum(np.where(self.rel > 0, self.rel, 0.0) / np.log2(self.ranks + 1),
+                                                      axis=0))
+
+    @property
+    def ideal_dcg(self) -> np.ndarray:
+        ranks = np.arange(2, len(self.ideal) + 2, dtype=np.float64)[:, None]
+        return self._cached("_idcg", lambda: np.cumsum(self.ideal / np.log2(ranks), axis=0))
+
+    def _ideal_at(self, k) -> np.ndarray:
+        npos = (self.ideal > 0).sum(axis=0)
+        k = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), npos.shape), npos)
+        if not len(self.ideal):
+            return np.zeros(len(self.counts))
+        return np.where(k > 0, self.ideal_dcg[np.maximum(k - 1, 0), self.cols], 0.0)
+
+    @property
+    def interpolated(self) -> np.ndarray:
+        """trec_eval's interpolated precision at the n-th relevant retrieved document (row
+        n - 1): the highest precision at or below it, max over j >= n of j / rank_j."""
+        def make():
+            nmax = int(self.nrr.max(initial=0))
+            out = np.zeros((nmax, len(self.counts)))
+            if nmax:
+                best = np.maximum.accumulate(self.precision_at_rel[::-1], axis=0)[::-1]
+                row, col = np.nonzero(self.isrel)
+                out[self.hits[row, col] - 1, col] = best[row, col]
+            return out
+        return self._cached("_interp", make)
+
+    def _recall_cutoffs(self, levels) -> np.ndarray:
+        """trec_eval 10's recall levels as numbers of relevant documents: round(x * num_rel),
+        halves away from zero (``lround``; trec_eval 9 added 0.9 and truncated)."""
+        return np.floor(np.asarray(levels, dtype=np.float64)[:, None] * self.nrel[None, :] + 0.5).astype(np.int64)
+
+    def iprec_at_recall(self, levels) -> np.ndarray:
+        """Interpolated precision at each recall level (rows) of each topic."""
+        cut = self._recall_cutoffs(levels)
+        first = self.interpolated[0] if len(self.interpolated) else np.zeros(len(self.counts))
+        inner = self.interpolated[np.clip(cut - 1, 0, max(len(self.interpolated) - 1, 0)), self.cols] \
+            if len(self.interpolated) else np.zeros(cut.shape)
+        # a topic left with no document (-J) divides 0 by 0 as trec_eval does: NaN
+        empty = np.where(self.answered & (self.counts == 0), np.nan, 0.0)
+        return np.where(cut > self.nrr, 0.0, np.where(cut == 0, np.where(self.nrr > 0, first, empty), inner))
+
+    # the measures ----------------------------------------------------------------------------
+    def num_ret(self):
+        return self.counts.astype(np.float64)
+
+    def num_rel(self):
+        return self.nrel
+
+    def num_rel_ret(self):
+        return self.nrr
+
+    def map(self):
+        return self._per_rel(self._at(self.cum_precision_at_rel, self.counts))
+
+    def Rprec(self):
+        return self._per_rel(self._at(self.hits, self.nrel.astype(np.int64)))
+
+    def bpref(self):
+        judged_nonrel = (self.rel >= 0) & ~self.isrel
+        before = np.cumsum(judged_nonrel, axis=0)  # judged non-relevant so far (none at a relevant row)
+        r = self.nrel[None, :]
+        part = 1.0 - np.minimum(before, r) / self._safe(np.minimum(self.nonrel, self.nrel))[None, :]
+        return self._per_rel(np.where(self.isrel, np.where(before > 0, part, 1.0), 0.0).sum(axis=0))
+
+    def recip_rank(self):
+        first = np.argmax(self.isrel, axis=0) if len(self.rel) else np.zeros(len(self.counts), dtype=np.int64)
+        return np.where(self.nrr > 0, 1.0 / (first + 1.0), 0.0)
+
+    def infAP(self):
+        judged = self.rel >= 0
+        rel_so_far = self.hits
+        nonrel_so_far = np.cumsum(judged & ~self.isrel, axis=0)
+        unjudged_so_far = np.cumsum(self.rel == UNJUDGED, axis=0)
+        j = self.ranks - 1
+        fj = np.where(j > 0, j, 1.0)
+        eps = 1e-5  # trec_eval's INFAP_EPSILON
+        term = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / fj)
+                * ((rel_so_far - 1 + eps) / (rel_so_far - 1 + nonrel_so_far + 2 * eps)))
+        return self._per_rel(np.where(self.isrel, np.where(j == 0, 1.0, term), 0.0).sum(axis=0))
+
+    def Rprec_mult(self, mults) -> np.ndarray:
+        """Precision at rank x * R (truncated after adding 0.9, as trec_eval), at each multiple x."""
+        cut = (np.asarray(mults, dtype=np.float64)[:, None] * self.nrel[None, :] + 0.9).astype(np.int64)
+        return np.where(cut > 0, np.stack([self._at(self.hits, c) for c in cut]) / np.where(cut > 0, cut, 1), 0.0)
+
+    def utility(self):
+        # trec_eval's default coefficients 1, -1, 0, 0 (no collection size given)
+        return (1.0 * self.nrr + -1.0 * (self.counts - self.nrr) + 0.0 * (self.nrel - self.nrr)
+                + 0.0 * (self.nrr - self.counts - self.nrel))
+
+    def ndcg(self):
+        dcg = self._at(self.dcg, self.counts)
+        npos = (self.ideal > 0).sum(axis=0)
+        idcg = self._ideal_at(npos)
+        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1), 0.0)
+
+    def ndcg_cut(self, k):
+        dcg, idcg = self._at(self.dcg, k), self._ideal_at(k)
+        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1), dcg)
+
+    def P(self, k):
+        return self._at(self.hits, k) / k
+
+    def recall(self, k):
+        return self._per_rel(self._at(self.hits, k))
+
+    def map_cut(self, k):
+        return self._per_rel(self._at(self.cum_precision_at_rel, k))
+
+    def relative_P(self, k):
+        return np.where(self.nrel > 0, self._at(self.hits, k) / self._safe(np.minimum(k, self.nrel)), 0.0)
+
+    def success(self, k):
+        return (self._at(self.hits, k) > 0).astype(np.float64)
+
+    def unj(self, k):
+        return self._at(np.cumsum(self.rel < 0, axis=0), k) / k
+
+    def set_P(self):
+        return np.where(self.counts > 0, self.nrr / self._safe(self.counts), 0.0)
+
+    def set_recall(self):
+        return self._per_rel(self.nrr)
+
+    def set_relative_P(self):
+        both = (self.counts > 0) & (self.nrel > 0)
+        return np.where(both, self.nrr / self._safe(np.minimum(self.counts, self.nrel)), 0.0)
+
+    def set_map(self):
+        both = (self.counts > 0) & (self.nrel > 0)
+        return np.where(both, (self.nrr * self.nrr) / self._safe(self.counts * self.nrel), 0.0)
+
+    def set_F(self):
+        p, r = self.set_P(), self.set_recall()
+        return np.where(self.nrr > 0, (1.0 + 1.0) * p * r / self._safe(1.0 * p + r), 0.0)
+
+    def num_nonrel_judged_ret(self):
+        return ((self.rel >= 0) & ~self.isrel).sum(axis=0).astype(np.float64)
+
+    def _powers(self) -> np.ndarray:
+        """p^i at each rank i - 1 (row), by repeated multiplication as trec_eval."""
+        return np.concatenate([[1.0], np.cumprod(np.full(len(self.rel), RBP_P))])[:, None]
+
+    def rbp(self):
+        # gains are the grades, scaled to [0, 1] by the topic's highest judged grade if above 1
+        top = np.array([g.max(initial=0) for g in self._grades], dtype=np.float64)
+        gain = np.where(self.rel > 0, self.rel, 0.0) / np.where(top > 1, top, 1.0)[None, :]
+        return (1.0 - RBP_P) * np.where(gain != 0, gain * self._powers()[:-1], 0.0).sum(axis=0)
+
+    def rbp_resid(self):
+        unj = (self.rel < 0) & (self.ranks <= self.counts[None, :])
+        pw = self._powers()
+        total = np.where(unj, pw[:-1], 0.0).sum(axis=0)
+        return np.where(unj.any(axis=0), pw[self.counts, 0] + (1 - RBP_P) * total, 0.0)
+
+    def eleven_point(self):
+        # trec_eval adds the levels from the highest down
+        return np.cumsum(self.iprec_at_recall(RECALL_LEVELS)[::-1], axis=0)[-1] / len(RECALL_LEVELS)
+
+    def measures(self, names) -> dict:
+        """{name: values per topic} of the trec family's measures ``names`` (per-topic names:
+        ``map`` for ``gm_map``)."""
+        out = {}
+        cuts = {"P": self.P, "recall": self.recall, "ndcg_cut": self.ndcg_cut, "map_cut": self.map_cut,
+                "relative_P": self.relative_P, "success": self.success, "unj": self.unj}
+        levels = {"iprec_at_recall": self.iprec_at_recall, "Rprec_mult": self.Rprec_mult}
+        for name in names:
+            if name in out:
+                continue
+            if name == "11pt_avg":
+                out[name] = self.eleven_point()
+                continue
+            if hasattr(type(self), name) and not name.startswith("_") and name not in ("measures",):
+                out[name] = getattr(self, name)()
+                continue
+            stem, _, param = name.rpartition("_")
+            if stem in cuts:
+                out[name] = cuts[stem](int(param))
+            elif stem in levels:
+                params = [p for p in {"iprec_at_recall": RECALL_LEVELS, "Rprec_mult": RPREC_MULTS}[stem]]
+                values = levels[stem](params)
+                for p, v in zip(params, values):
+                    out[f"{stem}_{p:.2f}"] = v
+            else:
+                raise KeyError(f"the trec family has no measure {name!r}")
+        return {n: out[n] for n in names}
 
 
 @dataclass(frozen=True)
 class Judged:
     """The judged documents of the assessments, keyed by integer codes for lookups, with each
-    topic's number of relevant documents and ideal DCG."""
+    topic's grades (every judgement of the topic; a negative grade: in the pool, unjudged)."""
 
     topics: pa.Array  # distinct topics
     docs: pa.Array  # distinct documents
     keys: np.ndarray  # topic code * len(docs) + doc code, sorted
     grades: np.ndarray  # the grade of each key
-    nrel: dict  # topic -> number of relevant documents
-    idcg: dict  # topic -> ideal DCG
+    by_topic: dict  # topic -> its grades
 
     @classmethod
     def of(cls, topic, doc, grade: np.ndarray) -> Judged:
@@ -138,21 +352,29 @@ class Judged:
         grade = np.asarray(grade, dtype=np.float64)
         keys = tc * max(len(docs), 1) + dc
         order = np.argsort(keys, kind="stable")
-        nrel, idcg = ideal_stats(grade[np.argsort(tc, kind="stable")], np.bincount(tc, minlength=len(topics)))
-        return cls(strings_of(topics), docs, keys[order], grade[order], dict(zip(topics, nrel)),
-                   dict(zip(topics, idcg)))
+        by_code = np.argsort(tc, kind="stable")
+        bounds = np.cumsum(np.bincount(tc, minlength=len(topics)))[:-1]
+        by_topic = dict(zip(topics, np.split(grade[by_code], bounds))) if len(topics) else {}
+        return cls(strings_of(topics), docs, keys[order], grade[order], by_topic)
+
+    @property
+    def topic_ids(self) -> list[str]:
+        """The assessed topics, in the order the judgements list them."""
+        return list(self.by_topic)
 
     def gains(self, tcode: np.ndarray, topics: pa.Array, dcode: np.ndarray, docs: pa.Array) -> np.ndarray:
-        """The grade of each (topic, doc) pair given by codes into ``topics`` and ``docs`` (0 where
-        not judged)."""
+        """The judgement of each (topic, doc) pair given by codes into ``topics`` and ``docs``:
+        its grade, :data:`NONPOOL` where not judged, :data:`UNJUDGED` where the grade is
+        negative."""
         t = numpy_of(pc.index_in(topics, value_set=self.topics), fill=-1).astype(np.int64)[tcode]
         d = numpy_of(pc.index_in(docs, value_set=self.docs), fill=-1).astype(np.int64)[dcode]
         found = (t >= 0) & (d >= 0)
         if not len(self.keys):
-            return np.zeros(len(found))
+            return np.full(len(found), NONPOOL)
         key = np.where(found, t * max(len(self.docs), 1) + d, -1)
         pos = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
-        return np.where(found & (self.keys[pos] == key), self.grades[pos], 0.0)
+        grade = np.where(found & (self.keys[pos] == key), self.grades[pos], NONPOOL)
+        return np.where(found & (self.keys[pos] == key) & (grade < 0), UNJUDGED, grade)
 
 
 def _plain(values):
@@ -162,11 +384,14 @@ def _plain(values):
     return values if isinstance(values, (pa.Array, pa.ChunkedArray)) else strings_of(values)
 
 
-def score_documents(topic, doc, topics: list[str], judged: Judged, distinct: bool = False) -> dict:
-    """The measures of the run whose results (``topic``, ``doc``: strings, in trec_eval's
-    order) are scored on ``topics``: each document counts at its first result in its topic
-    (``distinct``: the caller knows that no document repeats in a topic), results of other
-    topics are left out. {measure: values per topic of ``topics``}."""
+def score_documents(topic, doc, topics: list[str], judged: Judged, names, level: int = 1, judged_only: bool = False,
+                    distinct: bool = False) -> dict:
+    """The measures ``names`` (the trec family's, any order) of the run whose results
+    (``topic``, ``doc``: strings, in trec_eval's order) are scored on ``topics``: each document
+    counts at its first result in its topic (``distinct``: the caller knows that no document
+    repeats in a topic), results of other topics are left out; ``level``: trec_eval's ``-l``;
+    ``judged_only``: its ``-J`` (documents the qrels do not judge are left out before ranking).
+    {per-topic measure: values per topic of ``topics``} (``gm_map`` gives ``map``)."""
     tcode, tdict = encoded(topic)
     dcode, ddict = encoded(doc)
     pos = {t: i for i, t in enumerate(topics)}
@@ -180,14 +405,26 @@ def score_documents(topic, doc, topics: list[str], judged: Judged, distinct: boo
             use &= first
     keep = np.flatnonzero(use)
     keep = keep[np.argsort(col[keep], kind="stable")]  # grouped by scored topic, in run order within
-    gain = judged.gains(tcode[keep], tdict, dcode[keep], ddict)
-    nrel = np.array([judged.nrel.get(t, 0.0) for t in topics], dtype=np.float64)
-    idcg = np.array([judged.idcg.get(t, 0.0) for t in topics], dtype=np.float64)
-    return document_measures(gain, np.bincount(col[keep], minlength=len(topics)), nrel, idcg)
+    rel = judged.gains(tcode[keep], tdict, dcode[keep], ddict)
+    answered = np.bincount(col[keep], minlength=len(topics)) > 0
+    if judged_only:
+        keep, rel = keep[rel >= 0], rel[rel >= 0]
+    none = np.zeros(0)
+    ranking = Ranking(rel, np.bincount(col[keep], minlength=len(topics)),
+                      [judged.by_topic.get(t, none) for t in topics], level, answered)
+    return ranking.measures(per_topic_measures(names))
 
 
-def document_rows(topics: list[str], values: dict) -> list[tuple]:
-    """The family's rows ``(topic, quant, measure, value)``: per topic, then the means."""
+def per_topic_measures(names) -> list[str]:
+    """The per-topic measures behind the trec family's ``names``: ``gm_map`` is the geometric
+    mean of ``map``, ``num_q`` counts topics."""
+    return list(dict.fromkeys(MEANS.get(n, n) for n in names if n != "num_q"))
+
+
+def document_rows(topics: list[str], values: dict, names) -> list[tuple]:
+    """The family's rows ``(topic, quant, measure, value)`` of the measures ``names``: per
+    topic (trec_eval prints no per-topic ``gm_map``), then the means over topics."""
     per = [{m: float(v[i]) for m, v in values.items()} for i in range(len(topics))]
-    rows = [(t, "-", m, v) for t, vals in zip(topics, per) for m, v in vals.items()]
-    return rows + mean_rows("trec", "-", per, ["num_q", *(per[0] if per else [])])
+    shown = [n for n in names if n in values]
+    rows = [(t, "-", m, vals[m]) for t, vals in zip(topics, per) for m in shown]
+    return rows + mean_rows("trec", "-", per, names)

@@ -42,6 +42,8 @@ class Options:
     bepd_a: tuple[float, ...] = (0.01, 0.1, 1, 10, 100)  # BEPD / EPRUM values of A
     mean_doc_length: float | None = None       # BEPD / EPRUM L; None = mean length of the assessed documents
     cutoff_ks: tuple[int, ...] = (5, 10, 20, 30, 100, 200, 1500)  # cut-offs of the cutoff family
+    relevance_level: int = 1                   # trec -l: a document graded at least this is relevant
+    judged_only: bool = False                  # trec -J: unjudged documents are left out of the ranking
 
     def __post_init__(self):
         for f in fields(self):  # lists from YAML or JSON become tuples: hashable, comparable
