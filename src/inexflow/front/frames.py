@@ -322,4 +322,45 @@ def frame_of(x, kind: str) -> pd.DataFrame:
     return pd.DataFrame.from_records(rows, columns=list(fields))
 
 
-__all__ = ["FrameError", "assessments_from_frame", "run_from_frame", "frame_of", "is_records"]
+def frame_of_assessments(a: Assessments) -> pd.DataFrame:
+    """``a`` as the DataFrame :func:`assessments_from_frame` reads back: TREC qrels as
+    ``query_id, doc_id, relevance, iteration``; FOL qrels as one row per passage (``query_id,
+    doc_id, offset, length, doc_length, bep, relevance``; a judged document without passages as
+    offset NaN, length 0). Element assessments (INEX 2002-2006) have no DataFrame form."""
+    d = a.documents
+    if a.scale == "trec":
+        return pd.DataFrame({"query_id": d["topic"].to_numpy(object), "doc_id": d["doc"].to_numpy(object),
+                             "relevance": d["grade"].to_numpy().astype(np.int64), "iteration": "0"})
+    if a.scale != "fol":
+        raise UsageError(f"{a.source}: {a.scale} element assessments have no DataFrame form; give the path to "
+                         "inexflow.evaluate instead")
+    p = a.passages
+    docs = d.assign(_doc=np.arange(len(d)))
+    rows = docs.merge(p[["topic", "doc", "start", "length"]], on=["topic", "doc"], how="left", sort=False)
+    rows = rows.sort_values(["_doc", "start"], kind="stable")
+    return pd.DataFrame({"query_id": rows["topic"].to_numpy(object), "doc_id": rows["doc"].to_numpy(object),
+                         "offset": rows["start"].to_numpy(np.float64),
+                         "length": rows["length"].fillna(0).to_numpy().astype(np.int64),
+                         "doc_length": rows["doc_chars"].to_numpy(np.int64),
+                         "bep": rows["bep_offset"].to_numpy(np.int64),
+                         "relevance": (rows["rel_chars"].to_numpy() > 0).astype(np.int64)})
+
+
+def frame_of_run(run: Run) -> pd.DataFrame:
+    """``run`` as the DataFrame :func:`run_from_frame` reads back (``rank``, and ``score`` where
+    the run has scores; ``offset, length`` for passages, ``xpath`` for elements)."""
+    r = run.results
+    out = {"query_id": r["topic"].to_numpy(object), "doc_id": r["doc"].to_numpy(object),
+           "rank": r["rank"].to_numpy(np.int64)}
+    if r["rsv"].notna().all():
+        out["score"] = r["rsv"].to_numpy(np.float64)
+    if run.format != "trec-text":
+        if (r["xpath"] != "").any():
+            out["xpath"] = r["xpath"].to_numpy(object)
+        else:
+            out["offset"], out["length"] = r["offset"].to_numpy(np.int64), r["length"].to_numpy(np.int64)
+    return pd.DataFrame(out)
+
+
+__all__ = ["FrameError", "assessments_from_frame", "run_from_frame", "frame_of", "frame_of_assessments", "frame_of_run",
+           "is_records"]
