@@ -110,11 +110,11 @@ def numbers(df: pd.DataFrame, col: str, what: str, *, integer: bool, missing_ok:
     if nan.any() and not missing_ok:
         _first(what, nan, lambda i: f"{col} is missing (NaN)", "an integer" if integer else "a finite number")
     if finite and np.isinf(v).any():
-        _first(what, np.isinf(v), lambda i: f"{col} {v[i]!r} is not a finite number", "a finite number")
+        _first(what, np.isinf(v), lambda i: f"{col} {float(v[i])!r} is not a finite number", "a finite number")
     if integer:
         frac = ~nan & (v != np.floor(v))
         if frac.any():
-            _first(what, frac, lambda i: f"{col} {v[i]!r} is not an integer")
+            _first(what, frac, lambda i: f"{col} {float(v[i])!r} is not an integer")
         big = np.abs(np.nan_to_num(v)) > INT_MAX
         if big.any():
             _first(what, big, lambda i: f"{col} {v[i]:.0f} is too large", f"at most {INT_MAX}, the official tool's limit")
