@@ -14,15 +14,30 @@
 
 (67 of the 101 recall levels at precision 1, as in :mod:`inexflow.front.api`.)
 
+>>> trec_qrels = ir_measures.read_trec_qrels("1 0 A 2\\n1 0 B 0\\n2 0 A 1\\n")   # text or a path
+>>> trec_run = ir_measures.read_trec_run("1 Q0 B 1 2.0 r\\n1 Q0 A 2 1.0 r\\n2 Q0 A 1 1.0 r\\n")
+>>> agg = ir_measures.calc_aggregate([INEX("map"), ir_measures.AP], trec_qrels, trec_run)
+>>> agg[INEX("map")], agg[ir_measures.AP]
+(0.75, 0.75)
+>>> from inexflow.irmeasures import parse
+>>> parse("INEX(MAiP)@focused") == MAiP
+True
+
 How it plugs in: every inexflow measure carries ``runtime_impl``, so the runtime provider of
 ``ir_measures.DefaultPipeline`` scores it; nothing in ir_measures is patched.
 
-- ``INEX(measure=NAME, task=TASK, **options)``: NAME is any measure of the task's families
+- ``INEX(measure=NAME, task=TASK, **options)``, ``INEX(NAME, TASK)`` or ``INEX(NAME) @ TASK``;
+  TASK may be left out for TREC qrels (``INEX("map")``: the ``trec`` family, as trec_eval).
+  NAME is any measure of the task's families
   (``MAiP``, ``iP[0.01]``, ``MAgP``, ``nxCG[10]``, ...; :func:`inexflow.measures.registry.measure_names`),
   TASK a scoring type or submission label, options any :class:`~inexflow.model.options.Options`
   field (``beta``, ``cutoffs``, ``quantisations``, ``collection`` for element runs ...).
-- qrels and runs: the DataFrames of :mod:`inexflow.front.api` (``query_id``, ``doc_id``,
-  ``offset``/``length`` or ``xpath``, ``score`` and/or ``rank``), or paths. ir_measures sorts
+- measure strings: :func:`parse` reads ``INEX(MAiP)@focused`` (what ``repr`` prints) and passes
+  any other text to ``ir_measures.parse_measure``, whose registry inexflow does not touch.
+- qrels and runs: the DataFrames of :mod:`inexflow.front.frames` (TREC ``relevance`` qrels and
+  ``score`` runs; FOL passages; ``xpath`` element runs), ir_measures' namedtuple iterables and
+  dict-of-dicts; files through :func:`read_qrels` / :func:`read_run` (ir_measures takes no paths),
+  or as paths to an ``INEX`` measure's own ``calc_aggregate``, ``iter_calc`` and ``calc``. ir_measures sorts
   DataFrames by score; inexflow puts them back in their index order first, so ranks are those
   of ``inexflow.evaluate`` (by ``rank``, else descending score, then row order).
 - per topic: a mean name gives its per-topic value (``MAiP`` -> ``AiP`` of each topic);

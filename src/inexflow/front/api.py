@@ -17,17 +17,32 @@ recall levels, so MAiP = 67/101, which is what inex_eval v3.1 prints for these q
 The same session as ``inexflow score`` and the workflow's ``score`` stage
 (:class:`inexflow.measures.session.Session`), so the numbers are the official tool's.
 
-DataFrames use TREC-style column names:
+TREC-shaped frames are scored as trec_eval scores them (the ``trec`` family), with no task:
 
-- assessments (FOL qrels, one row per highlighted passage): ``query_id``, ``doc_id``,
+>>> qrels = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["A", "B", "A"], "relevance": [2, 0, 1]})
+>>> run = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["B", "A", "A"], "score": [2.0, 1.0, 1.0]})
+>>> inexflow.evaluate(qrels, run, ["map", "P_5"])
+  measure  value
+0     map   0.75
+1     P_5   0.20
+
+(topic 1 finds its one relevant document at rank 2, AP 1/2; topic 2 at rank 1, AP 1; P_5 = 1/5 each.)
+
+DataFrames use TREC-style column names (:mod:`inexflow.front.frames`):
+
+- assessments: TREC qrels ``query_id``, ``doc_id``, ``relevance`` (graded integers, > 0
+  relevant); or FOL qrels, one row per highlighted passage: ``query_id``, ``doc_id``,
   ``offset``, ``length``; optional ``doc_length`` (the document's characters) and ``bep``
   (best entry point offset). A row with ``length`` 0 or a missing ``offset`` is a judged
   non-relevant document.
-- runs: ``query_id``, ``doc_id``, then ``offset`` and ``length`` (passages) or ``xpath``
-  (elements, resolved through ``collection``); ``rank`` and/or ``score``: without ``rank``
-  results are ranked by descending score, then by row order.
+- runs: ``query_id``, ``doc_id``, ``rank`` and/or ``score`` (without ``rank`` results are
+  ranked by descending score, then by row order), then ``offset`` and ``length`` (passages),
+  ``xpath`` (elements, resolved through ``collection``) or neither (documents).
+- ir_measures' qrels and runs (iterables of ``Qrel``/``ScoredDoc``, dict-of-dicts) are read as
+  these frames.
 
-Errors in a DataFrame name the row (its position, from 0) or the (query, document).
+Errors in a DataFrame are one :class:`~inexflow.front.frames.FrameError` (a ``UsageError``)
+naming the row (its position, from 0), the (query, document) or the column.
 """
 
 from __future__ import annotations
@@ -79,14 +94,15 @@ def evaluate(assessments, run, measures=None, *, task: str | None = None, famili
     """Score ``run`` against ``assessments`` and return a tidy DataFrame.
 
     ``assessments``: a path (file or directory), a list of paths, an
-    :class:`~inexflow.model.assessments.Assessments` or a DataFrame; ``run``: a path, a
-    :class:`~inexflow.model.runs.Run` or a DataFrame. ``measures``: a name or a list of names
+    :class:`~inexflow.model.assessments.Assessments`, a DataFrame or ir_measures' qrels; ``run``: a
+    path, a :class:`~inexflow.model.runs.Run`, a DataFrame or ir_measures' run. ``measures``: a name or a list of names
     such as ``"MAiP"``, ``"iP[0.01]"``, ``"nxCG[10]"``, ``"MAgP"``, or as trec_eval's ``-m``
     takes them (``"iP.0.01,0.05"``, ``"P.5,10"``, ``"official"``;
     :func:`inexflow.measures.registry.select_measures`; default: every measure of the
     families), in the order given; with ``per_topic=True`` a mean's name gives its per-topic
     measure (``MAiP``: ``AiP`` per topic and ``MAiP`` over ``all``), as ir_measures does;
-    ``task``: a scoring type or a submission label; ``families``: instead of the task's
+    ``task``: a scoring type or a submission label (may be left out for document scoring: TREC
+    qrels, or ``families=["trec"]``); ``families``: instead of the task's
     default; ``options``: any :class:`~inexflow.model.options.Options` field (``cutoffs``,
     ``quantisations``, ``beta``, ``overlap``, ...). Returns the means (columns ``measure``,
     ``value``, plus ``quant`` where several quantisations are scored), or with
@@ -108,4 +124,4 @@ def evaluate(assessments, run, measures=None, *, task: str | None = None, famili
     return means[cols].reset_index(drop=True)
 
 
-__all__ = ["evaluate", "read_assessments", "read_run", "assessments_from_frame", "run_from_frame", "Options"]
+__all__ = ["evaluate", "read_assessments", "read_run", "assessments_from_frame", "run_from_frame", "FrameError", "Options"]
