@@ -45,7 +45,7 @@ def main(rows: int = 50_000) -> None:
         def provider():
             ir_measures.calc_aggregate([INEX(measure="map"), INEX(measure="P_10")], trec, run)
 
-        steps["ir_measures.calc_aggregate(map, P_10), TREC frames"] = provider
+        steps["calc_aggregate(map, P_10): whole call, scoring too"] = provider
     except ImportError:
         print("(ir_measures not installed: the provider is not timed)")
     print(f"{len(q)} rows, best of 5")
