@@ -14,15 +14,30 @@
 
 (67 of the 101 recall levels at precision 1, as in :mod:`inexflow.front.api`.)
 
+>>> trec_qrels = ir_measures.read_trec_qrels("1 0 A 2\\n1 0 B 0\\n2 0 A 1\\n")   # text or a path
+>>> trec_run = ir_measures.read_trec_run("1 Q0 B 1 2.0 r\\n1 Q0 A 2 1.0 r\\n2 Q0 A 1 1.0 r\\n")
+>>> agg = ir_measures.calc_aggregate([INEX("map"), ir_measures.AP], trec_qrels, trec_run)
+>>> agg[INEX("map")], agg[ir_measures.AP]
+(0.75, 0.75)
+>>> from inexflow.irmeasures import parse
+>>> parse("INEX(MAiP)@focused") == MAiP
+True
+
 How it plugs in: every inexflow measure carries ``runtime_impl``, so the runtime provider of
 ``ir_measures.DefaultPipeline`` scores it; nothing in ir_measures is patched.
 
-- ``INEX(measure=NAME, task=TASK, **options)``: NAME is any measure of the task's families
+- ``INEX(measure=NAME, task=TASK, **options)``, ``INEX(NAME, TASK)`` or ``INEX(NAME) @ TASK``;
+  TASK may be left out for TREC qrels (``INEX("map")``: the ``trec`` family, as trec_eval).
+  NAME is any measure of the task's families
   (``MAiP``, ``iP[0.01]``, ``MAgP``, ``nxCG[10]``, ...; :func:`inexflow.measures.registry.measure_names`),
   TASK a scoring type or submission label, options any :class:`~inexflow.model.options.Options`
   field (``beta``, ``cutoffs``, ``quantisations``, ``collection`` for element runs ...).
-- qrels and runs: the DataFrames of :mod:`inexflow.front.api` (``query_id``, ``doc_id``,
-  ``offset``/``length`` or ``xpath``, ``score`` and/or ``rank``), or paths. ir_measures sorts
+- measure strings: :func:`parse` reads ``INEX(MAiP)@focused`` (what ``repr`` prints) and passes
+  any other text to ``ir_measures.parse_measure``, whose registry inexflow does not touch.
+- qrels and runs: the DataFrames of :mod:`inexflow.front.frames` (TREC ``relevance`` qrels and
+  ``score`` runs; FOL passages; ``xpath`` element runs), ir_measures' namedtuple iterables and
+  dict-of-dicts; files through :func:`read_qrels` / :func:`read_run` (ir_measures takes no paths),
+  or as paths to an ``INEX`` measure's own ``calc_aggregate``, ``iter_calc`` and ``calc``. ir_measures sorts
   DataFrames by score; inexflow puts them back in their index order first, so ranks are those
   of ``inexflow.evaluate`` (by ``rank``, else descending score, then row order).
 - per topic: a mean name gives its per-topic value (``MAiP`` -> ``AiP`` of each topic);
@@ -37,8 +52,10 @@ How it plugs in: every inexflow measure carries ``runtime_impl``, so the runtime
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import math
+import re
 
 import ir_measures
 from ir_measures import Metric
@@ -78,13 +95,27 @@ class INEX(Measure):
     NAME = "INEX"
     __name__ = "INEX"
     DEFAULT = math.nan  # a topic of the qrels that inexflow does not score
+    AT_PARAM = "task"  # INEX("MAiP") @ "focused", as P @ 10
     SUPPORTED_PARAMS = {"measure": ParamInfo(dtype=str, required=True, desc="an inexflow measure name"),
-                        "task": ParamInfo(dtype=str, required=True, desc="a scoring type or task label"),
+                        "task": ParamInfo(dtype=str, desc="a scoring type or task label (not for TREC qrels)"),
                         "families": ParamInfo(dtype=tuple, desc="families instead of the task's"),
                         "collection": ParamInfo(dtype=str, desc="collection directory (element runs)"),
                         **{o: ParamInfo(desc=f"inexflow option {o}") for o in _OPTIONS}}
     RUN_INPUTS = ["query_id", "doc_id"]
     QREL_INPUTS = ["query_id", "doc_id"]
+
+    def __init__(self, measure: str | None = None, task: str | None = None, **params):
+        """``INEX("MAiP", "focused")``, ``INEX(measure="map")``: measure and task positional or named."""
+        super().__init__(**{k: v for k, v in (("measure", measure), ("task", task)) if v is not None}, **params)
+
+    def __repr__(self):
+        """``INEX(MAiP)@focused``, ``INEX(map)``, ``INEX(MAgP, beta=0.25)@focused``: what :func:`parse`
+        reads back."""
+        name = self.params.get("measure", "?")
+        name = name if _BARE.match(name) else repr(name)
+        opts = "".join(f", {k}={v!r}" for k, v in sorted(self._settings().items()))
+        task = self.params.get("task")
+        return f"INEX({name}{opts})" + (f"@{task}" if task else "")
 
     def _settings(self) -> dict:
         return {k: v for k, v in self.params.items() if k not in ("measure", "task")}
@@ -94,9 +125,10 @@ class INEX(Measure):
         (``families``, else the task's families on any kind of assessments)."""
         s = self._settings()
         opts = Options.from_dict({k: v for k, v in s.items() if k in _OPTIONS}).as_dict()
-        task = normalise_task(self["task"]) or self["task"]
-        families = list(s.get("families") or [*(f for (t, _), fs in DEFAULT_FAMILIES.items() if t == task
-                                                 for f in fs), "trec"])
+        given = self.params.get("task")
+        task = (normalise_task(given) or given) if given else None
+        families = list(s.get("families") or ([*(f for (t, _), fs in DEFAULT_FAMILIES.items() if t == task
+                                                  for f in fs), "trec"] if task else ["trec"]))
         name = self["measure"]
         check_measures([name], families, opts, f"inexflow.irmeasures {self!r}")
         how = {aggregator(f, name) for f in families if name in measure_names([f], opts)}
@@ -111,11 +143,11 @@ class INEX(Measure):
 
     def runtime_impl(self, qrels, run):
         settings = self._settings()
-        key = (self["task"], repr(sorted(settings.items())))
+        key = (self.params.get("task"), repr(sorted(settings.items())))
         if not (_LAST and _LAST[0] is qrels and _LAST[1] is run and _LAST[2] == key):
             s = dict(settings)
             families = s.pop("families", None)
-            scores = evaluate(_in_given_order(qrels), _in_given_order(run), task=self["task"],
+            scores = evaluate(_in_given_order(qrels), _in_given_order(run), task=self.params.get("task"),
                               families=list(families) if families else None, per_topic=True, **s)
             _LAST[:] = [qrels, run, key, scores]
         scores = _LAST[3]
@@ -130,14 +162,131 @@ class INEX(Measure):
             yield Metric(str(t), self, float(v))
 
 
+    # ir_measures' entry points on this one measure, taking paths too (ir_measures' own take
+    # DataFrames, namedtuples and dicts only: use read_qrels / read_run for paths there)
+    def iter_calc(self, qrels, run):
+        return super().iter_calc(*_loaded(qrels, run))
+
+    def calc_aggregate(self, qrels, run):
+        return super().calc_aggregate(*_loaded(qrels, run))
+
+    def calc(self, qrels, run):
+        return super().calc(*_loaded(qrels, run))
+
+    def evaluator(self, qrels):
+        return super().evaluator(read_qrels(qrels) if _is_path(qrels) else qrels)
+
+
+_BARE = re.compile(r"^[A-Za-z0-9_.\[\]-]+$")  # a measure name or task written without quotes
+
+
+def _is_path(x) -> bool:
+    return isinstance(x, str) and "\n" not in x or hasattr(x, "__fspath__")
+
+
+def _loaded(qrels, run):
+    return (read_qrels(qrels) if _is_path(qrels) else qrels, read_run(run) if _is_path(run) else run)
+
+
+def read_qrels(path, fmt: str = "auto"):
+    """The assessments file ``path`` (TREC qrels or FOL qrels, any format
+    :func:`inexflow.read_assessments` reads that has a DataFrame form) as the DataFrame that
+    ``ir_measures.calc_aggregate`` and :func:`inexflow.evaluate` take."""
+    from inexflow.front.frames import frame_of_assessments
+    from inexflow.model.assessments import read_assessments
+
+    return frame_of_assessments(read_assessments(str(path), fmt))
+
+
+def read_run(path):
+    """The run file ``path`` (any format :func:`inexflow.read_run` reads) as the DataFrame that
+    ``ir_measures.calc_aggregate`` and :func:`inexflow.evaluate` take."""
+    from inexflow.front.frames import frame_of_run
+    from inexflow.model.runs import read_run as read
+
+    return frame_of_run(read(str(path)))
+
+
+_MEASURE = re.compile(r"^\s*INEX\s*\((?P<args>.*)\)\s*(?:@\s*(?P<task>[^\s()]+))?\s*$", re.S)
+
+
+def _split(args: str) -> list[str]:
+    """``args`` split at the commas outside brackets and quotes."""
+    out, depth, quote, cur = [], 0, None, ""
+    for ch in args:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    return [a.strip() for a in [*out, cur] if a.strip()]
+
+
+def _value(text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        if text[:1] in "([" and text[-1:] in ")]":  # (gen, strict): a tuple of bare words
+            return tuple(_value(v) for v in _split(text[1:-1]))
+        return text  # a bare word: MAiP, focused, gen
+
+
+def parse(text: str):
+    """A measure from its text: ``INEX(MAiP)@focused``, ``INEX(map)``, ``INEX(MAgP, beta=0.25)@focused``,
+    ``INEX(measure=MAiP, task=focused)`` (quotes optional) give :class:`INEX` measures (what their
+    ``repr`` prints); anything else is ``ir_measures.parse_measure``'s (``P@10``, ``nDCG@20``)."""
+    m = _MEASURE.match(text)
+    if not m:
+        return ir_measures.parse_measure(text)
+    params, positional = {}, []
+    for arg in _split(m["args"]):
+        key, eq, val = arg.partition("=")
+        if eq and re.fullmatch(r"\s*[A-Za-z_]\w*\s*", key):
+            params[key.strip()] = _value(val.strip())
+        elif params:
+            raise UsageError(f"cannot parse measure {text!r}: {arg!r} comes after named parameters")
+        else:
+            positional.append(_value(arg))
+    if len(positional) > 2 or (len(positional) > 1 and m["task"]):
+        raise UsageError(f"cannot parse measure {text!r}: expected INEX(MEASURE, name=value, ...)@TASK")
+    for k, v in zip(("measure", "task"), positional):
+        if k in params:
+            raise UsageError(f"cannot parse measure {text!r}: {k} given twice")
+        params[k] = str(v)
+    if m["task"]:
+        if "task" in params:
+            raise UsageError(f"cannot parse measure {text!r}: task given twice (@{m['task']} and task=)")
+        params["task"] = m["task"].strip("'\"")
+    for k in ("measure", "task"):
+        if k in params:
+            params[k] = str(params[k])
+    if "families" in params and isinstance(params["families"], (list, str)):
+        params["families"] = tuple([params["families"]] if isinstance(params["families"], str) else params["families"])
+    if "measure" not in params:
+        raise UsageError(f"cannot parse measure {text!r}: no measure name (expected INEX(MAiP)@focused)")
+    unknown = set(params) - set(INEX.SUPPORTED_PARAMS)
+    if unknown:
+        raise UsageError(f"cannot parse measure {text!r}: unknown parameter {', '.join(sorted(unknown))} (expected "
+                         f"task, families, collection or an inexflow.Options field)")
+    return INEX(**params)
+
+
 def _in_given_order(df):
     """A DataFrame back in its index order (ir_measures sorts runs by score, qrels by id)."""
     return df.sort_index(kind="stable") if hasattr(df, "sort_index") else df
 
 
-def measures(names, task: str, **options) -> list[INEX]:
+def measures(names, task: str | None = None, **options) -> list[INEX]:
     """``[INEX(measure=n, task=task, **options) for n in names]``."""
     return [INEX(measure=n, task=task, **options) for n in names]
 
 
-__all__ = ["INEX", "measures", "ir_measures"]
+__all__ = ["INEX", "measures", "parse", "read_qrels", "read_run", "ir_measures"]
