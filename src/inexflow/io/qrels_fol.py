@@ -22,8 +22,9 @@ characters twice.
 
 from __future__ import annotations
 
-from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table
+from inexflow.io.compressed import read_bytes
 from inexflow.io.tables import write_text
 from inexflow.io.topic_order import topic_sort_key
 

@@ -12,7 +12,8 @@ trec_eval does (:mod:`inexflow.measures.trec`).
 
 from __future__ import annotations
 
-from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.errors import InputError, decode_text, warn_input
+from inexflow.io.compressed import read_bytes
 
 
 def read_trec_judgements(path) -> list[tuple[str, str, float]]:

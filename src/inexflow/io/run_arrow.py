@@ -20,8 +20,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from inexflow.errors import open_input, read_bytes, warn_input
+from inexflow.errors import warn_input
 from inexflow.io.arrow_arrays import numpy_of
+from inexflow.io.compressed import open_bytes, read_bytes
 
 _BLANKS = re.compile(rb"[ \t]+")
 _EDGES = re.compile(rb"^ | $", re.M)
@@ -48,7 +49,7 @@ class PlainRun:
 
 def first_columns(path) -> int:
     """The number of fields on the first non-blank line of the run at ``path`` (0 if none)."""
-    with open_input(path, "run file") as fh:
+    with open_bytes(path, "run file") as fh:
         for line in fh:
             if line.strip():
                 return len(line.decode("utf-8", "replace").split())

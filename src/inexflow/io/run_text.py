@@ -16,8 +16,9 @@ import re
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
+from inexflow.io.compressed import read_bytes
 from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
 from inexflow.io.run_arrow import first_columns, read_plain_run, warn_blank_lines
 from inexflow.io.xpath import canonical_xpath
