@@ -108,9 +108,10 @@ def _trec_ranks(path, lines, col: pd.Series) -> tuple[np.ndarray, str]:
     try:
         return _numbers(path, lines, col, "rank", True), ""
     except InputError as e:
-        warn_input(path, e.where, f"{e.problem}: the rank column is ignored and results are ordered by "
-                   "descending score, as trec_eval reads a run; only the trec family can score this run")
-        return np.zeros(len(col), dtype=np.int64), f"{e.where}: {e.problem}"
+        error = e
+    warn_input(path, error.where, f"{error.problem}: the rank column is ignored and results are ordered by "
+               "descending score, as trec_eval reads a run; only the trec family can score this run")
+    return np.zeros(len(col), dtype=np.int64), f"{error.where}: {error.problem}"
 
 
 def _read_validating(path) -> RunTable:
