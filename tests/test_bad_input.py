@@ -115,8 +115,9 @@ def test_element_run_on_fol_with_collection_scores(tmp_path):
 def test_bad_fol_qrels(tmp_path):
     p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n", qrels="1 Q0 A 100 500 0 0-100\n")
     assert_error(p, "q.fol:line 1", "passage '0-100' is not offset:length")
-    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n", qrels="1 Q0 A 100\n")
-    assert_error(p, "q.fol:line 1", "4 columns", "at least 5")
+    # a 4-column line among FOL lines (alone, "1 Q0 A 100" is TREC qrels, as trec_eval reads it)
+    p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n", qrels="1 Q0 A 100\n1 Q0 B 100 500 0 0:100\n")
+    assert_error(p, "q.fol:line 1", "4 columns", "at least 5", "--assessments-format trec")
 
 
 @pytest.mark.parametrize("element,message", [

@@ -40,9 +40,9 @@ from inexflow.errors import (  # noqa: F401  (ConfigError: also imported from he
     UsageError,
     decode_text,
     log,
-    open_input,
     read_bytes,
 )
+from inexflow.io.compressed import open_bytes
 from inexflow.io.detect import detect_assessment_format, sniff_scale
 from inexflow.io.task_labels import TASKS, normalise_task
 from inexflow.measures.registry import (
@@ -58,7 +58,7 @@ from inexflow.simulate.simconfig import simulation_config
 def sniff_run(path: str) -> dict:
     """The ``task`` and ``participant`` (``participant-id``) an INEX XML run names in its
     ``<inex-submission>`` element; nothing for a text run."""
-    with open_input(path, "run file") as fh:
+    with open_bytes(path, "run file") as fh:
         head = fh.read(4096).decode("utf-8", "replace")
     if not head.lstrip().startswith("<"):
         return {}
@@ -146,10 +146,11 @@ def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None 
 def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
     """The run of file ``f``, matched by ``runs[i]`` (``entry``), added to ``runs``."""
     name = Path(f).name
-    stem = name.rsplit(".", 1)[0] if "." in name else name
+    bare = re.sub(r"\.(gz|bz2|xz|zst)$", "", name)  # run.txt.gz is named as run.txt would be
+    stem = bare.rsplit(".", 1)[0] if "." in bare else bare
     if stem in runs:
         raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
-                          f"{runs[stem]['file']} (run names are file names without extension)")
+                          f"{runs[stem]['file']} (run names are file names without extension, nor compression suffix)")
     sniff = planned[f] if planned else sniff_run(f)
     task_name = entry.get("task") or sniff.get("task")
     if not task_name:

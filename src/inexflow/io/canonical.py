@@ -102,6 +102,7 @@ class RunTable:
     task_label: str = ""
     name: str = ""  # the name results are filed under: the run id, or in the workflow the file name
     order: str = "rank"  # "rank": the readers' order (module docstring); "file", "trec_eval": as those tools read it
+    rank_error: str = ""  # "line N: rank .. is not an integer" of a TREC run read by its scores (trec order only)
 
     def __post_init__(self):
         self.name = self.name or self.run_id

@@ -3,7 +3,7 @@ dispatchers of :mod:`inexflow.model` and for the checks the config makes before 
 
 from __future__ import annotations
 
-from inexflow.errors import open_input
+from inexflow.io.compressed import read_head
 
 SCALES = ("inex2002", "inex2005", "inex2006", "fol", "trec")
 # the values of --assessments-format and of the config's assessments.format (the schema's enum is tested equal)
@@ -13,14 +13,19 @@ BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, accepted at the start of every
 
 def detect_assessment_format(path) -> str:
     """``fol`` for FOL text qrels (5 or more columns, ``Q0`` second), ``trec`` for TREC qrels (4
-    columns, the second not ``Q0``: a 4-column line with ``Q0`` is a truncated FOL line),
-    else ``inex2005`` or ``inex2002`` from the XML vocabulary."""
-    with open_input(path, "run or assessment file") as fh:
-        head = fh.read(65536)
+    columns: ``topic iteration doc grade``, the iteration ``0`` or ``Q0``), else ``inex2005`` or
+    ``inex2002`` from the XML vocabulary. Blank and ``#`` comment lines are passed over. A first
+    line of 4 columns with ``Q0`` second is TREC qrels when every line of the head has 4 columns,
+    else a truncated FOL line (the FOL reader names it, and says how to read TREC qrels)."""
+    head = read_head(path, 65536, "run or assessment file")
     if not head.removeprefix(BOM).lstrip().startswith(b"<"):
-        first = next((line for line in head.removeprefix(BOM).splitlines() if line.strip()), b"")
-        cols = first.split()
-        return "trec" if len(cols) == 4 and cols[1] != b"Q0" else "fol"
+        lines = [cols for cols in map(bytes.split, head.removeprefix(BOM).splitlines())
+                 if cols and not cols[0].startswith(b"#")]
+        if len(head) == 65536:
+            lines = lines[:-1] or lines  # the last line of a full head may be cut short
+        first = lines[0] if lines else []
+        four = len(first) == 4 and (first[1] != b"Q0" or all(len(cols) == 4 for cols in lines))
+        return "trec" if four else "fol"
     if b"<element" in head or b"<passage" in head or b"best-entry-point" in head or b"name=" in head:
         return "inex2005"
     return "inex2002"
@@ -34,14 +39,12 @@ def sniff_scale(path) -> str | None:
     fmt = detect_assessment_format(path)
     if fmt != "inex2005":
         return fmt
-    with open_input(path, "run or assessment file") as fh:
-        head = fh.read(65536)
+    head = read_head(path, 65536, "run or assessment file")
     if b"exhaustivity=" in head or b"exhaustiveness=" in head:
         return "inex2005"
     return "inex2006" if b"<element" in head else None
 
 
 def detect_run_format(path) -> str:
-    with open_input(path, "run or assessment file") as fh:
-        head = fh.read(4096).removeprefix(b"\xef\xbb\xbf").lstrip()
+    head = read_head(path, 4096, "run or assessment file").removeprefix(BOM).lstrip()
     return "xml" if head.startswith(b"<") else "text"

@@ -22,8 +22,9 @@ characters twice.
 
 from __future__ import annotations
 
-from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table
+from inexflow.io.compressed import read_bytes
 from inexflow.io.tables import write_text
 from inexflow.io.topic_order import topic_sort_key
 
@@ -60,8 +61,10 @@ def read_fol_qrels(path) -> AssessmentTables:
         if not cols:
             continue
         if len(cols) < 5:
+            trec = ("; TREC qrels, topic iteration doc grade, are read with --assessments-format trec "
+                    "(config: assessments.format: trec)") if len(cols) == 4 else ""
             raise InputError(path, f"line {lineno}", f"{len(cols)} columns",
-                             "at least 5: topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]")
+                             "at least 5: topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]" + trec)
         topic, _q0, doc = cols[0], cols[1], cols[2]
         rel = _int(path, lineno, cols[3], "rel_chars")
         dlen = _int(path, lineno, cols[4], "doc_chars")

@@ -1,7 +1,9 @@
 """TREC qrels: ``topic iteration doc grade`` (4 columns), document-level graded relevance.
 
 One line per judged (topic, document); a grade > 0 is relevant, 0 or below is judged not
-relevant. :func:`read_trec_judgements` gives the judgements as plain rows, without pandas
+relevant. The iteration is not read (``0`` or ``Q0``); blank lines and comment lines (the first
+non-blank character ``#``) are skipped, as trec_eval 10.0 skips them.
+:func:`read_trec_judgements` gives the judgements as plain rows, without pandas
 (document scoring reads them so); :func:`inexflow.model.assessments.read_assessments` makes
 them the documents table, with the grade in an extra ``grade`` column, ``rel_chars`` 0 and
 ``doc_chars`` -1 (TREC qrels give no character counts), so that the passage and in-context
@@ -12,7 +14,8 @@ trec_eval does (:mod:`inexflow.measures.trec`).
 
 from __future__ import annotations
 
-from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.errors import InputError, decode_text, warn_input
+from inexflow.io.compressed import read_bytes
 
 
 def read_trec_judgements(path) -> list[tuple[str, str, float]]:
@@ -21,7 +24,7 @@ def read_trec_judgements(path) -> list[tuple[str, str, float]]:
     text = decode_text(path, read_bytes(path, "qrels file"))
     for lineno, line in enumerate(text.splitlines(), 1):
         cols = line.split()
-        if not cols:
+        if not cols or cols[0].startswith("#"):  # a comment line, as trec_eval 10.0 skips them
             continue
         if len(cols) != 4:
             raise InputError(path, f"line {lineno}", f"{len(cols)} columns",

@@ -7,7 +7,8 @@ gives up (None) on anything a careful reader must look at line by line: a missin
 field, a value of the wrong type, a score that is not a number or a negative or empty passage. The
 validating reader (:func:`inexflow.io.run_text.read_text_run`) then reads the file again and
 names the line and the problem. Irregular spacing (tabs, ``\\r\\n``, repeated blanks, blank
-lines) is read too, blank lines with a warning.
+lines) is read too, blank lines with a warning, and comment lines (the first non-blank character
+``#``) are skipped, as trec_eval 10.0 skips them.
 """
 
 from __future__ import annotations
@@ -20,11 +21,20 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from inexflow.errors import open_input, read_bytes, warn_input
+from inexflow.errors import warn_input
 from inexflow.io.arrow_arrays import numpy_of
+from inexflow.io.compressed import open_bytes, read_bytes
 
 _BLANKS = re.compile(rb"[ \t]+")
 _EDGES = re.compile(rb"^ | $", re.M)
+_COMMENT = re.compile(rb"^[ \t]*#", re.M)  # a comment line, as trec_eval 10.0 reads runs and qrels
+
+
+def comment_lines(data: bytes) -> set[int]:
+    """The numbers of the comment lines of ``data`` (the first non-blank character ``#``)."""
+    if b"#" not in data or not _COMMENT.search(data):
+        return set()
+    return {i for i, line in enumerate(data.split(b"\n"), 1) if line.lstrip().startswith(b"#")}
 
 
 @dataclass
@@ -47,10 +57,11 @@ class PlainRun:
 
 
 def first_columns(path) -> int:
-    """The number of fields on the first non-blank line of the run at ``path`` (0 if none)."""
-    with open_input(path, "run file") as fh:
+    """The number of fields on the first line of the run at ``path`` that is neither blank nor a
+    comment (0 if none)."""
+    with open_bytes(path, "run file") as fh:
         for line in fh:
-            if line.strip():
+            if line.strip() and not line.lstrip().startswith(b"#"):
                 return len(line.decode("utf-8", "replace").split())
     return 0
 
@@ -59,9 +70,12 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
     """The run at ``path`` (``ncols`` 6 or 8 columns) read by pyarrow; None when anything is
     off (see the module docstring)."""
     data = read_bytes(path, "run file").removeprefix(b"\xef\xbb\xbf")
-    irregular = _irregular_spacing(data)
+    comments = comment_lines(data)
+    irregular = bool(comments) or _irregular_spacing(data)
     if irregular:
         data = _EDGES.sub(b"", _BLANKS.sub(b" ", data.replace(b"\r\n", b"\n")))
+    if comments:  # emptied: pyarrow skips them as it skips blank lines
+        data = b"\n".join(b"" if i in comments else line for i, line in enumerate(data.split(b"\n"), 1))
     text = pa.dictionary(pa.int32(), pa.string())  # strings dictionary-encoded as they are parsed
     types = {"0": text, "2": text, "3": pa.int64(), "4": pa.float64(), "5": text}
     if ncols == 8:
@@ -94,7 +108,8 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
     line = _line_numbers(data, len(table)) if irregular else np.arange(1, len(table) + 1, dtype=np.int64)
     if irregular:
         lines = data.split(b"\n")
-        warn_blank_lines(path, [i for i, text in enumerate(lines, 1) if not text.strip() and i < len(lines)])
+        warn_blank_lines(path, [i for i, text in enumerate(lines, 1)
+                                if not text.strip() and i < len(lines) and i not in comments])
     return PlainRun(cols["0"], cols["2"], cols["5"], cols["3"], cols["4"], cols.get("6"), cols.get("7"), line)
 
 

@@ -5,7 +5,11 @@ length -1 until the collection gives the document's length). The format names no
 participant or task: the campaign config (or the CLI) supplies them.
 
 Parsing is vectorised with pandas; every malformed value is still reported with its
-line number.
+line number. Comment lines (the first non-blank character ``#``) are skipped, as trec_eval
+10.0 skips them. trec_eval never reads the rank column: a TREC run whose ranks are not all
+integers is read with a warning, ordered by descending score, and keeps the problem in
+``rank_error``, so that only the ``trec`` family (which orders as trec_eval) scores it and the
+families that order by rank refuse it with that error.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import re
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, decode_text, read_bytes, warn_input
+from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
+from inexflow.io.compressed import read_bytes
 from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
-from inexflow.io.run_arrow import first_columns, read_plain_run, warn_blank_lines
+from inexflow.io.run_arrow import comment_lines, first_columns, read_plain_run, warn_blank_lines
 from inexflow.io.xpath import canonical_xpath
 
 EXPECTED = ("8 (topic Q0 doc rank rsv run-id offset length), 7 (... run-id xpath) "
@@ -85,18 +90,41 @@ def read_text_run(path) -> RunTable:
     return _read_validating(path)
 
 
-def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict | None = None) -> RunTable:
+def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict | None = None,
+            rank_error: str = "") -> RunTable:
     if len(run_ids) > 1:
         warn_input(path, None, f"several run ids {run_ids[:5]}; using {run_ids[0]!r}")
     check_scores_and_ranks(df, path)
     check_duplicates(df, path, codes)
-    df = order_results(df, has_rank=True, codes=codes)
+    df = order_results(df, has_rank=not rank_error, codes=codes)
     fmt = {8: "fol-text", 7: "xpath-text", 6: "trec-text"}[ncols]
-    return RunTable(run_ids[0], "", "", fmt, str(path), df[list(RESULT_COLUMNS)])
+    return RunTable(run_ids[0], "", "", fmt, str(path), df[list(RESULT_COLUMNS)], rank_error=rank_error)
+
+
+def _trec_ranks(path, lines, col: pd.Series) -> tuple[np.ndarray, str]:
+    """The ranks of a TREC run and "" if they are integers; else placeholder ranks and the
+    problem (``line N: rank '1.5' is not an integer``), with a warning: trec_eval never reads
+    the rank column."""
+    try:
+        return _numbers(path, lines, col, "rank", True), ""
+    except InputError as e:
+        error = e
+    warn_input(path, error.where, f"{error.problem}: the rank column is ignored and results are ordered by "
+               "descending score, as trec_eval reads a run; only the trec family can score this run")
+    return np.zeros(len(col), dtype=np.int64), f"{error.where}: {error.problem}"
 
 
 def _read_validating(path) -> RunTable:
-    text = decode_text(path, read_bytes(path, "run file"))
+    data = read_bytes(path, "run file")
+    comments = comment_lines(data.removeprefix(b"\xef\xbb\xbf"))
+    text = decode_text(path, data)
+    rows = text.split("\n")
+    skip = 0  # leading blank and comment lines (pandas finds no columns after an empty first line)
+    while skip < len(rows) - 1 and (skip + 1 in comments or not rows[skip].strip()):
+        skip += 1
+    leading_blanks = [i for i in range(1, skip + 1) if i not in comments]
+    if comments or skip:  # comments emptied, so that the rows keep their line numbers
+        text = "\n".join("" if i in comments else line for i, line in enumerate(rows[skip:], skip + 1))
     try:
         raw = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, dtype=str, skip_blank_lines=False,
                           keep_default_na=False, na_values=[], engine="c")
@@ -110,9 +138,9 @@ def _read_validating(path) -> RunTable:
         raise InputError(path, None, f"cannot parse run: {e}") from None
     except UnicodeDecodeError as e:
         raise InputError(path, None, f"not UTF-8 text: {e}") from None
-    lines = np.arange(1, len(raw) + 1)
+    lines = np.arange(skip + 1, skip + len(raw) + 1)
     blank = (raw.iloc[:, 0] == "").to_numpy() if len(raw) else np.zeros(0, bool)
-    warn_blank_lines(path, lines[blank])
+    warn_blank_lines(path, [*leading_blanks, *lines[blank & ~np.isin(lines, list(comments))]])
     raw, lines = raw[~blank].reset_index(drop=True), lines[~blank]
     if raw.empty:
         raise InputError(path, None, "run has no results")
@@ -125,7 +153,8 @@ def _read_validating(path) -> RunTable:
     if short.any():
         _first_bad(path, lines, short, lambda i: f"{filled[i]} columns (expected {ncols} as on the first line)")
     raw = raw.iloc[:, :ncols]
-    rank = _numbers(path, lines, raw[3], "rank", True)
+    rank, rank_error = _trec_ranks(path, lines, raw[3]) if ncols == 6 else (
+        _numbers(path, lines, raw[3], "rank", True), "")
     rsv = _numbers(path, lines, raw[4], "rsv", False)
     n = len(raw)
     xpath = np.full(n, "", dtype=object)
@@ -151,7 +180,7 @@ def _read_validating(path) -> RunTable:
     df = pd.DataFrame({"topic": raw[0].to_numpy(dtype=object), "doc": raw[2].to_numpy(dtype=object),
                        "xpath": xpath, "offset": off, "length": ln, "rank": rank, "rsv": rsv,
                        "line": lines.astype(np.int64)})
-    return _finish(path, df, sorted(set(raw[5])), ncols)
+    return _finish(path, df, sorted(set(raw[5])), ncols, rank_error=rank_error)
 
 
 def fol_run_text(run) -> str:

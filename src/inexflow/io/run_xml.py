@@ -18,8 +18,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from lxml import etree
 
-from inexflow.errors import InputError, read_bytes
+from inexflow.errors import InputError
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
+from inexflow.io.compressed import read_bytes
 from inexflow.io.tables import write_text
 from inexflow.io.task_labels import normalise_task
 from inexflow.io.xmlutil import attr, local, parse_xml, safe_parser, where
@@ -179,8 +180,9 @@ def _field(codes, lt, nxt, which, tag_len: int, pattern: str | None = None, dtyp
 
 
 def read_xml_run(path) -> RunTable:
-    scanned = _scan(read_bytes(path, "run file"))
-    root = parse_xml(path) if scanned is None else scanned[0]
+    data = read_bytes(path, "run file")
+    scanned = _scan(data)
+    root = parse_xml(path, "run file", data) if scanned is None else scanned[0]
     if local(root.tag) != "inex-submission":
         raise InputError(path, where(root), f"root element <{local(root.tag)}>", "<inex-submission>")
     run_id = attr(path, root, "run-id", "run_id", "runid")

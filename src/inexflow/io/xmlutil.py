@@ -17,6 +17,7 @@ import threading
 from lxml import etree
 
 from inexflow.errors import InputError
+from inexflow.io.compressed import read_bytes
 
 _PARSERS = threading.local()  # one parser per thread (lxml parsers are not thread-safe)
 
@@ -56,16 +57,15 @@ def _malformed(path, line, msg: str) -> InputError:
 
 
 def parse_xml(path, what: str = "XML file", data: bytes | None = None):
-    """Parse an XML file (or ``data``, the bytes read from it); malformed XML becomes an
-    :class:`InputError` with its line."""
+    """Parse an XML file (or ``data``, the bytes read from it; a compressed file is
+    decompressed, :mod:`inexflow.io.compressed`); malformed XML becomes an :class:`InputError`
+    with its line."""
+    if data is None:
+        data = read_bytes(path, what)
     try:
-        if data is not None:
-            return etree.fromstring(data, safe_parser())
-        return etree.parse(str(path), safe_parser()).getroot()
+        return etree.fromstring(data, safe_parser())
     except etree.XMLSyntaxError as e:
         raise _malformed(path, getattr(e, "lineno", None), e.msg) from None
-    except OSError as e:
-        raise InputError(path, None, f"cannot read {what}: {e}") from None
 
 
 def check_xml(path, data: bytes) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inexflow.errors import UsageError
+from inexflow.errors import InputError, UsageError
 from inexflow.io.task_labels import normalise_task
 from inexflow.measures.context import SCORE_COLUMNS, ScoringContext
 from inexflow.measures.registry import families_for, get_family, needs
@@ -62,6 +62,8 @@ class Session:
     def score_families(self, run) -> list[tuple[str, pd.DataFrame]]:
         """(family, scores) for every family, element results of ``run`` resolved through the
         collection first."""
+        for fam in self.families:
+            refuse_without_ranks(run, fam)
         run = resolve_extents(run, self.collection, self.context.index)
         in_file = in_file_order(run) if any(get_family(f).order == "file" for f in self.families) else None  # warns once
         return [(fam, score_run(in_file if get_family(fam).order == "file" else run, fam, self.context)) for fam in self.families]
@@ -73,11 +75,22 @@ class Session:
         return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
 
 
+def refuse_without_ranks(run, family: str) -> None:
+    """A run read without its ranks (a TREC run whose rank column is not integers, which trec_eval
+    ignores: :mod:`inexflow.io.run_text`) is an :class:`InputError` for a family that does not
+    order results as trec_eval does."""
+    if getattr(run, "rank_error", "") and get_family(family).order != "trec_eval":
+        where, _, problem = run.rank_error.partition(": ")
+        raise InputError(run.source, where, f"{problem}: the {family} family needs integer ranks",
+                         "integer ranks; only the trec family, which orders by score as trec_eval does, ignores them")
+
+
 def in_evaluation_order(run, family: str):
     """``run`` with its results in the order ``family`` scores them: the one ordering rule
     (docs/measures.md). "file" order warns once where ranks disagree with the file
     (:func:`inexflow.measures.toolorder.in_file_order`)."""
     order = get_family(family).order
+    refuse_without_ranks(run, family)
     return {"file": in_file_order, "trec_eval": trec_eval_order}.get(order, lambda r: r)(run)
 
 

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from inexflow.errors import InputError, read_bytes
+from inexflow.errors import InputError
 from inexflow.io import assessments_inex2002, assessments_inex2005, qrels_fol, qrels_trec
 from inexflow.io.canonical import DOCUMENT_COLUMNS, AssessmentTables, make_table
 from inexflow.io.collection import index_collection
+from inexflow.io.compressed import read_bytes
 from inexflow.io.detect import BOM, detect_assessment_format
 from inexflow.io.tables import read_parquet, read_parquet_metadata, write_parquet
 from inexflow.io.topic_order import topic_sort_key

@@ -51,7 +51,8 @@ class Run(RunTable):
 
     def meta(self) -> dict:
         return {"run_id": self.run_id, "name": self.name, "participant": self.participant, "task": self.task,
-                "task_label": self.task_label or self.task, "format": self.format, "source": self.source}
+                "task_label": self.task_label or self.task, "format": self.format, "source": self.source,
+                **({"rank_error": self.rank_error} if self.rank_error else {})}
 
     def save(self, path, made_from: dict | None = None, run_key: str | None = None):
         """Cache the run at ``path``, recording the files it was made from and its run file's
@@ -69,7 +70,7 @@ class Run(RunTable):
         try:
             return cls(m["run_id"], m["participant"], m["task"], m["format"], m["source"],
                        read_parquet(path, categories=("topic", "doc") if categorical else None),
-                       m.get("task_label", m["task"]), m.get("name", ""))
+                       m.get("task_label", m["task"]), m.get("name", ""), rank_error=m.get("rank_error", ""))
         except KeyError as e:
             raise CachedTableError(path, f"cached run table has no {e.args[0]!r} in its metadata") from None
 

@@ -1,0 +1,90 @@
+"""TREC qrels and runs read as trec_eval 10.0 reads them: ``Q0`` as the qrels' iteration,
+``#`` comment lines in runs and qrels, and a rank column that is not integers (trec_eval never
+reads it). Values are compared with the trec_eval binary's where it is built (at
+``/tmp/trec_eval_src/trec_eval`` or ``$TREC_EVAL``; skipped otherwise) and with the same files
+without what trec_eval passes over."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, write
+from inexflow.front import documents
+from test_trec import random_case
+
+TREC_EVAL = Path(os.environ.get("TREC_EVAL", "/tmp/trec_eval_src/trec_eval"))
+MEASURES = ("map", "P_5", "P_10", "Rprec", "ndcg", "num_ret", "num_rel", "num_rel_ret")
+
+
+def decorated(qrels: str, run: str) -> tuple[str, str]:
+    """``qrels`` with ``Q0`` iterations and comment lines, ``run`` with comment lines and ranks
+    that are not integers: what trec_eval 10.0 reads as the same files."""
+    q = "# qrels, judged by hand\n" + qrels.replace(" 0 d", " Q0 d").replace("\n2 ", "\n# topic 2\n2 ", 1)
+    lines = run.splitlines(keepends=True)
+    lines = [f"{t} {q0} {d} {float(r) + 0.5} {s} {n}\n" if i % 3 == 0 else line
+             for i, (line, (t, q0, d, r, s, n)) in enumerate(zip(lines, map(str.split, lines)))]
+    return q, "#  a run\n" + "".join(lines[:7]) + "   # indented comment\n" + "".join(lines[7:])
+
+
+def values(stdout: str) -> dict:
+    return {(m, t): float(v) for m, t, v in (line.split() for line in stdout.splitlines())}
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_q0_comments_and_fractional_ranks_read_as_trec_eval_reads_them(tmp_path, monkeypatch, fast):
+    _, _, qrels, run = random_case(5)
+    q, r = write(tmp_path / "q.trec", qrels), write(tmp_path / "r.run", run)
+    dq, dr = decorated(qrels, run)
+    dq, dr = write(tmp_path / "dq.trec", dq), write(tmp_path / "dr.run", dr)
+    if not fast:
+        monkeypatch.setattr(documents, "handles", lambda args: False)
+    plain = run_cli("score", "--format", "trec", "-q", "--assessments", q, r, check=0)
+    got = run_cli("score", "--format", "trec", "-q", "--assessments", dq, dr, check=0)
+    assert got.stdout == plain.stdout and "\nmap\tall\t" in got.stdout
+    said = [line for line in got.stderr.splitlines() if line.startswith("inexflow:")]
+    assert said == [f"inexflow: warning: {dr}:line 2: rank '1.5' is not an integer: the rank column is ignored and "
+                    "results are ordered by descending score, as trec_eval reads a run; only the trec family can "
+                    "score this run"]
+
+
+def test_equals_the_trec_eval_binary(tmp_path):
+    if not TREC_EVAL.is_file():
+        pytest.skip(f"no trec_eval binary at {TREC_EVAL}")
+    _, _, qrels, run = random_case(6)
+    dq, dr = decorated(qrels, run)
+    dq, dr = write(tmp_path / "q.trec", dq), write(tmp_path / "r.run", dr)
+    want = subprocess.run([TREC_EVAL, "-q", *(f"-m{m}" for m in ("map", "P.5,10", "Rprec", "ndcg", "num_ret",
+                                                                 "num_rel", "num_rel_ret")), dq, dr],
+                          capture_output=True, text=True, check=True).stdout
+    got = values(run_cli("score", "--format", "trec", "-m", "all_trec", "-q", "--assessments", dq, dr,
+                         check=0).stdout)
+    want = {(m, t): float(v) for m, t, v in (line.split() for line in want.splitlines()) if m in MEASURES}
+    assert len(want) > 40 and want == pytest.approx({k: got[k] for k in want}, abs=5e-5)
+
+
+def test_q0_qrels_are_recognised_and_a_failed_recognition_names_the_option(tmp_path):
+    q = write(tmp_path / "q.trec", "1 Q0 d1 1\n1 Q0 d2 0\n")
+    r = write(tmp_path / "r.run", "1 Q0 d1 1 2.0 x\n1 Q0 d2 2 1.0 x\n")
+    assert values(run_cli("score", "--format", "trec", "--assessments", q, r, check=0).stdout)[("map", "all")] == 1
+    # a 4-column line with Q0 among FOL lines is a truncated FOL line: the FOL reader says so,
+    # and how TREC qrels are read
+    bad = write(tmp_path / "mixed", "1 Q0 d1 1\n1 Q0 d2 10 100 0 0:10\n")
+    p = run_cli("score", "--task", "focused", "--assessments", bad, r)
+    assert p.returncode == 2 and f"{bad}:line 1: 4 columns" in p.stderr and "--assessments-format trec" in p.stderr
+
+
+def test_families_that_order_by_rank_refuse_a_run_without_integer_ranks(tmp_path):
+    fol = write(tmp_path / "q.fol", "1 Q0 d1 10 100 0 0:10\n")
+    r = write(tmp_path / "r.run", "1 Q0 d1 1 2.0 x\n1 Q0 d2 two 1.0 x\n")
+    p = run_cli("score", "--task", "focused", "--assessments", fol, r)  # the passage family
+    errors = [line for line in p.stderr.splitlines() if line.startswith("inexflow: error:")]
+    assert p.returncode == 2 and len(errors) == 1
+    assert errors[0].startswith(f"inexflow: error: {r}:line 2: rank 'two' is not an integer: the passage family "
+                                "needs integer ranks")
+    assert run_cli("score", "--task", "focused", "--family", "trec", "--assessments", fol, r).returncode == 0
+    # a 7- or 8-column run keeps its error: its ranks order it
+    r8 = write(tmp_path / "r8.run", "1 Q0 d1 1.5 2.0 x 0 10\n")
+    p = run_cli("score", "--task", "focused", "--family", "trec", "--assessments", fol, r8)
+    assert p.returncode == 2 and f"{r8}:line 1: rank '1.5' is not an integer" in p.stderr
