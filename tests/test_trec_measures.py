@@ -153,3 +153,11 @@ def test_nicknames_and_default_selection(tmp_path):
     picked = run_cli("score", "-m", "P.5,10", "-m", "ndcg_cut.10", "-m", "gm_map", "--assessments", q, r,
                      check=0).stdout
     assert [line.split()[0] for line in picked.splitlines()] == ["runid", "P_5", "P_10", "ndcg_cut_10", "gm_map"]
+
+
+def test_qrels_first_as_trec_eval_takes_them(tmp_path):
+    _, _, qrel_text, run_text = graded_case(2, unanswered=False)
+    q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
+    assert run_cli("score", q, r, check=0).stdout == run_cli("score", "--assessments", q, r, check=0).stdout
+    p = run_cli("score", r)
+    assert p.returncode == 2 and "no assessments: give --assessments FILE" in p.stderr

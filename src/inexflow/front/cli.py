@@ -70,8 +70,9 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
                         "year's submission label (CO.Focussed, SSCAS, AllInContext, BestInContext, ...); required "
                         f"except for document scoring (--family trec, or TREC qrels), where it defaults to "
                         f"{DOCUMENT_TASK}")
-    p.add_argument("--assessments", required=True, action="append", metavar="FILE",
-                   help="assessment file: FOL qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several files)")
+    p.add_argument("--assessments", action="append", metavar="FILE",
+                   help="assessment file: FOL qrels, TREC qrels, INEX 2005/2006 or 2002-2004 XML (repeat for several "
+                        "files); without it, the first file named is the assessments, as trec_eval takes QRELS RUN...")
     p.add_argument("--assessments-format", default="auto", choices=ASSESSMENT_FORMATS)
     p.add_argument("--collection", metavar="DIR", help="collection directory (needed for element runs on FOL qrels)")
     p.add_argument("--family", type=lambda t: [x for x in t.split(",") if x],
@@ -642,6 +643,17 @@ class _LowerLevelFormatter(logging.Formatter):
         return f"inexflow: {record.levelname.lower()}: {record.getMessage()}"
 
 
+def _assessments_first(args) -> None:
+    """Without ``--assessments``, the first file named is the assessments (trec_eval's
+    ``QRELS RUN...``)."""
+    if args.command not in ("score", "compare") or args.assessments:
+        return
+    if len(args.runs) < 2:
+        raise UsageError("no assessments: give --assessments FILE, or the assessments before the runs, as trec_eval "
+                         "takes QRELS RUN...")
+    args.assessments, args.runs = args.runs[:1], args.runs[1:]
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     level = logging.ERROR if args.quiet else logging.INFO if args.verbose else logging.WARNING
@@ -650,6 +662,7 @@ def main(argv=None) -> int:
     logging.basicConfig(handlers=[handler])
     logging.getLogger("inexflow").setLevel(level)
     try:
+        _assessments_first(args)
         commands = {"score": cmd_score, "compare": cmd_compare, "validate": cmd_validate, "simulate": cmd_simulate,
                     "check-config": cmd_check_config, "convert": cmd_convert, "workflow": cmd_workflow}
         return commands[args.command](args)
