@@ -161,3 +161,25 @@ def test_qrels_first_as_trec_eval_takes_them(tmp_path):
     assert run_cli("score", q, r, check=0).stdout == run_cli("score", "--assessments", q, r, check=0).stdout
     p = run_cli("score", r)
     assert p.returncode == 2 and "no assessments: give --assessments FILE" in p.stderr
+
+
+def test_judged_at_k_equals_ir_measures(tmp_path):
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels, _, qrel_text, run_text = graded_case(5, unanswered=False)
+    # distinct scores: ir_measures breaks ties otherwise than trec_eval
+    lines = [line.split() for line in run_text.splitlines()]
+    run_text = "".join(f"{t} Q0 {d} {i} {10000 - i} x\n" for i, (t, _, d, *_rest) in enumerate(lines))
+    run = {}
+    for i, (t, _, d, *_rest) in enumerate(lines):
+        run.setdefault(t, {})[d] = float(10000 - i)
+    q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
+    got = parse_out(run_cli("score", "--format", "trec", "-q", "-m", "Judged", "--assessments", q, r,
+                            check=0).stdout)
+    qrels_list = [ir_measures.Qrel(t, d, g) for t, docs in qrels.items() for d, g in docs.items()]
+    run_list = [ir_measures.ScoredDoc(t, d, s) for t, docs in run.items() for d, s in docs.items()]
+    compared = 0
+    for k in (5, 10, 20, 100):
+        for m in ir_measures.iter_calc([ir_measures.Judged @ k], qrels_list, run_list):
+            assert got[(f"Judged_{k}", m.query_id)] == pytest.approx(m.value, abs=1e-12), (k, m.query_id)
+            compared += 1
+    assert compared >= 4 * 5

@@ -265,6 +265,7 @@ UNJ_CUTOFFS = (5, 10, 20)
 RECALL_LEVELS = tuple(i / 10 for i in range(11))  # iprec_at_recall, 11pt_avg
 RPREC_MULTS = tuple(i / 10 for i in range(2, 21, 2))  # Rprec_mult: multiples of R
 RBP_P = 0.9  # rbp, rbp_resid: the persistence p
+JUDGED_CUTOFFS = (5, 10, 20, 100)  # ir_measures' Judged@k (not a trec_eval measure)
 
 
 def _cut(stem: str, params) -> list[str]:
@@ -287,7 +288,7 @@ TREC_SET = ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "s
 
 
 def trec_measure_names(opts: dict) -> list[str]:
-    return list(TREC_ALL)
+    return [*TREC_ALL, *_cut("Judged", JUDGED_CUTOFFS)]
 
 
 register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, ("relevance_level", "judged_only"),

@@ -263,6 +263,13 @@ class Ranking:
     def unj(self, k):
         return self._at(np.cumsum(self.rel < 0, axis=0), k) / k
 
+    def Judged(self, k):
+        """ir_measures' Judged@k: the share of the first min(k, num_ret) documents that the qrels
+        list (a negative grade included)."""
+        shown = np.minimum(k, self.counts)
+        judged = self._at(np.cumsum(self.rel != NONPOOL, axis=0), k)
+        return np.where(shown > 0, judged / np.where(shown > 0, shown, 1), 0.0)
+
     def set_P(self):
         return np.where(self.counts > 0, self.nrr / self._safe(self.counts), 0.0)
 
@@ -309,7 +316,7 @@ class Ranking:
         ``map`` for ``gm_map``)."""
         out = {}
         cuts = {"P": self.P, "recall": self.recall, "ndcg_cut": self.ndcg_cut, "map_cut": self.map_cut,
-                "relative_P": self.relative_P, "success": self.success, "unj": self.unj}
+                "relative_P": self.relative_P, "success": self.success, "unj": self.unj, "Judged": self.Judged}
         levels = {"iprec_at_recall": self.iprec_at_recall, "Rprec_mult": self.Rprec_mult}
         for name in names:
             if name in out:
