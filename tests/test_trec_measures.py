@@ -14,7 +14,7 @@ from inexflow.measures.registry import RECALL_LEVELS, TREC_ALL, TREC_OFFICIAL
 
 TREC_EVAL = os.environ.get("TREC_EVAL") or shutil.which("trec_eval")
 # trec_eval 10 measures the family does not compute (docs/measures.md)
-NOT_COMPUTED = {"runid", "relstring", "binG", "G", "ndcg_rel", "Rndcg"}
+NOT_COMPUTED = {"runid", "relstring"}
 # where trec_eval 9 (pytrec_eval) and 10 differ: recall levels rounded in 10, truncated after
 # adding 0.9 in 9; rbp, rbp_resid and unj are new in 10
 DIFFER_IN_9 = ("iprec_at_recall", "11pt_avg", "rbp", "unj")

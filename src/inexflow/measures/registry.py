@@ -276,10 +276,9 @@ def _cut(stem: str, params) -> list[str]:
 # trec_eval's measures without -m (its ``official`` set), in its order
 TREC_OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
                  *_cut("iprec_at_recall", RECALL_LEVELS), *_cut("P", P_CUTOFFS))
-# trec_eval's -m all_trec, in its order (relstring, binG, G, ndcg_rel and Rndcg are not computed:
-# docs/measures.md)
+# trec_eval's -m all_trec, in its order (relstring, a string, is not computed: docs/measures.md)
 TREC_ALL = (*TREC_OFFICIAL, *_cut("recall", P_CUTOFFS), "infAP", "gm_bpref", *_cut("Rprec_mult", RPREC_MULTS),
-            "utility", "11pt_avg", "ndcg", *_cut("ndcg_cut", P_CUTOFFS), *_cut("map_cut", P_CUTOFFS),
+            "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", *_cut("ndcg_cut", P_CUTOFFS), *_cut("map_cut", P_CUTOFFS),
             *_cut("relative_P", P_CUTOFFS), *_cut("success", SUCCESS_CUTOFFS), "set_P", "set_relative_P",
             "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", *_cut("unj", UNJ_CUTOFFS))
 # trec_eval's -m set: the measures of the retrieved set

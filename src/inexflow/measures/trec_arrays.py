@@ -263,6 +263,61 @@ class Ranking:
     def unj(self, k):
         return self._at(np.cumsum(self.rel < 0, axis=0), k) / k
 
+    def binG(self):
+        # each relevant document discounted by log2(2 + the non-relevant documents above it + 1)
+        part = np.where(self.isrel, 1.0 / np.log2(3 + (self.ranks - 1) - self.hits), 0.0)
+        return np.where(self.nrr > 0, part.sum(axis=0) / self._safe(self.nrel), 0.0)
+
+    def G(self):
+        # gain = grade, discounted by log2(2 + the ideal's cost so far - the gain so far), the
+        # cost of a rank the ideal gain there, at least 1; over the ideal's total gain
+        gain = np.where(self.rel > 0, self.rel, 0.0)
+        n = len(self.rel)
+        ideal = np.zeros_like(gain)
+        rows = min(n, len(self.ideal))
+        ideal[:rows] = self.ideal[:rows]
+        cost = np.cumsum(np.maximum(ideal, 1.0), axis=0)
+        part = np.where(gain != 0, gain / np.log2(2 + cost - np.cumsum(gain, axis=0)), 0.0)
+        total = self.ideal.sum(axis=0) if len(self.ideal) else np.zeros(len(self.counts))
+        return np.where(total > 0, part.sum(axis=0) / np.where(total > 0, total, 1), 0.0)
+
+    def _npos(self) -> np.ndarray:
+        return (self.ideal > 0).sum(axis=0)
+
+    def ndcg_rel(self):
+        # nDCG averaged over the ranks of the relevant documents retrieved, the rest at the end
+        npos = self._npos()
+        if not len(self.ideal):
+            return np.zeros(len(self.counts))
+        idx = np.minimum(self.ranks.astype(np.int64) - 1, np.maximum(npos - 1, 0)[None, :])
+        idcg = self.ideal_dcg[np.minimum(idx, len(self.ideal) - 1), self.cols[None, :]]
+        pos = self.rel > 0
+        ratio = np.where(pos, self.dcg / np.where(idcg > 0, idcg, 1), 0.0)
+        total = ratio.sum(axis=0)
+        last = self._at(self.dcg, self.counts) / self._safe(self._ideal_at(npos))
+        total = total + (npos - pos.sum(axis=0)) * last
+        return np.where((total > 0) & (npos > 0), total / self._safe(npos), 0.0)
+
+    def Rndcg(self):
+        # nDCG at each rank where the ideal gain drops (and at the end of a longer run), averaged
+        npos = self._npos()
+        out = np.zeros(len(self.counts))
+        for c in np.flatnonzero((self.nrel > 0) & (npos > 0)):
+            ideal = np.append(self.ideal[:npos[c], c], 0.0)
+            change = np.flatnonzero(ideal[1:] != ideal[:-1]) + 1
+            n = self.counts[c]
+            points = [self._dcg_prefix(c, min(i, n)) / self.ideal_dcg[i - 1, c] for i in change]
+            if n > npos[c] + 1:
+                points.append(self._dcg_prefix(c, n) / self.ideal_dcg[npos[c] - 1, c])
+            total = 0.0
+            for v in points:
+                total += v
+            out[c] = total / len(points)
+        return out
+
+    def _dcg_prefix(self, col: int, k: int) -> float:
+        return float(self.dcg[k - 1, col]) if k > 0 else 0.0
+
     def Judged(self, k):
         """ir_measures' Judged@k: the share of the first min(k, num_ret) documents that the qrels
         list (a negative grade included)."""
