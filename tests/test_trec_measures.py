@@ -183,3 +183,36 @@ def test_judged_at_k_equals_ir_measures(tmp_path):
             assert got[(f"Judged_{k}", m.query_id)] == pytest.approx(m.value, abs=1e-12), (k, m.query_id)
             compared += 1
     assert compared >= 4 * 5
+
+
+def test_more_measures_by_hand(tmp_path):
+    # qrels: a (2), b (1), f (1, never retrieved), c (0): R = 3, ideal gains 2, 1, 1
+    q = write(tmp_path / "q.trec", "1 0 a 2\n1 0 b 1\n1 0 c 0\n1 0 f 1\n")
+    # by score: a, c (non-relevant), x (not in the qrels), b
+    r = write(tmp_path / "r.run", "1 Q0 a 1 4 x\n1 Q0 c 2 3 x\n1 Q0 x 3 2 x\n1 Q0 b 4 1 x\n")
+    v = {m: val for (m, t), val in parse_out(run_cli("score", "--format", "trec", "-q", "-m", "all_trec", "-m",
+                                                     "Judged", "--assessments", q, r, check=0).stdout).items()
+         if t == "1"}
+    idcg3 = 2 + 1 / np.log2(3) + 1 / np.log2(4)
+    dcg4 = 2 + 1 / np.log2(5)
+    # infAP: a at rank 1 counts 1; b at rank 4: 1/4 + 3/4 * (2/3) * (1 + e) / (2 + 2e)
+    e = 1e-5
+    assert v["infAP"] == pytest.approx((1 + 1 / 4 + 3 / 4 * (2 / 3) * (1 + e) / (2 + 2 * e)) / 3)
+    assert v["binG"] == pytest.approx((1 / np.log2(2) + 1 / np.log2(4)) / 3)
+    # G: costs 2, 1, 1, 1 (the ideal gains, at least 1); a: 2 / log2(2 + 2 - 2), b: 1 / log2(2 + 5 - 3)
+    assert v["G"] == pytest.approx((2 / 1 + 1 / np.log2(4)) / 4)
+    assert v["ndcg_cut_5"] == pytest.approx(dcg4 / idcg3) and v["ndcg"] == pytest.approx(dcg4 / idcg3)
+    assert v["ndcg_cut_10"] == v["ndcg_cut_5"]
+    assert v["map_cut_5"] == pytest.approx((1 + 2 / 4) / 3)
+    assert v["Rprec_mult_0.20"] == 1.0  # rank (long) (0.6 + 0.9) = 1
+    assert v["Rprec_mult_2.00"] == pytest.approx(2 / 6)  # rank 6, beyond the 4 retrieved
+    assert v["relative_P_5"] == pytest.approx(2 / 3)
+    assert v["set_relative_P"] == pytest.approx(2 / 3) and v["set_map"] == pytest.approx(4 / 12)
+    assert v["utility"] == 0.0  # 2 relevant - 2 not
+    assert v["rbp"] == pytest.approx(0.1 * (1.0 + 0.9 ** 3 * 0.5))  # grades over the highest, 2
+    # ndcg_rel: nDCG at a (1.0), at b (dcg4 / idcg3), and once more for f, not retrieved
+    assert v["ndcg_rel"] == pytest.approx((1.0 + 2 * dcg4 / idcg3) / 3)
+    # Rndcg: where the ideal gain drops, after rank 1 (2 -> 1) and after rank 3 (1 -> 0)
+    assert v["Rndcg"] == pytest.approx((2 / 2 + 2 / idcg3) / 2)
+    assert v["bpref"] == pytest.approx(1 / 3)  # a above every non-relevant, b below c
+    assert v["Judged_5"] == pytest.approx(3 / 4)
