@@ -140,7 +140,7 @@ def test_compare_cli_errors_are_one_line(tmp_path):
 
 
 @pytest.mark.parametrize("spec, families, want", [
-    (["P.5,10", "map"], ["trec"], ["P_5", "P_10", "map"]),
+    (["P.5,10", "map"], ["trec"], ["map", "P_5", "P_10"]),  # the trec family: in trec_eval's order
     (["iP[0.01]", "MAiP"], ["passage"], ["iP[0.01]", "MAiP"]),
     (["iP.0.01,0.1"], ["passage"], ["iP[0.01]", "iP[0.10]"]),
     ("iP", ["passage"], ["iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]"]),

@@ -152,7 +152,8 @@ def test_nicknames_and_default_selection(tmp_path):
     assert everything == ["runid", *TREC_ALL]
     picked = run_cli("score", "-m", "P.5,10", "-m", "ndcg_cut.10", "-m", "gm_map", "--assessments", q, r,
                      check=0).stdout
-    assert [line.split()[0] for line in picked.splitlines()] == ["runid", "P_5", "P_10", "ndcg_cut_10", "gm_map"]
+    # trec_eval prints in its own order, and no runid when -m names measures
+    assert [line.split()[0] for line in picked.splitlines()] == ["gm_map", "P_5", "P_10", "ndcg_cut_10"]
 
 
 def test_qrels_first_as_trec_eval_takes_them(tmp_path):
@@ -216,3 +217,24 @@ def test_more_measures_by_hand(tmp_path):
     assert v["Rndcg"] == pytest.approx((2 / 2 + 2 / idcg3) / 2)
     assert v["bpref"] == pytest.approx(1 / 3)  # a above every non-relevant, b below c
     assert v["Judged_5"] == pytest.approx(3 / 4)
+
+
+@pytest.mark.skipif(not TREC_EVAL, reason="no trec_eval 10 binary (TREC_EVAL or trec_eval on PATH)")
+@pytest.mark.parametrize("specs", [
+    ["-m", "iprec_at_recall.0.1,.25,1,0.33", "-m", "P.1,7,3", "-m", "Rprec_mult.0.5,1.5", "-m", "ndcg_cut.3,7",
+     "-m", "success.2", "-m", "recall.3", "-m", "map_cut.2", "-m", "relative_P.9", "-m", "unj.2"],
+    ["-m", "P.5", "-m", "map", "-m", "ndcg_cut.10,3"],  # printed in trec_eval's order, not the order given
+    ["-m", "P.5", "-m", "runid"], ["-m", "set"], ["-m", "official"]])
+def test_measures_chosen_as_trec_eval_chooses_them(tmp_path, specs):
+    _, _, qrel_text, run_text = graded_case(4, unanswered=False)
+    q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
+    want = subprocess.run([TREC_EVAL, "-q", *specs, str(q), str(r)], capture_output=True, text=True,
+                          check=True).stdout
+    assert run_cli("score", "-q", *specs, q, r, check=0).stdout == want
+
+
+def test_a_parameter_trec_eval_would_refuse(tmp_path):
+    _, _, qrel_text, run_text = graded_case(4, unanswered=False)
+    q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
+    p = run_cli("score", "-m", "P.1.5", q, r)
+    assert p.returncode == 2 and "-m P.1.5: P takes a positive whole number, not '1.5'" in p.stderr

@@ -20,7 +20,7 @@ from inexflow.campaign.deploy import init, workflow_dir
 from inexflow.errors import InputError, UsageError
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
-from inexflow.measures.registry import FAMILIES, OFFICIAL, printed_measures, select_measures
+from inexflow.measures.registry import FAMILIES, OFFICIAL, printed_measures, select_measures, trec_parameters, trec_runid
 from inexflow.model.options import Options
 from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config
 
@@ -288,7 +288,8 @@ def options_from_args(args):
                    alpha=args.alpha, empty_topics_zero=args.empty_topics_zero, all_qrels_topics=args.all_qrels_topics,
                    topic_subset=args.topic_subset, beta=args.beta, bep_distance=args.bep_distance,
                    regroup=args.regroup, bepd_a=args.bepd_a, mean_doc_length=args.mean_doc_length,
-                   cutoff_ks=args.cutoff_ks, relevance_level=args.relevance_level, judged_only=args.judged_only)
+                   cutoff_ks=args.cutoff_ks, relevance_level=args.relevance_level, judged_only=args.judged_only,
+                   trec_measures=trec_parameters(args.measures))
 
 
 def scoring_session(args, default_measures=None):
@@ -511,7 +512,8 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
             elif args.format == "json":
                 out.append(json_lines(scores, args.per_topic, run.name))
             elif args.format == "trec_eval":
-                out.append(trec_eval_lines(rows_of(scores), args.per_topic, run.run_id))
+                out.append(trec_eval_lines(rows_of(scores), args.per_topic,
+                                           run.run_id if trec_runid(args.measures) else None))
             else:
                 text = format_scores(scores, args.per_topic, align=args.format == "inex")
                 if args.format == "tsv":

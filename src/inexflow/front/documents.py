@@ -24,7 +24,7 @@ from inexflow.io.qrels_trec import read_trec_judgements
 from inexflow.io.run_arrow import PlainRun, first_columns, read_plain_run
 from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.output import format_rows, trec_eval_lines
-from inexflow.measures.registry import OFFICIAL, select_measures
+from inexflow.measures.registry import OFFICIAL, select_measures, trec_parameters, trec_runid
 from inexflow.measures.topicset import topics_to_score
 from inexflow.measures.trec_arrays import Judged, codes_of, document_rows, score_documents, trec_order
 
@@ -64,7 +64,7 @@ def plain_run(path) -> PlainRun | None:
 def measure_names(args) -> list[str]:
     """The trec family's measures ``args`` ask for: ``-m``, else what the family prints by
     default (trec_eval's default table)."""
-    return select_measures(args.measures or [OFFICIAL], ["trec"])
+    return select_measures(args.measures or [OFFICIAL], ["trec"], {"trec_measures": trec_parameters(args.measures)})
 
 
 def score_text(path, run: PlainRun, judged: Judged, args) -> str:
@@ -81,7 +81,7 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> str:
     rows = document_rows(topics, values, names)
     run_id = run.run_id.dictionary[0].as_py()
     if args.format == "trec_eval":
-        return trec_eval_lines(rows, args.per_topic, run_id)
+        return trec_eval_lines(rows, args.per_topic, run_id if trec_runid(args.measures) else None)
     text = format_rows(rows, args.per_topic, align=args.format == "inex")
     if args.format == "inex":
         return f'<eval run-id="{run_id}" file="{path}">\n{text}</eval>\n'

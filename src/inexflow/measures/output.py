@@ -88,14 +88,15 @@ def format_scores(df, per_topic: bool, align: bool = False) -> str:
     return format_rows(rows_of(df), per_topic, align)
 
 
-def trec_eval_lines(rows: list[tuple], per_topic: bool, run_id: str) -> str:
+def trec_eval_lines(rows: list[tuple], per_topic: bool, run_id: str | None) -> str:
     """The rows ``(topic, quant, measure, value)`` as trec_eval 10.0 prints them: the name
     left-aligned in 22 columns, the topic, the value with 4 decimals (counts as integers);
-    per-topic lines (if ``per_topic``) topic by topic, then ``runid`` and the ``all`` lines."""
+    per-topic lines (if ``per_topic``) topic by topic, then ``runid`` (unless None) and the
+    ``all`` lines."""
     rows = _in_output_order(rows, per_topic)
     out, done = [], False
     for topic, _, measure, value in rows:
-        if topic == "all" and not done:
+        if topic == "all" and not done and run_id is not None:
             out.append(f"{'runid':<22}\tall\t{run_id}\n")
             done = True
         v = float(value)

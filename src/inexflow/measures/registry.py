@@ -286,8 +286,74 @@ TREC_SET = ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "s
             "set_map", "set_F")
 
 
+# the measures trec_eval computes at any parameter (-m P.1, -m iprec_at_recall.0.25): stem -> type
+TREC_PARAMETERS = {"P": int, "recall": int, "ndcg_cut": int, "map_cut": int, "relative_P": int, "success": int,
+                   "unj": int, "Judged": int, "iprec_at_recall": float, "Rprec_mult": float}
+
+
 def trec_measure_names(opts: dict) -> list[str]:
-    return [*TREC_ALL, *_cut("Judged", JUDGED_CUTOFFS)]
+    extra = [n for n in (opts.get("trec_measures") or ()) if n not in TREC_ALL]
+    return list(dict.fromkeys([*TREC_ALL, *_cut("Judged", JUDGED_CUTOFFS), *extra]))
+
+
+def trec_sorted(names) -> list[str]:
+    """``names`` of the trec family in the order trec_eval prints them: its measures' order,
+    a measure's parameters ascending."""
+    stems: dict[str, int] = {}
+    for n in (*TREC_ALL, *_cut("Judged", JUDGED_CUTOFFS)):
+        stems.setdefault(_stem_of(n)[0], len(stems))
+
+    def key(n):
+        stem, param = _stem_of(n)
+        return stems.get(stem, len(stems)), float(param) if param else 0.0
+
+    return sorted(names, key=key)
+
+
+def _stem_of(name: str) -> tuple[str, str]:
+    m = _UNDERSCORE.match(name)
+    return (m["stem"], m["params"]) if m and m["stem"] in TREC_PARAMETERS else (name, "")
+
+
+RUNID = "runid"  # trec_eval's run id line: printed by its nicknames and -m runid
+
+
+def trec_runid(specs) -> bool:
+    """Whether trec_eval prints its ``runid`` line for the ``-m`` specs: without -m, and when
+    they name ``runid`` or a nickname."""
+    tokens = {t.strip() for spec in specs or () for t in str(spec).split(",")}
+    return not specs or bool(tokens & {RUNID, OFFICIAL, "all_trec", "set"})
+
+
+def trec_parameters(specs) -> list[str]:
+    """The trec family's measures that ``-m`` specs name at parameters beyond trec_eval's
+    defaults (``P.1,7`` -> ``P_1``, ``P_7``; ``iprec_at_recall.0.25``), for the option
+    ``trec_measures``; a parameter that is not a positive number of the stem's type is a
+    :class:`UsageError`."""
+    out: dict[str, None] = {}
+    for spec in [specs] if isinstance(specs, str) else specs or ():
+        stem = None
+        for token in (t.strip() for t in str(spec).split(",")):
+            m = _UNDERSCORE.match(token)
+            if m and m["stem"] in TREC_PARAMETERS:
+                stem, param = m["stem"], m["params"]
+            elif "." in token and token.split(".", 1)[0] in TREC_PARAMETERS:
+                stem, param = token.split(".", 1)
+            elif stem is not None and token[:1] in "0123456789.":
+                param = token
+            else:
+                stem = None
+                continue
+            kind = TREC_PARAMETERS[stem]
+            try:
+                value = kind(float(param)) if kind is int and float(param).is_integer() else kind(param)
+            except ValueError:
+                raise UsageError(f"-m {token}: {stem} takes a positive {'whole ' if kind is int else ''}number, "
+                                 f"not {param!r}") from None
+            if value <= 0 and not (kind is float and value == 0):
+                raise UsageError(f"-m {token}: {stem} takes a positive number, not {param!r}")
+            out[_cut(stem, [value])[0]] = None
+    return [n for n in out if n not in TREC_ALL]
 
 
 register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, ("relevance_level", "judged_only"),
@@ -491,14 +557,14 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
         cuts = [-1, *_top_level(spec, ","), len(spec)]
         stem = None  # the stem whose parameters follow (P.5,10: 10 is P's)
         for token in (spec[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])):
-            if not token:
+            if not token or (token == RUNID and "trec" in families):
                 continue
             if token in known:
                 out[token], stem = None, None
             elif token in (nick := nicknamed(families, options)):
                 out.update(dict.fromkeys(nick[token]))
                 stem = None
-            elif stem is not None and token[:1].isdigit():  # P.5,10: 10 is another of P's parameters
+            elif stem is not None and (token[:1].isdigit() or token[:2].lstrip(".").isdigit()):  # P.5,10; .25
                 with_parameters(stem, [token], token)
             elif token in stems:
                 out.update(dict.fromkeys(n for _, n in stems[token]))
@@ -515,4 +581,4 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
                 unknown(token)
     if not out:
         raise UsageError(f"{where}: no measure named")
-    return list(out)
+    return trec_sorted(out) if list(families) == ["trec"] else list(out)

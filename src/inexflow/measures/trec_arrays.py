@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from inexflow.io.arrow_arrays import arrow_of, numpy_of, strings_of
 from inexflow.measures.catalogue import mean_rows
-from inexflow.measures.registry import MEANS, RBP_P, RECALL_LEVELS, RPREC_MULTS
+from inexflow.measures.registry import MEANS, RBP_P, RECALL_LEVELS
 
 
 def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
@@ -386,10 +386,7 @@ class Ranking:
             if stem in cuts:
                 out[name] = cuts[stem](int(param))
             elif stem in levels:
-                params = [p for p in {"iprec_at_recall": RECALL_LEVELS, "Rprec_mult": RPREC_MULTS}[stem]]
-                values = levels[stem](params)
-                for p, v in zip(params, values):
-                    out[f"{stem}_{p:.2f}"] = v
+                out[name] = levels[stem]([float(param)])[0]
             else:
                 raise KeyError(f"the trec family has no measure {name!r}")
         return {n: out[n] for n in names}

@@ -44,6 +44,7 @@ class Options:
     cutoff_ks: tuple[int, ...] = (5, 10, 20, 30, 100, 200, 1500)  # cut-offs of the cutoff family
     relevance_level: int = 1                   # trec -l: a document graded at least this is relevant
     judged_only: bool = False                  # trec -J: unjudged documents are left out of the ranking
+    trec_measures: tuple[str, ...] = ()        # trec measures at parameters beyond trec_eval's defaults (P_1)
 
     def __post_init__(self):
         for f in fields(self):  # lists from YAML or JSON become tuples: hashable, comparable
