@@ -30,8 +30,12 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     where (topic, score) is tied."""
     topic_pos = np.asarray(topic_pos, dtype=np.int64)
     score = np.asarray(score, dtype=np.float64)
-    table = pa.table({"t": arrow_of(topic_pos), "s": arrow_of(score)})
-    order = numpy_of(pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending")])).copy()
+    dt, ds = np.diff(topic_pos), np.diff(score)
+    if ((dt > 0) | ((dt == 0) & (ds <= 0))).all() and not np.isnan(score).any():
+        order = np.arange(len(score))  # already in order, as most runs are written: only ties to break
+    else:
+        table = pa.table({"t": arrow_of(topic_pos), "s": arrow_of(score)})
+        order = numpy_of(pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending")])).copy()
     t, s = topic_pos[order], score[order]
     same = (t[1:] == t[:-1]) & ((s[1:] == s[:-1]) | (np.isnan(s[1:]) & np.isnan(s[:-1])))
     if not same.any():
@@ -43,11 +47,10 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     group = np.cumsum(np.concatenate([[True], ~same[at[:-1]] | (np.diff(at) > 1)]))
     rows = order[at]
     dcode, ddict = encoded(doc)
-    used, inverse = np.unique(dcode[rows], return_inverse=True)
-    # the tied rows' documents in byte order (their places among the distinct ids they hold),
-    # descending within each tied group; a stable sort keeps repeated documents in file order
-    place = numpy_of(pc.rank(ddict.take(arrow_of(used)), sort_keys="ascending", tiebreaker="first"))
-    order[at] = rows[np.lexsort((-place.astype(np.int64)[inverse], group))]
+    # the tied rows by group, then document id descending in byte order (Arrow compares strings
+    # as bytes); the sort is stable, so repeated documents keep their file order
+    tied_rows = pa.table({"g": arrow_of(group), "d": ddict.take(arrow_of(dcode[rows]))})
+    order[at] = rows[numpy_of(pc.sort_indices(tied_rows, sort_keys=[("g", "ascending"), ("d", "descending")]))]
     return order
 
 
