@@ -161,7 +161,7 @@ def test_qrels_first_as_trec_eval_takes_them(tmp_path):
     q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
     assert run_cli("score", q, r, check=0).stdout == run_cli("score", "--assessments", q, r, check=0).stdout
     p = run_cli("score", r)
-    assert p.returncode == 2 and "no assessments: give --assessments FILE" in p.stderr
+    assert p.returncode == 2 and "give the assessments and at least one run" in p.stderr
 
 
 def test_judged_at_k_equals_ir_measures(tmp_path):
@@ -238,3 +238,30 @@ def test_a_parameter_trec_eval_would_refuse(tmp_path):
     q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
     p = run_cli("score", "-m", "P.1.5", q, r)
     assert p.returncode == 2 and "-m P.1.5: P takes a positive whole number, not '1.5'" in p.stderr
+
+
+@pytest.mark.skipif(not TREC_EVAL, reason="no trec_eval 10 binary (TREC_EVAL or trec_eval on PATH)")
+@pytest.mark.parametrize("specs", [
+    "-m set_F.0.5 -m set_F", "-m P.1,7 -m P.5", "-m all_trec -m P.1", "-m P -m P.1", "-m P.1 -m P",
+    "-m P.5 -m official", "-m runid", "-c -l 2", "-c -J -q", "-l 0"])
+def test_trec_evals_rules_for_repeated_measures_and_options(tmp_path, specs):
+    # a measure named by several -m: the first with parameters sets them; -c with -l counts num_rel
+    # over every grade above 0; -c -J: topics without a document are 0 / 0
+    _, _, qrel_text, run_text = graded_case(1, unanswered="-c" in specs)
+    q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
+    want = subprocess.run([TREC_EVAL, *specs.split(), str(q), str(r)], capture_output=True, text=True,
+                          check=True).stdout
+    want = "".join(line for line in want.splitlines(keepends=True) if not line.startswith("relstring"))
+    assert run_cli("score", *specs.split(), q, r, check=0).stdout == want
+
+
+def test_python_takes_trec_evals_parameters(tmp_path):
+    import inexflow
+
+    _, _, qrel_text, run_text = graded_case(1, unanswered=False)
+    q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
+    cli = parse_out(run_cli("score", "--format", "trec", "-m", "P.7", "-m", "map", q, r, check=0).stdout)
+    got = inexflow.evaluate(q, r, ["P.7", "map"])
+    assert dict(zip(got["measure"], got["value"])) == {"map": cli[("map", "all")], "P_7": cli[("P_7", "all")]}
+    opt = inexflow.evaluate(q, r, trec_measures=["P_7"])
+    assert "P_7" in set(opt["measure"])

@@ -47,13 +47,15 @@ naming the row (its position, from 0), the (query, document) or the column.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.front.frames import FrameError, assessments_from_frame, frame_of, is_records, run_from_frame
 from inexflow.io.task_labels import DOCUMENT_TASK
 from inexflow.measures.output import select_scores
-from inexflow.measures.registry import select_measures
+from inexflow.measures.registry import select_measures, trec_parameters
 from inexflow.measures.session import Session
 from inexflow.model.assessments import Assessments, read_assessments
 from inexflow.model.options import Options
@@ -109,6 +111,9 @@ def evaluate(assessments, run, measures=None, *, task: str | None = None, famili
     ``per_topic=True`` the rows ``topic, quant, measure, value`` of every topic and ``all``.
     """
     opts = Options.from_dict(options)
+    if measures is not None:  # trec measures at parameters beyond trec_eval's defaults (P.7), as -m takes them
+        extra = trec_parameters(measures)
+        opts = replace(opts, trec_measures=tuple(dict.fromkeys([*opts.trec_measures, *extra])))
     a = _assessments(assessments, assessments_format)
     task = task or document_task(a, families)
     session = Session.build(a, task, families, opts, collection)

@@ -110,7 +110,7 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
                         "trec_eval's -c, they are printed too, as with -e)")
     p.add_argument("-e", dest="empty_topics_zero", action="store_true",
                    help="topics assessed but absent from the run score 0 instead of being left out")
-    p.add_argument("-l", dest="relevance_level", type=_positive, default=d.relevance_level,
+    p.add_argument("-l", dest="relevance_level", type=_natural, default=d.relevance_level,
                    help=f"document measures (trec family): a document graded at least this is relevant, as trec_eval's "
                         f"-l (default {d.relevance_level})")
     p.add_argument("-J", dest="judged_only", action="store_true",
@@ -271,6 +271,16 @@ _positive_number = _number(lambda x: x > 0, "a number above 0")  # a distance, a
 _fraction = _number(lambda x: 0 <= x <= 1, "a number from 0 to 1")
 
 
+def _natural(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, not {text!r}")
+    return n
+
+
 def _positive(text: str) -> int:
     try:
         n = int(text)
@@ -306,8 +316,10 @@ def scoring_session(args, default_measures=None):
                              "left out only for document scoring: --family trec, or TREC qrels")
         args.task = DOCUMENT_TASK
     session = Session.build(a, args.task, args.family, options, args.collection)
-    specs = args.measures or default_measures or printed_measures(session.families, options)
-    return session, select_measures(specs, session.families, options) if specs else None
+    specs = args.measures or default_measures
+    if not specs:
+        return session, printed_measures(session.families, options)
+    return session, select_measures(specs, session.families, options)
 
 
 def cmd_score(args) -> int:
@@ -502,9 +514,11 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
         if args.format == "inex":
             out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')
         for fam, scores in session.score_families(run):
-            if measures and not (args.cutoff_table and fam == "cutoff"):
+            if measures is not None and not (args.cutoff_table and fam == "cutoff"):
                 scores = select_scores(scores, measures)
                 if scores.empty:
+                    if args.format == "trec_eval" and trec_runid(args.measures):  # -m runid alone
+                        out.append(trec_eval_lines([], args.per_topic, run.run_id))
                     continue
             if args.cutoff_table and fam == "cutoff":
                 from inexflow.measures.cutoff import cutoff_table
@@ -651,8 +665,8 @@ def _assessments_first(args) -> None:
     if args.command not in ("score", "compare") or args.assessments:
         return
     if len(args.runs) < 2:
-        raise UsageError("no assessments: give --assessments FILE, or the assessments before the runs, as trec_eval "
-                         "takes QRELS RUN...")
+        raise UsageError("give the assessments and at least one run: --assessments FILE RUN..., or QRELS RUN... as "
+                         "trec_eval takes them")
     args.assessments, args.runs = args.runs[:1], args.runs[1:]
 
 

@@ -26,7 +26,14 @@ from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.output import format_rows, trec_eval_lines
 from inexflow.measures.registry import OFFICIAL, select_measures, trec_parameters, trec_runid
 from inexflow.measures.topicset import topics_to_score
-from inexflow.measures.trec_arrays import Judged, codes_of, document_rows, score_documents, trec_order
+from inexflow.measures.trec_arrays import (
+    Judged,
+    codes_of,
+    complete_num_rel,
+    document_rows,
+    score_documents,
+    trec_order,
+)
 
 
 def handles(args) -> bool:
@@ -78,7 +85,7 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> str:
     names = measure_names(args)
     values = score_documents(run.topic.take(take), run.doc.take(take), topics, judged, names,
                              level=args.relevance_level, judged_only=args.judged_only, distinct=True)
-    rows = document_rows(topics, values, names)
+    rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None)
     run_id = run.run_id.dictionary[0].as_py()
     if args.format == "trec_eval":
         return trec_eval_lines(rows, args.per_topic, run_id if trec_runid(args.measures) else None)

@@ -103,6 +103,8 @@ def trec_eval_lines(rows: list[tuple], per_topic: bool, run_id: str | None) -> s
         # C's printf("%6.4f") of 0.0 / 0.0 (the sign bit set) is "  -nan"
         text = str(int(v)) if is_count(measure) and v.is_integer() else "  -nan" if math.isnan(v) else f"{v:6.4f}"
         out.append(f"{measure:<22}\t{topic}\t{text}\n")
+    if not done and run_id is not None:  # -m runid alone
+        out.append(f"{'runid':<22}\tall\t{run_id}\n")
     return "".join(out)
 
 

@@ -288,7 +288,7 @@ TREC_SET = ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "s
 
 # the measures trec_eval computes at any parameter (-m P.1, -m iprec_at_recall.0.25): stem -> type
 TREC_PARAMETERS = {"P": int, "recall": int, "ndcg_cut": int, "map_cut": int, "relative_P": int, "success": int,
-                   "unj": int, "Judged": int, "iprec_at_recall": float, "Rprec_mult": float}
+                   "unj": int, "Judged": int, "iprec_at_recall": float, "Rprec_mult": float, "set_F": float}
 
 
 def trec_measure_names(opts: dict) -> list[str]:
@@ -352,12 +352,13 @@ def trec_parameters(specs) -> list[str]:
                                  f"not {param!r}") from None
             if value <= 0 and not (kind is float and value == 0):
                 raise UsageError(f"-m {token}: {stem} takes a positive number, not {param!r}")
-            out[_cut(stem, [value])[0]] = None
+            # trec_eval prints set_F's parameter as given, the others' with two decimals
+            out[f"{stem}_{param}" if stem == "set_F" else _cut(stem, [value])[0]] = None
     return [n for n in out if n not in TREC_ALL]
 
 
 register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, ("relevance_level", "judged_only"),
-                means={"gm_map": "map", "gm_bpref": "bpref"}, order="trec_eval",
+                means={"gm_map": "map", "gm_bpref": "bpref"}, order="trec_eval", aggregate="tool_mean",
                 aggregates={"gm_map": "geometric", "gm_bpref": "geometric"}, quantised=False,
                 fixed_quants=("-",), headline=lambda opts: ["map", "P_10", "Rprec", "ndcg"],
                 nicknames={"official": lambda opts: list(TREC_OFFICIAL), "all_trec": lambda opts: list(TREC_ALL),
@@ -520,6 +521,24 @@ def printed_measures(families, options: dict | None = None) -> list[str] | None:
     return list(dict.fromkeys(m for f in fams for m in f.nicknames[f.printed](options or {})))
 
 
+def _as_trec_eval(out: dict, before: set, explicit: set, defaults: set, given: set) -> None:
+    """trec_eval's rule for a measure named by several ``-m``: the first that gives it
+    parameters sets them (``-m P.1,7 -m P.5``: P_1, P_7); parameters replace the defaults a
+    nickname or a bare stem gave it (``-m all_trec -m P.1``: P_1)."""
+    new = [n for n in out if n not in before]
+    for stem in dict.fromkeys(_stem_of(n)[0] for n in new):
+        mine = [n for n in new if _stem_of(n)[0] == stem]
+        if stem in given or (stem in defaults and stem not in explicit):
+            for n in mine:
+                del out[n]
+        elif stem in explicit:
+            for n in [n for n in before if _stem_of(n)[0] == stem]:
+                del out[n]
+            given.add(stem)
+        else:
+            defaults.add(stem)
+
+
 def select_measures(specs, families, options: dict | None = None, where: str = "-m") -> list[str]:
     """The measure names that ``specs`` select among those ``families`` emit with ``options``,
     as trec_eval's ``-m`` selects them (docs/cli.md, "Choosing measures"): each spec names
@@ -527,8 +546,10 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
     ``P_10``); a stem with parameters after a dot (``P.5,10`` -> ``P_5``, ``P_10``;
     ``iP.0.01,0.05`` -> ``iP[0.01]``, ``iP[0.05]``; parameters are compared as numbers) or in
     brackets (``nxCG[5,10]``); a stem alone for all its parameters (``iP``, ``P``); a nickname
-    (:func:`nicknamed`: ``official``, and the trec family's ``all_trec`` and ``set``). An unknown name is a :class:`UsageError` starting
-    with ``where`` and naming the known measures. Names come in the order given, once each."""
+    (:func:`nicknamed`: ``official``, and the trec family's ``all_trec`` and ``set``). An
+    unknown name is a :class:`UsageError` starting with ``where`` and naming the known
+    measures. Names come in the order given, once each; the trec family's in trec_eval's order,
+    and, as trec_eval, only the first spec that names a measure sets its parameters."""
     if isinstance(options, Options):
         options = options.as_dict()
     known = measure_names(families, options)
@@ -538,11 +559,13 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
         if sp:
             stems.setdefault(sp[0], []).append((sp[1], n))
     out: dict[str, None] = {}
+    extra = set((options or {}).get("trec_measures") or ())
 
     def unknown(token: str):
         _unknown_measure(token, known, families, where, stems, "; parameters after a dot, e.g. P.5,10 or iP.0.01,0.05")
 
     def with_parameters(stem: str, params: list[str], token: str):
+        explicit.add(stem)
         if stem not in stems:
             unknown(token)
         for p in params:
@@ -552,7 +575,13 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
                                  f"{', '.join(q for q, _ in stems[stem])})")
             out.update(dict.fromkeys(hits))
 
+    # trec: the stems earlier specs named at their default parameters, and with parameters
+    defaults: set[str] = set()
+    given: set[str] = set()
+    literal: set[str] = set()  # names given whole (P_10), which trec_eval's rule leaves alone
     for spec in [specs] if isinstance(specs, str) else specs:
+        before = set(out)
+        explicit: set[str] = set()
         spec = str(spec)
         cuts = [-1, *_top_level(spec, ","), len(spec)]
         stem = None  # the stem whose parameters follow (P.5,10: 10 is P's)
@@ -561,13 +590,15 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
                 continue
             if token in known:
                 out[token], stem = None, None
+                if _stem_of(token)[1]:
+                    literal.add(token)
             elif token in (nick := nicknamed(families, options)):
                 out.update(dict.fromkeys(nick[token]))
                 stem = None
             elif stem is not None and (token[:1].isdigit() or token[:2].lstrip(".").isdigit()):  # P.5,10; .25
                 with_parameters(stem, [token], token)
-            elif token in stems:
-                out.update(dict.fromkeys(n for _, n in stems[token]))
+            elif token in stems:  # a stem alone: its default parameters (not those other specs add)
+                out.update(dict.fromkeys(n for _, n in stems[token] if n not in extra))
                 stem = None
             elif (m := _BRACKET.match(token)) and m["stem"] in stems:
                 with_parameters(m["stem"], [p.strip() for p in m["params"].split(",")], token)
@@ -579,6 +610,8 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
                 with_parameters(stem, [token], token)
             else:
                 unknown(token)
-    if not out:
+        if list(families) == ["trec"]:
+            _as_trec_eval(out, before | literal, explicit, defaults, given)
+    if not out and not ("trec" in families and trec_runid(specs) and specs):  # -m runid alone: the line only
         raise UsageError(f"{where}: no measure named")
     return trec_sorted(out) if list(families) == ["trec"] else list(out)

@@ -30,7 +30,14 @@ import pandas as pd
 from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.registry import trec_measure_names
 from inexflow.measures.topicset import scored_topics
-from inexflow.measures.trec_arrays import Judged, codes_of, document_rows, score_documents, trec_order
+from inexflow.measures.trec_arrays import (
+    Judged,
+    codes_of,
+    complete_num_rel,
+    document_rows,
+    score_documents,
+    trec_order,
+)
 
 
 def trec_eval_order(run):
@@ -59,7 +66,8 @@ def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:
     topics = scored_topics(run, judged.topic_ids, ctx,
                            empty_zero=bool(ctx.opt("empty_topics_zero") or ctx.opt("all_qrels_topics")))
     res = run.results
-    names = trec_measure_names({})
+    names = trec_measure_names({"trec_measures": ctx.opt("trec_measures")})
     values = score_documents(res["topic"].to_numpy(object), res["doc"].to_numpy(object), topics, judged, names,
-                             level=ctx.options.relevance_level, judged_only=ctx.options.judged_only)
-    return tidy(document_rows(topics, values, names))
+                             level=ctx.opt("relevance_level"), judged_only=ctx.opt("judged_only"))
+    complete = complete_num_rel(judged, topics) if ctx.opt("all_qrels_topics") else None
+    return tidy(document_rows(topics, values, names, complete))

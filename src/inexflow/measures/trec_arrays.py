@@ -95,10 +95,9 @@ class Ranking:
     grade at least this is relevant. Every per-topic sum runs down the ranks of a rank x topic
     matrix, one addition after the other, in the order trec_eval adds."""
 
-    def __init__(self, rel: np.ndarray, counts, grades: list[np.ndarray], level: int = 1, answered=None):
+    def __init__(self, rel: np.ndarray, counts, grades: list[np.ndarray], level: int = 1, judged_only: bool = False):
         self.counts = np.asarray(counts, dtype=np.int64)
-        # the topics the run answers (with -J, some may be left with no document)
-        self.answered = self.counts > 0 if answered is None else np.asarray(answered, dtype=bool)
+        self.judged_only = judged_only
         self._grades = grades
         self.rel = _matrix(np.asarray(rel, dtype=np.float64), self.counts, fill=NONPOOL)
         self.level = level
@@ -185,8 +184,8 @@ class Ranking:
         first = self.interpolated[0] if len(self.interpolated) else np.zeros(len(self.counts))
         inner = self.interpolated[np.clip(cut - 1, 0, max(len(self.interpolated) - 1, 0)), self.cols] \
             if len(self.interpolated) else np.zeros(cut.shape)
-        # a topic left with no document (-J) divides 0 by 0 as trec_eval does: NaN
-        empty = np.where(self.answered & (self.counts == 0), np.nan, 0.0)
+        # with -J, trec_eval divides 0 by 0 for a topic with no document left: NaN
+        empty = np.where(self.judged_only & (self.counts == 0), np.nan, 0.0)
         return np.where(cut > self.nrr, 0.0, np.where(cut == 0, np.where(self.nrr > 0, first, empty), inner))
 
     # the measures ----------------------------------------------------------------------------
@@ -342,9 +341,11 @@ class Ranking:
         both = (self.counts > 0) & (self.nrel > 0)
         return np.where(both, (self.nrr * self.nrr) / self._safe(self.counts * self.nrel), 0.0)
 
-    def set_F(self):
+    def set_F(self, beta: float = 1.0):
+        """trec_eval's set_F: (beta + 1) P R / (beta P + R) of the retrieved set (its parameter
+        is beta, not beta squared)."""
         p, r = self.set_P(), self.set_recall()
-        return np.where(self.nrr > 0, (1.0 + 1.0) * p * r / self._safe(1.0 * p + r), 0.0)
+        return np.where(self.nrr > 0, (beta + 1.0) * p * r / self._safe(beta * p + r), 0.0)
 
     def num_nonrel_judged_ret(self):
         return ((self.rel >= 0) & ~self.isrel).sum(axis=0).astype(np.float64)
@@ -375,7 +376,8 @@ class Ranking:
         out = {}
         cuts = {"P": self.P, "recall": self.recall, "ndcg_cut": self.ndcg_cut, "map_cut": self.map_cut,
                 "relative_P": self.relative_P, "success": self.success, "unj": self.unj, "Judged": self.Judged}
-        levels = {"iprec_at_recall": self.iprec_at_recall, "Rprec_mult": self.Rprec_mult}
+        levels = {"iprec_at_recall": self.iprec_at_recall, "Rprec_mult": self.Rprec_mult,
+                  "set_F": lambda params: [self.set_F(params[0])]}
         for name in names:
             if name in out:
                 continue
@@ -468,12 +470,11 @@ def score_documents(topic, doc, topics: list[str], judged: Judged, names, level:
     keep = np.flatnonzero(use)
     keep = keep[np.argsort(col[keep], kind="stable")]  # grouped by scored topic, in run order within
     rel = judged.gains(tcode[keep], tdict, dcode[keep], ddict)
-    answered = np.bincount(col[keep], minlength=len(topics)) > 0
     if judged_only:
         keep, rel = keep[rel >= 0], rel[rel >= 0]
     none = np.zeros(0)
     ranking = Ranking(rel, np.bincount(col[keep], minlength=len(topics)),
-                      [judged.by_topic.get(t, none) for t in topics], level, answered)
+                      [judged.by_topic.get(t, none) for t in topics], level, judged_only)
     return ranking.measures(per_topic_measures(names))
 
 
@@ -483,10 +484,21 @@ def per_topic_measures(names) -> list[str]:
     return list(dict.fromkeys(MEANS.get(n, n) for n in names if n != "num_q"))
 
 
-def document_rows(topics: list[str], values: dict, names) -> list[tuple]:
+def complete_num_rel(judged: Judged, topics: list[str]) -> float:
+    """``num_rel`` over ``topics`` as trec_eval's ``-c`` prints it: every judgement graded
+    above 0, whatever ``-l`` says (its ``te_calc_avg_num_rel``)."""
+    none = np.zeros(0)
+    return float(sum(int((judged.by_topic.get(t, none) > 0).sum()) for t in topics))
+
+
+def document_rows(topics: list[str], values: dict, names, complete_num_rel: float | None = None) -> list[tuple]:
     """The family's rows ``(topic, quant, measure, value)`` of the measures ``names``: per
-    topic (trec_eval prints no per-topic ``gm_map``), then the means over topics."""
+    topic (trec_eval prints no per-topic ``gm_map``), then the means over topics;
+    ``complete_num_rel`` replaces the ``num_rel`` sum (:func:`complete_num_rel`, with ``-c``)."""
     per = [{m: float(v[i]) for m, v in values.items()} for i in range(len(topics))]
     shown = [n for n in names if n in values]
     rows = [(t, "-", m, vals[m]) for t, vals in zip(topics, per) for m in shown]
-    return rows + mean_rows("trec", "-", per, names)
+    means = mean_rows("trec", "-", per, names)
+    if complete_num_rel is not None:
+        means = [(t, q, m, complete_num_rel if m == "num_rel" else v) for t, q, m, v in means]
+    return rows + means
