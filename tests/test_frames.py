@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import score_values, write
+from conftest import ROOT, score_values, write
 from inexflow.errors import InputError, UsageError
 
 ir_measures = pytest.importorskip("ir_measures")
@@ -222,3 +222,15 @@ def test_task_is_needed_only_for_documents():
         inexflow.evaluate(q, r)
     # the trec family on FOL qrels: documents with highlighted text are relevant
     assert inexflow.evaluate(q, r, ["map"], families=["trec"])["value"].tolist() == [1.0]
+
+
+def test_a_real_run_with_a_topic_in_two_blocks_as_a_frame(tmp_path):
+    # bert-focused.run lists topic 2009079 twice: the frame keeps the file's order, so the
+    # frame path scores it as the file path (and the official tool) does
+    import inexflow
+    from inexflow.irmeasures import INEX, read_qrels, read_run
+
+    data = ROOT / "tests" / "data" / "inex2009-2010"
+    q, r = data / "qrels-2009-2010.fol.gz", data / "runs" / "bert-focused.run.gz"
+    want = inexflow.evaluate(q, r, ["MAiP"], task="focused")["value"].iloc[0]
+    assert INEX("MAiP", "focused").calc_aggregate(read_qrels(q), read_run(r)) == want

@@ -348,8 +348,10 @@ def frame_of_assessments(a: Assessments) -> pd.DataFrame:
 
 def frame_of_run(run: Run) -> pd.DataFrame:
     """``run`` as the DataFrame :func:`run_from_frame` reads back (``rank``, and ``score`` where
-    the run has scores; ``offset, length`` for passages, ``xpath`` for elements)."""
-    r = run.results
+    the run has scores; ``offset, length`` for passages, ``xpath`` for elements), rows in the
+    file's order, which the families that read runs as the official tool reads them follow
+    (a topic listed in two blocks stays two blocks)."""
+    r = run.results.sort_values("line", kind="stable") if "line" in run.results.columns else run.results
     out = {"query_id": r["topic"].to_numpy(object), "doc_id": r["doc"].to_numpy(object),
            "rank": r["rank"].to_numpy(np.int64)}
     if r["rsv"].notna().all():

@@ -62,7 +62,8 @@ def read_fol_qrels(path) -> AssessmentTables:
             continue
         if len(cols) < 5:
             trec = ("; TREC qrels, topic iteration doc grade, are read with --assessments-format trec "
-                    "(config: assessments.format: trec)") if len(cols) == 4 else ""
+                    "(config: assessments.format: trec)") if len(cols) == 4 else (
+                "; or 4 for TREC qrels: topic iteration doc grade")
             raise InputError(path, f"line {lineno}", f"{len(cols)} columns",
                              "at least 5: topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]" + trec)
         topic, _q0, doc = cols[0], cols[1], cols[2]

@@ -33,7 +33,7 @@ def scoring_context(a: Assessments, task: str, families, options: Options, recal
         other = ", ".join(f for f in families if f != "trec")
         raise UsageError(f"family {other} needs highlighted passages or element assessments; {a.source} holds TREC "
                          "qrels (topic iteration doc grade: document grades only). Score them with the trec family "
-                         "(map, P_k, Rprec, ndcg), or give FOL qrels (topic Q0 doc rel_chars doc_chars [bep "
+                         "(trec_eval's measures: map, P_k, bpref, ndcg, ...), or give FOL qrels (topic Q0 doc rel_chars doc_chars [bep "
                          "offset:length ...]) for the passage measures")
     return ScoringContext(a, dict(recallbases or {}) if "recallbases" in need else {}, options.for_task(task),
                           index if "index" in need else None)
