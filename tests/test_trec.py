@@ -64,7 +64,8 @@ def test_by_hand(tmp_path):
     assert v[("ndcg", "1")] == pytest.approx(dcg / idcg)
 
 
-@pytest.mark.parametrize("flags", [[], ["-q"], ["-q", "-e", "--format", "tsv"], ["--format", "trec", "-q"]])
+@pytest.mark.parametrize("flags", [[], ["-q"], ["-q", "-e", "--format", "tsv"], ["--format", "trec", "-q"],
+                                   ["-q", "-m", "all_trec", "-c"], ["-q", "-m", "relstring.3", "-J"]])
 def test_the_document_path_prints_what_the_general_path_prints(tmp_path, monkeypatch, flags):
     # TREC runs on TREC qrels are scored from Arrow columns (inexflow.front.documents); runs it
     # does not read (a repeated document, an FOL run, a topic not assessed) go the general way

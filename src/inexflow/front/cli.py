@@ -20,7 +20,16 @@ from inexflow.campaign.deploy import init, workflow_dir
 from inexflow.errors import InputError, UsageError
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
-from inexflow.measures.registry import FAMILIES, OFFICIAL, printed_measures, select_measures, trec_parameters, trec_runid
+from inexflow.measures.registry import (
+    FAMILIES,
+    OFFICIAL,
+    printed_measures,
+    relstring_length,
+    select_measures,
+    trec_parameters,
+    trec_relstring,
+    trec_runid,
+)
 from inexflow.model.options import Options
 from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config
 
@@ -516,9 +525,8 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
         for fam, scores in session.score_families(run):
             if measures is not None and not (args.cutoff_table and fam == "cutoff"):
                 scores = select_scores(scores, measures)
-                if scores.empty:
-                    if args.format == "trec_eval" and trec_runid(args.measures):  # -m runid alone
-                        out.append(trec_eval_lines([], args.per_topic, run.run_id))
+                lines_only = args.format == "trec_eval" and (trec_runid(args.measures) or trec_relstring(args.measures))
+                if scores.empty and not lines_only:  # (-m runid or -m relstring alone print lines)
                     continue
             if args.cutoff_table and fam == "cutoff":
                 from inexflow.measures.cutoff import cutoff_table
@@ -526,8 +534,11 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
             elif args.format == "json":
                 out.append(json_lines(scores, args.per_topic, run.name))
             elif args.format == "trec_eval":
-                out.append(trec_eval_lines(rows_of(scores), args.per_topic,
-                                           run.run_id if trec_runid(args.measures) else None))
+                rows = rows_of(scores)
+                if fam == "trec" and args.per_topic and (rs := trec_relstring(args.measures)):
+                    from inexflow.measures.trec import relstrings
+                    rows += [(t, "-", rs, s) for t, s in relstrings(run, session.context, relstring_length(rs))]
+                out.append(trec_eval_lines(rows, args.per_topic, run.run_id if trec_runid(args.measures) else None))
             else:
                 text = format_scores(scores, args.per_topic, align=args.format == "inex")
                 if args.format == "tsv":

@@ -24,14 +24,22 @@ from inexflow.io.qrels_trec import read_trec_judgements
 from inexflow.io.run_arrow import PlainRun, first_columns, read_plain_run
 from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.output import format_rows, trec_eval_lines
-from inexflow.measures.registry import OFFICIAL, select_measures, trec_parameters, trec_runid
+from inexflow.measures.registry import (
+    OFFICIAL,
+    relstring_length,
+    select_measures,
+    trec_parameters,
+    trec_relstring,
+    trec_runid,
+)
 from inexflow.measures.topicset import topics_to_score
 from inexflow.measures.trec_arrays import (
     Judged,
     codes_of,
     complete_num_rel,
     document_rows,
-    score_documents,
+    per_topic_measures,
+    rank_documents,
     trec_order,
 )
 
@@ -83,9 +91,12 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> str:
     topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
     take = arrow_of(order)
     names = measure_names(args)
-    values = score_documents(run.topic.take(take), run.doc.take(take), topics, judged, names,
-                             level=args.relevance_level, judged_only=args.judged_only, distinct=True)
+    ranking = rank_documents(run.topic.take(take), run.doc.take(take), topics, judged, level=args.relevance_level,
+                             judged_only=args.judged_only, distinct=True)
+    values = ranking.measures(per_topic_measures(names))
     rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None)
+    if args.per_topic and args.format == "trec_eval" and (rs := trec_relstring(args.measures)):
+        rows += [(t, "-", rs, s) for t, s in zip(topics, ranking.relstring(relstring_length(rs)))]
     run_id = run.run_id.dictionary[0].as_py()
     if args.format == "trec_eval":
         return trec_eval_lines(rows, args.per_topic, run_id if trec_runid(args.measures) else None)

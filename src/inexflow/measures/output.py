@@ -13,7 +13,7 @@ import numpy as np
 
 from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.catalogue import NO_QUANT, is_count
-from inexflow.measures.registry import MEANS
+from inexflow.measures.registry import MEANS, trec_sorted
 
 log = logging.getLogger("inexflow")
 
@@ -94,11 +94,17 @@ def trec_eval_lines(rows: list[tuple], per_topic: bool, run_id: str | None) -> s
     per-topic lines (if ``per_topic``) topic by topic, then ``runid`` (unless None) and the
     ``all`` lines."""
     rows = _in_output_order(rows, per_topic)
+    place = {n: i for i, n in enumerate(trec_sorted(dict.fromkeys(r[2] for r in rows)))}
+    topic_of = {t: i for i, t in enumerate(dict.fromkeys(r[0] for r in rows))}
+    rows = sorted(rows, key=lambda r: (topic_of[r[0]], place[r[2]]))  # a topic's lines in trec_eval's order
     out, done = [], False
     for topic, _, measure, value in rows:
         if topic == "all" and not done and run_id is not None:
             out.append(f"{'runid':<22}\tall\t{run_id}\n")
             done = True
+        if isinstance(value, str):  # relstring
+            out.append(f"{measure:<22}\t{topic}\t'{value}'\n")
+            continue
         v = float(value)
         # C's printf("%6.4f") of 0.0 / 0.0 (the sign bit set) is "  -nan"
         text = str(int(v)) if is_count(measure) and v.is_integer() else "  -nan" if math.isnan(v) else f"{v:6.4f}"

@@ -300,7 +300,8 @@ def trec_sorted(names) -> list[str]:
     """``names`` of the trec family in the order trec_eval prints them: its measures' order,
     a measure's parameters ascending."""
     stems: dict[str, int] = {}
-    for n in (*TREC_ALL, *_cut("Judged", JUDGED_CUTOFFS)):
+    at = TREC_ALL.index("P_1000") + 1  # trec_eval prints relstring after P
+    for n in (*TREC_ALL[:at], RELSTRING, *TREC_ALL[at:], *_cut("Judged", JUDGED_CUTOFFS)):
         stems.setdefault(_stem_of(n)[0], len(stems))
 
     def key(n):
@@ -312,10 +313,28 @@ def trec_sorted(names) -> list[str]:
 
 def _stem_of(name: str) -> tuple[str, str]:
     m = _UNDERSCORE.match(name)
-    return (m["stem"], m["params"]) if m and m["stem"] in TREC_PARAMETERS else (name, "")
+    return (m["stem"], m["params"]) if m and m["stem"] in (*TREC_PARAMETERS, RELSTRING) else (name, "")
 
 
 RUNID = "runid"  # trec_eval's run id line: printed by its nicknames and -m runid
+RELSTRING = "relstring"  # trec_eval's per-topic string of the first grades: printed, not a number (-m relstring.N)
+
+
+def trec_relstring(specs) -> str | None:
+    """The relstring name the ``-m`` specs ask for (``relstring``: the first 10 documents,
+    ``relstring_N`` for ``-m relstring.N``; ``all_trec`` asks for ``relstring``), or None."""
+    for spec in specs or ():
+        for token in (t.strip() for t in str(spec).split(",")):
+            if token in (RELSTRING, "all_trec"):
+                return RELSTRING
+            if token.startswith(RELSTRING + ".") and token[len(RELSTRING) + 1:].isdigit():
+                return f"{RELSTRING}_{int(token[len(RELSTRING) + 1:])}"
+    return None
+
+
+def relstring_length(name: str) -> int:
+    """The documents a relstring name covers: 10, or N of ``relstring_N``."""
+    return int(name.rpartition("_")[2]) if name != RELSTRING else 10
 
 
 def trec_runid(specs) -> bool:
@@ -586,7 +605,7 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
         cuts = [-1, *_top_level(spec, ","), len(spec)]
         stem = None  # the stem whose parameters follow (P.5,10: 10 is P's)
         for token in (spec[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])):
-            if not token or (token == RUNID and "trec" in families):
+            if not token or ("trec" in families and (token == RUNID or token.partition(".")[0] == RELSTRING)):
                 continue
             if token in known:
                 out[token], stem = None, None
@@ -612,6 +631,6 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
                 unknown(token)
         if list(families) == ["trec"]:
             _as_trec_eval(out, before | literal, explicit, defaults, given)
-    if not out and not ("trec" in families and trec_runid(specs) and specs):  # -m runid alone: the line only
+    if not out and not ("trec" in families and (trec_runid(specs) or trec_relstring(specs)) and specs):  # -m runid
         raise UsageError(f"{where}: no measure named")
     return trec_sorted(out) if list(families) == ["trec"] else list(out)

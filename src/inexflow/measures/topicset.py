@@ -12,9 +12,11 @@ from inexflow.errors import InputError, UsageError, warn_input
 from inexflow.io.topic_order import topic_sort_key
 
 
-def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None, judged=None) -> list[str]:
+def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None, judged=None,
+                  warn: bool = True) -> list[str]:
     """The topics of ``run`` scored among ``assessed`` (the topics with something relevant),
-    with the context's topic subset and ``empty_topics_zero`` (:func:`topics_to_score`)."""
+    with the context's topic subset and ``empty_topics_zero`` (:func:`topics_to_score`;
+    ``warn``: False where the run's scoring has warned already)."""
     codes = run.codes("topic")  # the reader's distinct topics, where it kept them
     run_topics = list(codes[1]) if codes is not None else list(dict.fromkeys(run.results["topic"]))
     restrict = ctx.opt("topic_subset")
@@ -23,11 +25,11 @@ def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None,
         ctx.memo("topic_subset", lambda: check_topic_subset(restrict, ctx.assessments))
     if empty_zero is None:
         empty_zero = bool(ctx.opt("empty_topics_zero"))
-    return topics_to_score(run_topics, run.source, assessed, judged, restrict, empty_zero)
+    return topics_to_score(run_topics, run.source, assessed, judged, restrict, empty_zero, warn)
 
 
 def topics_to_score(run_topics: list[str], source, assessed: list[str], judged=None, restrict=None,
-                    empty_zero: bool = False) -> list[str]:
+                    empty_zero: bool = False, warn: bool = True) -> list[str]:
     """The topics a run answering ``run_topics`` is scored on, among ``assessed``. A run topic
     not in ``judged`` (default ``assessed``; the element families pass every assessed topic, as
     a quantisation can leave a judged topic with nothing relevant) is ignored with a warning;
@@ -42,7 +44,7 @@ def topics_to_score(run_topics: list[str], source, assessed: list[str], judged=N
     if unassessed and len(unassessed) == len(run_topics):
         raise InputError(source, None, f"none of the run's {len(run_topics)} topics is in the assessments "
                          f"(run topics {', '.join(run_topics[:5])}...)", "a run for the assessed topics")
-    if unassessed:
+    if unassessed and warn:
         warn_input(source, None, f"{len(unassessed)} topics not in the assessments are ignored: "
                    f"{', '.join(unassessed[:10])}")
     topics = assessed_set if empty_zero else assessed_set & set(run_topics)

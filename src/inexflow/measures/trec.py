@@ -35,6 +35,7 @@ from inexflow.measures.trec_arrays import (
     codes_of,
     complete_num_rel,
     document_rows,
+    rank_documents,
     score_documents,
     trec_order,
 )
@@ -60,11 +61,26 @@ def document_grades(a) -> Judged:
     return Judged.of(d["topic"].to_numpy(object), d["doc"].to_numpy(object), grade.to_numpy(np.float64))
 
 
+def relstrings(run, ctx: ScoringContext, n: int) -> list[tuple[str, str]]:
+    """(topic, relstring) of ``run`` on each topic it is scored on: trec_eval's judgements of
+    the first ``n`` documents (:meth:`~inexflow.measures.trec_arrays.Ranking.relstring`)."""
+    judged = ctx.memo("document_grades", lambda: document_grades(ctx.assessments))
+    topics = _topics(run, judged, ctx, warn=False)  # (scoring the run has warned)
+    res = trec_eval_order(run).results
+    ranking = rank_documents(res["topic"].to_numpy(object), res["doc"].to_numpy(object), topics, judged,
+                             ctx.opt("relevance_level"), ctx.opt("judged_only"))
+    return list(zip(topics, ranking.relstring(n)))
+
+
+def _topics(run, judged: Judged, ctx: ScoringContext, warn: bool = True) -> list[str]:
+    # -c (every qrels topic) is trec_eval's: unanswered topics score 0, as with -e
+    return scored_topics(run, judged.topic_ids, ctx,
+                         empty_zero=bool(ctx.opt("empty_topics_zero") or ctx.opt("all_qrels_topics")), warn=warn)
+
+
 def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:
     judged = ctx.memo("document_grades", lambda: document_grades(ctx.assessments))
-    # -c (every qrels topic) is trec_eval's: unanswered topics score 0, as with -e
-    topics = scored_topics(run, judged.topic_ids, ctx,
-                           empty_zero=bool(ctx.opt("empty_topics_zero") or ctx.opt("all_qrels_topics")))
+    topics = _topics(run, judged, ctx)
     res = run.results
     names = trec_measure_names({"trec_measures": ctx.opt("trec_measures")})
     values = score_documents(res["topic"].to_numpy(object), res["doc"].to_numpy(object), topics, judged, names,

@@ -370,6 +370,14 @@ class Ranking:
         # trec_eval adds the levels from the highest down
         return np.cumsum(self.iprec_at_recall(RECALL_LEVELS)[::-1], axis=0)[-1] / len(RECALL_LEVELS)
 
+    def relstring(self, n: int = 10) -> list[str]:
+        """trec_eval's relstring of each topic: the judgements of its first ``n`` documents, a
+        grade as its digit (``>`` above 9), ``-`` not in the qrels, ``.`` in the pool but
+        unjudged."""
+        def char(v: float) -> str:
+            return ">" if v > 9 else str(int(v)) if v >= 0 else "-" if v == NONPOOL else "." if v == UNJUDGED else "<"
+        return ["".join(char(v) for v in self.rel[:min(n, c), i]) for i, c in enumerate(self.counts)]
+
     def measures(self, names) -> dict:
         """{name: values per topic} of the trec family's measures ``names`` (per-topic names:
         ``map`` for ``gm_map``)."""
@@ -451,11 +459,20 @@ def _plain(values):
 def score_documents(topic, doc, topics: list[str], judged: Judged, names, level: int = 1, judged_only: bool = False,
                     distinct: bool = False) -> dict:
     """The measures ``names`` (the trec family's, any order) of the run whose results
-    (``topic``, ``doc``: strings, in trec_eval's order) are scored on ``topics``: each document
-    counts at its first result in its topic (``distinct``: the caller knows that no document
-    repeats in a topic), results of other topics are left out; ``level``: trec_eval's ``-l``;
-    ``judged_only``: its ``-J`` (documents the qrels do not judge are left out before ranking).
-    {per-topic measure: values per topic of ``topics``} (``gm_map`` gives ``map``)."""
+    (``topic``, ``doc``: strings, in trec_eval's order) are scored on ``topics``
+    (:func:`rank_documents`). {per-topic measure: values per topic of ``topics``} (``gm_map``
+    gives ``map``)."""
+    ranking = rank_documents(topic, doc, topics, judged, level, judged_only, distinct)
+    return ranking.measures(per_topic_measures(names))
+
+
+def rank_documents(topic, doc, topics: list[str], judged: Judged, level: int = 1, judged_only: bool = False,
+                   distinct: bool = False) -> Ranking:
+    """The :class:`Ranking` of the run whose results (``topic``, ``doc``: strings, in
+    trec_eval's order) are scored on ``topics``: each document counts at its first result in
+    its topic (``distinct``: the caller knows that no document repeats in a topic), results of
+    other topics are left out; ``level``: trec_eval's ``-l``; ``judged_only``: its ``-J``
+    (documents the qrels do not judge are left out before ranking)."""
     tcode, tdict = encoded(topic)
     dcode, ddict = encoded(doc)
     pos = {t: i for i, t in enumerate(topics)}
@@ -473,9 +490,8 @@ def score_documents(topic, doc, topics: list[str], judged: Judged, names, level:
     if judged_only:
         keep, rel = keep[rel >= 0], rel[rel >= 0]
     none = np.zeros(0)
-    ranking = Ranking(rel, np.bincount(col[keep], minlength=len(topics)),
-                      [judged.by_topic.get(t, none) for t in topics], level, judged_only)
-    return ranking.measures(per_topic_measures(names))
+    return Ranking(rel, np.bincount(col[keep], minlength=len(topics)), [judged.by_topic.get(t, none) for t in topics],
+                   level, judged_only)
 
 
 def per_topic_measures(names) -> list[str]:
