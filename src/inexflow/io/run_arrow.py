@@ -71,30 +71,23 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
     off (see the module docstring)."""
     data = read_bytes(path, "run file").removeprefix(b"\xef\xbb\xbf")
     comments = comment_lines(data)
-    irregular = bool(comments) or _irregular_spacing(data)
+    # a file of single spaces and newlines parses as it is: a blank line, a leading, trailing or
+    # repeated space gives a line of another width, which pyarrow refuses; then it is normalised
+    table = None if comments or b"\t" in data or b"\r" in data else _parse(data, ncols, strict=True)
+    irregular = table is None
     if irregular:
         data = _EDGES.sub(b"", _BLANKS.sub(b" ", data.replace(b"\r\n", b"\n")))
-    if comments:  # emptied: pyarrow skips them as it skips blank lines
-        data = b"\n".join(b"" if i in comments else line for i, line in enumerate(data.split(b"\n"), 1))
-    text = pa.dictionary(pa.int32(), pa.string())  # strings dictionary-encoded as they are parsed
-    types = {"0": text, "2": text, "3": pa.int64(), "4": pa.float64(), "5": text}
-    if ncols == 8:
-        types.update({"6": pa.int64(), "7": pa.int64()})
-    try:  # one block: one dictionary per column
-        table = pacsv.read_csv(pa.py_buffer(data),
-                               read_options=pacsv.ReadOptions(column_names=[str(i) for i in range(ncols)],
-                                                              block_size=len(data) + 1),
-                               parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
-                               convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
-                                                                    strings_can_be_null=False))
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
-        return None
+        if comments:  # emptied: pyarrow skips them as it skips blank lines
+            data = b"\n".join(b"" if i in comments else line for i, line in enumerate(data.split(b"\n"), 1))
+        table = _parse(data, ncols, strict=False)
+        if table is None:
+            return None
     cols = {}
-    for k, t in types.items():
+    for k in table.column_names:
         c = table.column(k)
         if c.null_count:
             return None
-        if t == text:
+        if pa.types.is_dictionary(c.type):
             c = c.unify_dictionaries().combine_chunks() if c.num_chunks > 1 else c.chunk(0)
             if len(c.dictionary) and not pc.min(pc.utf8_length(c.dictionary)).as_py():
                 return None  # an empty field
@@ -113,14 +106,23 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
     return PlainRun(cols["0"], cols["2"], cols["5"], cols["3"], cols["4"], cols.get("6"), cols.get("7"), line)
 
 
-def _irregular_spacing(data: bytes) -> bool:
-    """Anything but single spaces between fields and one newline after each line: tabs,
-    carriage returns, leading or repeated blanks, blank lines."""
-    if b"\t" in data or b"\r" in data or data[:1] in (b" ", b"\n"):
-        return True
-    a = np.frombuffer(data, dtype=np.uint8)
-    blank = (a == 32) | (a == 10)
-    return bool((blank[1:] & blank[:-1]).any())
+def _parse(data: bytes, ncols: int, strict: bool):
+    """``data`` parsed by pyarrow's CSV reader in one block (one dictionary per column), or None
+    where it refuses it; ``strict``: a blank line is refused too."""
+    text = pa.dictionary(pa.int32(), pa.string())  # strings dictionary-encoded as they are parsed
+    types = {"0": text, "2": text, "3": pa.int64(), "4": pa.float64(), "5": text}
+    if ncols == 8:
+        types.update({"6": pa.int64(), "7": pa.int64()})
+    try:
+        return pacsv.read_csv(pa.py_buffer(data),
+                              read_options=pacsv.ReadOptions(column_names=[str(i) for i in range(ncols)],
+                                                             block_size=len(data) + 1),
+                              parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False,
+                                                               ignore_empty_lines=not strict),
+                              convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
+                                                                   strings_can_be_null=False))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+        return None
 
 
 def _line_numbers(data: bytes, n: int) -> np.ndarray:
