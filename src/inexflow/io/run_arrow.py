@@ -116,7 +116,7 @@ def _parse(data: bytes, ncols: int, strict: bool):
     try:
         return pacsv.read_csv(pa.py_buffer(data),
                               read_options=pacsv.ReadOptions(column_names=[str(i) for i in range(ncols)],
-                                                             block_size=len(data) + 1),
+                                                             block_size=len(data) + 1, use_threads=False),
                               parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False,
                                                                ignore_empty_lines=not strict),
                               convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
