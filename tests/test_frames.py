@@ -234,3 +234,15 @@ def test_a_real_run_with_a_topic_in_two_blocks_as_a_frame(tmp_path):
     q, r = data / "qrels-2009-2010.fol.gz", data / "runs" / "bert-focused.run.gz"
     want = inexflow.evaluate(q, r, ["MAiP"], task="focused")["value"].iloc[0]
     assert INEX("MAiP", "focused").calc_aggregate(read_qrels(q), read_run(r)) == want
+
+
+def test_ir_measures_takes_trec_measures_at_any_parameter():
+    from inexflow.irmeasures import INEX
+
+    q, r = random_trec(seed=7)
+    # string ids and distinct scores for ir_measures' own (pytrec_eval: 32-bit float ties)
+    q, r = q.assign(query_id=q.query_id.astype(str)), r.assign(query_id=r.query_id.astype(str),
+                                                                score=1000.0 - np.arange(len(r)))
+    got = ir_measures.calc_aggregate([INEX("P_7"), ir_measures.P @ 7, INEX("ndcg_cut_3"), ir_measures.nDCG @ 3], q, r)
+    assert got[INEX("P_7")] == pytest.approx(got[ir_measures.P @ 7], abs=1e-12)
+    assert got[INEX("ndcg_cut_3")] == pytest.approx(got[ir_measures.nDCG @ 3], abs=1e-12)

@@ -65,7 +65,7 @@ from inexflow.errors import UsageError
 from inexflow.front.api import evaluate
 from inexflow.io.task_labels import normalise_task
 from inexflow.measures.catalogue import AGGREGATORS, aggregator, per_topic_name
-from inexflow.measures.registry import DEFAULT_FAMILIES, check_measures, measure_names
+from inexflow.measures.registry import DEFAULT_FAMILIES, check_measures, measure_names, trec_parameters
 from inexflow.model.options import Options
 
 _OPTIONS = [f.name for f in dataclasses.fields(Options)]
@@ -120,10 +120,19 @@ class INEX(Measure):
     def _settings(self) -> dict:
         return {k: v for k, v in self.params.items() if k not in ("measure", "task")}
 
+    def _scoring(self) -> dict:
+        """The settings, with a trec measure at a parameter beyond trec_eval's defaults
+        (``INEX("P_7")``) added to ``trec_measures``."""
+        s = self._settings()
+        extra = trec_parameters([self.params.get("measure", "")])
+        if extra:
+            s["trec_measures"] = tuple(dict.fromkeys([*s.get("trec_measures", ()), *extra]))
+        return s
+
     def aggregator(self) -> Agg:
         """The catalogue's aggregator of this measure in the families that can score the task
         (``families``, else the task's families on any kind of assessments)."""
-        s = self._settings()
+        s = self._scoring()
         opts = Options.from_dict({k: v for k, v in s.items() if k in _OPTIONS}).as_dict()
         given = self.params.get("task")
         task = (normalise_task(given) or given) if given else None
@@ -142,7 +151,7 @@ class INEX(Measure):
         return _CatalogueAgg(how)
 
     def runtime_impl(self, qrels, run):
-        settings = self._settings()
+        settings = self._scoring()
         key = (self.params.get("task"), repr(sorted(settings.items())))
         if not (_LAST and _LAST[0] is qrels and _LAST[1] is run and _LAST[2] == key):
             s = dict(settings)
