@@ -83,12 +83,12 @@ def ids(df: pd.DataFrame, col: str, what: str) -> np.ndarray:
     if not all(isinstance(x, str) for x in pd.unique(v)):  # ints mixed in: as their text
         v = s.astype(str).to_numpy(dtype=object)
     uniq = pd.unique(v)
-    bad = pd.Series(uniq, dtype=object).str.contains(r"\s|^$", regex=True).to_numpy()
+    bad = pd.Series(uniq, dtype=object).str.contains(r"\s|^$|\x00", regex=True).to_numpy()
     if bad.any():
         wrong = set(uniq[bad])
         _first(what, np.fromiter((x in wrong for x in v), bool, len(v)),
-               lambda i: f"{col} {v[i]!r} is empty or holds whitespace", "ids without spaces or newlines, as qrels "
-               "and run files hold them")
+               lambda i: f"{col} {v[i]!r} is empty or holds whitespace or a NUL byte", "ids without spaces, "
+               "newlines or NUL bytes, as qrels and run files hold them")
     return v
 
 

@@ -8,7 +8,8 @@ name: ``qrels.fol.gz``, ``qrels.fol`` holding gzip data and a plain ``run.gz`` a
 what they hold. A plain file costs nothing more than before: :func:`read_bytes` reads it once
 and looks at the first six bytes of what it read; :func:`open_bytes` reads six bytes and seeks
 back. A truncated or corrupt archive is one :class:`~inexflow.errors.InputError` naming the file
-(``FILE: truncated gzip archive (...)``).
+(``FILE: truncated gzip archive (...)``), and so is one that decompresses to more than
+:data:`MAX_INFLATED` bytes (a decompression bomb).
 """
 
 from __future__ import annotations
@@ -56,15 +57,23 @@ def _stream(path, name: str, raw):
     return _zstandard(path).ZstdDecompressor().stream_reader(raw, read_across_frames=True, closefd=True)
 
 
-def _decompress(path, name: str, data: bytes) -> bytes:
-    if name == "gzip":
-        return gzip.decompress(data)
-    if name == "bzip2":
-        return bz2.decompress(data)
-    if name == "xz":
-        return lzma.decompress(data)
+MAX_INFLATED = 1 << 30  # 1 GiB: more decompressed data than any INEX or TREC input file holds
+_CHUNK = 1 << 24
+
+
+def _decompress(path, name: str, data: bytes, limit: int = MAX_INFLATED) -> bytes:
+    """``data`` decompressed, chunk by chunk, refused past ``limit`` bytes (a decompression
+    bomb: a few megabytes that would fill the memory)."""
+    out, size = [], 0
     with _stream(path, name, io.BytesIO(data)) as fh:
-        return fh.read()
+        while chunk := fh.read(_CHUNK):
+            size += len(chunk)
+            if size > limit:
+                raise InputError(path, None, f"decompresses to more than {limit >> 20} MiB ({name}, "
+                                 f"{len(data) >> 20} MiB compressed): refused as a decompression bomb",
+                                 "an input that unpacks to a sensible size (unpack it yourself if it is real)")
+            out.append(chunk)
+    return b"".join(out)
 
 
 def _archive_error(path, name: str, e: Exception) -> InputError:

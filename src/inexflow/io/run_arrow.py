@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from inexflow.errors import warn_input
+from inexflow.errors import decode_text, warn_input
 from inexflow.io.arrow_arrays import numpy_of
 from inexflow.io.compressed import open_bytes, read_bytes
 
@@ -70,6 +70,8 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
     """The run at ``path`` (``ncols`` 6 or 8 columns) read by pyarrow; None when anything is
     off (see the module docstring)."""
     data = read_bytes(path, "run file").removeprefix(b"\xef\xbb\xbf")
+    if b"\x00" in data:
+        decode_text(path, data)  # a NUL byte is an error naming its line, as every text reader says
     comments = comment_lines(data)
     # a file of single spaces and newlines parses as it is: a blank line, a leading, trailing or
     # repeated space gives a line of another width, which pyarrow refuses; then it is normalised

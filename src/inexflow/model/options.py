@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields, replace
 
 from inexflow.errors import UsageError
@@ -51,6 +52,8 @@ class Options:
             v = getattr(self, f.name)
             if isinstance(v, list):
                 object.__setattr__(self, f.name, tuple(v))
+        for name, check in _CHECKS.items():
+            check(name, getattr(self, name))
 
     @classmethod
     def names(cls) -> list[str]:
@@ -72,3 +75,75 @@ class Options:
     def as_dict(self) -> dict:
         """JSON-able (tuples as lists), e.g. for Snakemake params."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+
+# --- the range of each option: one check, whichever door (CLI, config, Python) sets it ----------
+INT_LIMIT = 2**31 - 1  # the official tools' Java int
+
+
+def _bad(name, value, expected):
+    raise UsageError(f"option {name}: {value!r} is not allowed (expected {expected})")
+
+
+def _whole(low):
+    def check(name, v):
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= INT_LIMIT:
+            _bad(name, v, f"a whole number from {low} to {INT_LIMIT}")
+    return check
+
+
+def _number(low, high=math.inf, low_open=True):
+    def check(name, v):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                or not (low < v if low_open else low <= v) or v > high:
+            bound = f"above {low:g}" if low_open else f"at least {low:g}"
+            _bad(name, v, f"a finite number {bound}" + (f" and at most {high:g}" if math.isfinite(high) else ""))
+    return check
+
+
+def _each(check, empty_ok=False):
+    def each(name, v):
+        if isinstance(v, str) or not isinstance(v, tuple) or (not v and not empty_ok):
+            _bad(name, v, "a list" + ("" if empty_ok else " of at least one value"))
+        for x in v:
+            check(name, x)
+    return each
+
+
+def _flag(name, v):
+    if not isinstance(v, bool):
+        _bad(name, v, "true or false")
+
+
+def _text(name, v):
+    if not isinstance(v, str) or not v:
+        _bad(name, v, "a name")
+
+
+def _one_of(*allowed):
+    def check(name, v):
+        if v not in allowed:
+            _bad(name, v, " or ".join(map(str, allowed)))
+    return check
+
+
+def _optional(check):
+    def maybe(name, v):
+        if v is not None:
+            check(name, v)
+    return maybe
+
+
+def _topics(name, v):
+    if v is not None:
+        _each(lambda n, x: None if isinstance(x, (str, int)) and not isinstance(x, bool) and str(x).strip()
+              else _bad(n, x, "topic ids"))(name, v)
+
+
+_CHECKS = {"quantisations": _each(_text), "ideal_tie": _one_of("ancestor", "descendant"),
+           "cutoffs": _each(_whole(1)), "max_list_length": _whole(1), "per_topic_curves": _flag,
+           "overlap": _one_of(None, "on", "off"), "alpha": _number(0, 1, low_open=False),
+           "empty_topics_zero": _flag, "all_qrels_topics": _flag, "topic_subset": _topics,
+           "beta": _number(0), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0)),
+           "mean_doc_length": _optional(_number(0)), "cutoff_ks": _each(_whole(1)), "relevance_level": _whole(0),
+           "judged_only": _flag, "trec_measures": _each(_text, empty_ok=True)}
