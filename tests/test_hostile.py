@@ -90,3 +90,71 @@ def test_outputs_respect_the_umask(tmp_path, umask):
         os.umask(old)
     for name in ("t.parquet", "t.tsv"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_a_decompression_bomb_is_refused(tmp_path, monkeypatch):
+    import gzip
+
+    from inexflow.io import compressed
+
+    monkeypatch.setattr(compressed, "MAX_INFLATED", 1 << 20)
+    bomb = tmp_path / "bomb.run.gz"
+    bomb.write_bytes(gzip.compress(b"1 Q0 d 1 1.0 x\n" * 200_000))  # 3 MB from 10 kB
+    with pytest.raises(InputError, match="decompresses to more than 1 MiB .*decompression bomb"):
+        compressed.read_bytes(bomb)
+
+
+def test_a_nul_byte_in_a_run_is_an_error_on_every_path(tmp_path):
+    from conftest import run_cli
+
+    q = write(tmp_path / "q.trec", "1 0 a 1\n1 0 c 0\n")
+    for name, text in [("r6", "1 Q0 a\x00b 1 1.0 x\n"), ("r8", "1 Q0 c 1 1.0 x 0 1\n1 Q0 a\x00 2 0.5 x 0 1\n")]:
+        r = write(tmp_path / name, text)
+        p = run_cli("score", q, r)
+        assert p.returncode == 2 and p.stdout == "" and f"{r}:line {text.count(chr(10), 0, text.index(chr(0))) + 1}: " \
+            "NUL byte" in p.stderr
+
+
+def test_option_ranges_are_checked_once_for_every_door():
+    import math
+
+    from inexflow.errors import UsageError
+    from inexflow.model.options import Options
+
+    for bad in [dict(cutoffs=(-1,)), dict(beta=math.nan), dict(bep_distance=0), dict(alpha=5),
+                dict(max_list_length=-3), dict(relevance_level=1.5), dict(bepd_a=(math.nan,)),
+                dict(quantisations="gen"), dict(topic_subset="2009001"), dict(judged_only="no")]:
+        with pytest.raises(UsageError, match=f"option {next(iter(bad))}: "):
+            Options(**bad)
+
+
+def test_a_bad_run_among_good_ones_leaves_no_partial_output(tmp_path):
+    from conftest import run_cli
+
+    q = write(tmp_path / "q.trec", "1 0 a 1\n1 0 c 0\n")
+    good = write(tmp_path / "good.run", "1 Q0 a 1 1.0 x\n")
+    bad = write(tmp_path / "bad.run", "1 Q0 a 1 x x\n")
+    for fmt in ("trec_eval", "tsv", "json", "inex"):
+        p = run_cli("score", "--format", fmt, "--assessments", q, good, good, bad)
+        assert p.returncode == 2 and p.stdout == "" and "bad.run:line 1" in p.stderr
+
+
+def test_an_output_that_cannot_be_written_is_one_line(tmp_path):
+    from conftest import run_cli
+
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n")
+    r = write(tmp_path / "r.trec", "1 Q0 A 1 2.5 myrun\n")
+    p = run_cli("convert", "--assessments", q, "-o", tmp_path, r)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and str(tmp_path) in p.stderr
+
+
+def test_fol_qrels_skip_comments_and_sum_up_odd_passages(tmp_path):
+    from conftest import parse_out, run_cli
+
+    q = write(tmp_path / "q.fol", "# judged by hand\n1 Q0 A 30 10 0 0:10 10:10 20:10\n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 1 x 0 10\n")
+    p = run_cli("score", "--task", "focused", "--format", "trec", "--assessments", q, r, check=0)
+    warned = [line for line in p.stderr.splitlines() if "ends after the document" in line]
+    assert warned == [f"inexflow: warning: {q}:line 2: passage 10:10 ends after the document's 10 characters "
+                      "(2 such passages in the file)"]
+    assert parse_out(p.stdout)[("num_rel", "all")] == 1

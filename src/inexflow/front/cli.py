@@ -191,9 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table: aligned tables for reading, one per measure (default); tsv: one row per measure and "
                         "pair with every value at full precision (pandas.read_csv(..., sep='\\t'))")
     k.add_argument("--plot", metavar="FILE", help="also draw the per-topic differences, sorted, as a PNG")
-    k.add_argument("--bootstrap", type=_positive, default=COMPARE_BOOTSTRAP, metavar="N",
+    k.add_argument("--bootstrap", type=_at_most(10**6), default=COMPARE_BOOTSTRAP, metavar="N",
                    help=f"bootstrap resamples (default {COMPARE_BOOTSTRAP})")
-    k.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    k.add_argument("--seed", type=_natural, default=0, help="seed of the bootstrap resamples (default 0)")
     k.add_argument("--significance-level", type=float, default=0.05, metavar="LEVEL",
                    help="adjusted p-values at or below it are marked * (default 0.05)")
     k.add_argument("runs", nargs="+", metavar="RUN", help="the first run is the baseline")
@@ -290,6 +290,15 @@ def _natural(text: str) -> int:
     return n
 
 
+def _at_most(limit: int):
+    def positive(text: str) -> int:
+        n = _positive(text)
+        if n > limit:
+            raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {limit}, not {text!r}")
+        return n
+    return positive
+
+
 def _positive(text: str) -> int:
     try:
         n = int(text)
@@ -342,14 +351,13 @@ def cmd_score(args) -> int:
     if args.format is None:
         args.format = output_format(["trec"] if _SCORE_JOB[1] is None else _SCORE_JOB[1].families)
     jobs = args.jobs or available_cores()
-    if args.format == "tsv":
-        sys.stdout.write("run\tmeasure\ttopic\tvalue\n")
+    head = "run\tmeasure\ttopic\tvalue\n" if args.format == "tsv" else ""
     progress = Progress(len(args.runs), "runs scored", enabled=not args.quiet)
     if jobs > 1 and len(args.runs) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(jobs, len(args.runs))) as pool:
-            _write_in_order(pool.imap(_score_one, args.runs), progress)
+            _write_in_order(pool.imap(_score_one, args.runs), progress, head)
     else:
-        _write_in_order(map(_score_one, args.runs), progress)
+        _write_in_order(map(_score_one, args.runs), progress, head)
     return 0
 
 
@@ -364,6 +372,10 @@ def cmd_compare(args) -> int:
     if len(args.runs) < 2:
         raise UsageError("compare needs at least two runs (the first is the baseline)")
     session, measures = scoring_session(args, [OFFICIAL])
+    if not args.measures:  # the default set: the measures with a value per topic to compare (not num_q, gm_map)
+        from inexflow.measures.catalogue import is_count
+        measures = [m for m in measures if m != "num_q" and not is_count(m)
+                    and not (per_topic_name(m) != m and per_topic_name(m) in measures)]
     runs = [read_run(path, task=args.task) for path in args.runs]
     names = run_labels(runs, args.runs)
     for run, name in zip(runs, names):
@@ -564,8 +576,12 @@ class _Collect(logging.Handler):
         self.records.append(record)
 
 
-def _write_in_order(results, progress: Progress | None = None):
+def _write_in_order(results, progress: Progress | None = None, head: str = ""):
+    """Each run's warnings as it is scored, in the order of the runs; the output (``head``,
+    then every run's text) only once every run is scored, so that a bad run leaves no partial
+    table on stdout."""
     log = logging.getLogger("inexflow")
+    texts = [head]
     for text, records, error in results:
         shown = [r for r in records if r.levelno >= log.getEffectiveLevel()]
         if (shown or error is not None) and progress:
@@ -574,9 +590,10 @@ def _write_in_order(results, progress: Progress | None = None):
             log.handle(r)
         if error is not None:
             raise error
-        sys.stdout.write(text)
+        texts.append(text)
         if progress:
             progress.step()
+    sys.stdout.write("".join(texts))
 
 
 def cmd_validate(args) -> int:
@@ -698,6 +715,10 @@ def main(argv=None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as e:  # an output the user named that cannot be written (a directory, a full disk)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"inexflow: error: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
     except Exception as e:  # a programming error, not the input's: say so, without a traceback unless --debug
         if args.debug:
             raise

@@ -96,7 +96,7 @@ def read_bytes(path, what: str = "file") -> bytes:
     if name is None:
         return data
     try:
-        return _decompress(path, name, data)
+        return _decompress(path, name, data, MAX_INFLATED)
     except InputError:
         raise
     except DECOMPRESSION_ERRORS as e:

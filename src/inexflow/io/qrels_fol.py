@@ -52,13 +52,32 @@ def _int(path, lineno, text, what, negative_ok=False):
     return v
 
 
+class _OddPassages:
+    """Passages that are legal but odd (empty, ending after their document), warned once per
+    kind with the first and a count, not once each."""
+
+    def __init__(self):
+        self.first: dict[str, tuple[int, str]] = {}
+        self.count: dict[str, int] = {}
+
+    def note(self, kind: str, lineno: int, message: str):
+        self.first.setdefault(kind, (lineno, message))
+        self.count[kind] = self.count.get(kind, 0) + 1
+
+    def warn(self, path):
+        for kind, (lineno, message) in self.first.items():
+            more = f" ({self.count[kind]} such passages in the file)" if self.count[kind] > 1 else ""
+            warn_input(path, f"line {lineno}", message + more)
+
+
 def read_fol_qrels(path) -> AssessmentTables:
     docs, passages = [], []
     seen, lengths = {}, {}
+    odd = _OddPassages()
     text = decode_text(path, read_bytes(path, "qrels file"))
     for lineno, line in enumerate(text.splitlines(), 1):
         cols = line.split()
-        if not cols:
+        if not cols or cols[0].startswith("#"):  # blank and comment lines, as the TREC readers skip them
             continue
         if len(cols) < 5:
             trec = ("; TREC qrels, topic iteration doc grade, are read with --assessments-format trec "
@@ -99,11 +118,10 @@ def read_fol_qrels(path) -> AssessmentTables:
             o = _int(path, lineno, off, "passage offset")
             n = _int(path, lineno, ln, "passage length")
             if n == 0:
-                warn_input(path, f"line {lineno}", f"empty passage {item!r} ignored")
+                odd.note("empty", lineno, f"empty passage {item!r} ignored")
                 continue
             if dlen and o + n > dlen:
-                warn_input(path, f"line {lineno}", f"passage {item} ends after the document's "
-                           f"{dlen} characters")
+                odd.note("past", lineno, f"passage {item} ends after the document's {dlen} characters")
             if o + n > INT_MAX:
                 raise InputError(path, f"line {lineno}", f"passage {item} ends past {INT_MAX}",
                                  "passages inside the document")
@@ -119,6 +137,7 @@ def read_fol_qrels(path) -> AssessmentTables:
         if len(cols) > 6 and total != rel:
             warn_input(path, f"line {lineno}", f"rel_chars {rel} differs from the passages' total {total}")
         docs.append((topic, doc, rel, dlen, bep, ""))
+    odd.warn(path)
     if not docs:
         warn_input(path, None, "no assessments in file")
     return AssessmentTables("fol", str(path), passages=make_table(passages, PASSAGE_COLUMNS),

@@ -33,14 +33,15 @@ def _umask() -> int:
 _FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
-def _cannot_write(path, e: OSError) -> InputError | None:
-    """The one-line error for an output that cannot be written because the disk (or the
-    quota) is full, or None for another error. pyarrow reports it as an OSError whose errno
-    is not always set, so its message is read too."""
+def _cannot_write(path, e: OSError) -> InputError:
+    """The one-line error, naming ``path``, for an output that cannot be written: the disk (or
+    the quota) is full, or another reason (a directory there, no permission). pyarrow reports a
+    full disk as an OSError whose errno is not always set, so its message is read too."""
     if e.errno in _FULL or "No space left on device" in str(e) or "Disk quota exceeded" in str(e):
         return InputError(path, None, "cannot write this output: the disk is full (no space left on device); "
                           "nothing was left half-written", "free space on its filesystem, then run again")
-    return None
+    return InputError(path, None, f"cannot write this output ({e.strerror or e}); nothing was written",
+                      "a path where a file can be written")
 
 
 @contextmanager
@@ -54,7 +55,7 @@ def atomic_path(path):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as e:
-        raise (_cannot_write(path, e) or e) from None
+        raise _cannot_write(path, e) from None
     os.close(fd)
     try:
         yield Path(tmp)
@@ -63,9 +64,8 @@ def atomic_path(path):
     except BaseException as e:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        full = _cannot_write(path, e) if isinstance(e, OSError) else None
-        if full is not None:
-            raise full from None
+        if isinstance(e, OSError):
+            raise _cannot_write(path, e) from None
         raise
 
 

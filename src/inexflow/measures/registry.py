@@ -369,8 +369,8 @@ def trec_parameters(specs) -> list[str]:
             except ValueError:
                 raise UsageError(f"-m {token}: {stem} takes a positive {'whole ' if kind is int else ''}number, "
                                  f"not {param!r}") from None
-            if value <= 0 and not (kind is float and value == 0):
-                raise UsageError(f"-m {token}: {stem} takes a positive number, not {param!r}")
+            if (value <= 0 and not (kind is float and value == 0)) or value > 2**31 - 1:
+                raise UsageError(f"-m {token}: {stem} takes a positive number up to 2147483647, not {param!r}")
             # trec_eval prints set_F's parameter as given, the others' with two decimals
             out[f"{stem}_{param}" if stem == "set_F" else _cut(stem, [value])[0]] = None
     return [n for n in out if n not in TREC_ALL]
