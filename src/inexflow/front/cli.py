@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--cutoff-table", action="store_true",
                    help="with --family cutoff: print the Hiemstra & Mihajlovic table (cut-off x quantisation, overlap)")
     s.add_argument("-q", dest="per_topic", action="store_true", help="print per-topic values too")
-    s.add_argument("-j", "--jobs", type=int, default=0,
+    s.add_argument("-j", "--jobs", type=_natural, default=0,
                    help="runs scored in parallel processes (default: one per available core; output order and "
                         "values do not depend on it)")
     s.add_argument("runs", nargs="+", metavar="RUN")
@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--bootstrap", type=_at_most(10**6), default=COMPARE_BOOTSTRAP, metavar="N",
                    help=f"bootstrap resamples (default {COMPARE_BOOTSTRAP})")
     k.add_argument("--seed", type=_natural, default=0, help="seed of the bootstrap resamples (default 0)")
-    k.add_argument("--significance-level", type=float, default=0.05, metavar="LEVEL",
+    k.add_argument("--significance-level", type=_open_fraction, default=0.05, metavar="LEVEL",
                    help="adjusted p-values at or below it are marked * (default 0.05)")
     k.add_argument("runs", nargs="+", metavar="RUN", help="the first run is the baseline")
 
@@ -278,6 +278,7 @@ def _number(ok, expected: str):
 
 _positive_number = _number(lambda x: x > 0, "a number above 0")  # a distance, a weight, a length
 _fraction = _number(lambda x: 0 <= x <= 1, "a number from 0 to 1")
+_open_fraction = _number(lambda x: 0 < x < 1, "a number between 0 and 1")
 
 
 def _natural(text: str) -> int:
