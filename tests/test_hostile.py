@@ -158,3 +158,15 @@ def test_fol_qrels_skip_comments_and_sum_up_odd_passages(tmp_path):
     assert warned == [f"inexflow: warning: {q}:line 2: passage 10:10 ends after the document's 10 characters "
                       "(2 such passages in the file)"]
     assert parse_out(p.stdout)[("num_rel", "all")] == 1
+
+
+def test_element_families_refuse_a_run_without_elements():
+    import pandas as pd
+
+    from inexflow.front.frames import run_from_frame
+    from inexflow.measures.context import element_results
+
+    passages = run_from_frame(pd.DataFrame({"query_id": ["1"], "doc_id": ["A"], "score": [1.0], "offset": [0],
+                                            "length": [10]}))
+    with pytest.raises(InputError, match="holds no element results .* the xcg family scores elements"):
+        element_results(passages, "xcg")

@@ -1,5 +1,6 @@
-"""What a measure family scores in: the :class:`ScoringContext`, and the columns of every score
-table (:data:`SCORE_COLUMNS`)."""
+"""What a measure family scores in: the :class:`ScoringContext`, the columns of every score
+table (:data:`SCORE_COLUMNS`), and the element results of a run for the element families
+(:func:`element_results`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from inexflow.errors import InputError, warn_input
 from inexflow.model.assessments import Assessments
 from inexflow.model.options import Options
 
@@ -50,3 +52,20 @@ def tidy(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:
     """Rows (topic, quant, measure, value) as a family's score table."""
     return pd.DataFrame.from_records(rows, columns=["topic", "quant", "measure", "value"]).astype(
         {"topic": object, "quant": object, "measure": object, "value": "float64"})
+
+
+def element_results(run, family: str) -> pd.DataFrame:
+    """The element results (those with an XPath) of ``run``, which the element families score:
+    a run with results but no element among them (a passage or document run) is an
+    :class:`~inexflow.errors.InputError`, since every value would be 0; results that are not
+    elements in an element run are left out with a warning."""
+    res = run.results
+    el = (res["xpath"] != "").to_numpy()
+    if len(res) and not el.any():
+        raise InputError(run.source, None, f"run {run.run_id} holds no element results (no XPath: passages or whole "
+                         f"documents), and the {family} family scores elements", "an element run, or a family that "
+                         "scores passages for this one (e.g. --family passage)")
+    if not el.all():
+        warn_input(run.source, None, f"{int((~el).sum())} results without an XPath (passages or whole documents) are "
+                   f"left out by the {family} family, which scores elements")
+    return res[el].reset_index(drop=True)

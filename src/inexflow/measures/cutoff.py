@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures.catalogue import aggregate
-from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.context import ScoringContext, element_results, tidy
 from inexflow.measures.topicset import scored_topics
 from inexflow.measures.xcg import thorough_gains
 
@@ -55,7 +55,7 @@ def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
 
 def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
     ks = [int(k) for k in ctx.opt("cutoff_ks")]
-    res = run.results[run.results["xpath"] != ""].reset_index(drop=True)
+    res = element_results(run, "cutoff")
     groups = res.groupby("topic", sort=False).indices
     assessed = set(ctx.assessments.topics)
     topics = scored_topics(run, sorted(assessed), ctx)

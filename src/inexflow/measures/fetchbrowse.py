@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.context import ScoringContext, element_results, tidy
 from inexflow.measures.topicset import scored_topics
 from inexflow.measures.xcg import mean_rows, run_gains, xcg_topic
 
@@ -41,7 +41,7 @@ def _ep(xg, xi) -> tuple[float, float]:
 
 def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
     alpha = float(ctx.opt("alpha"))
-    results = run.results[run.results["xpath"] != ""].reset_index(drop=True)
+    results = element_results(run, "fetchbrowse")
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         rel = rb[rb["gain"] > 0]

@@ -25,7 +25,7 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.measures.catalogue import aggregate
-from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.context import ScoringContext, element_results, tidy
 from inexflow.measures.topicset import scored_topics
 
 # the separate quantisations of exhaustivity and specificity (f'_quant(e), f'_quant(s))
@@ -63,7 +63,7 @@ def score_inex_eval_ng(run, ctx: ScoringContext) -> pd.DataFrame:
     if unknown:
         raise UsageError(f"family inex_eval_ng quantises exhaustivity and specificity separately with "
                          f"{' or '.join(NG_QUANTS)}, not {', '.join(unknown)}")
-    res = run.results[run.results["xpath"] != ""].reset_index(drop=True)
+    res = element_results(run, "inex_eval_ng")
     if (res["offset"] < 0).any():
         raise UsageError(f"family inex_eval_ng needs element sizes: resolve {run.source} against the collection "
                          "(config 'collection', or --collection)")

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures.catalogue import aggregate
-from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.context import ScoringContext, element_results, tidy
 from inexflow.measures.topicset import scored_topics
 from inexflow.measures.xcg import thorough_gains
 
@@ -52,7 +52,7 @@ def precall(gains: np.ndarray, levels: np.ndarray, n: float, points=RECALL_POINT
 
 
 def score_precall(run, ctx: ScoringContext) -> pd.DataFrame:
-    res = run.results[run.results["xpath"] != ""].reset_index(drop=True)
+    res = element_results(run, "precall")
     groups = res.groupby("topic", sort=False).indices
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import catalogue
-from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.context import ScoringContext, element_results, tidy
 from inexflow.measures.overlap import focused_gains
 from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
 from inexflow.measures.topicset import scored_topics
@@ -136,7 +136,7 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     alpha = float(ctx.opt("alpha"))
     ranks = curve_ranks(int(ctx.opt("max_list_length")))
     keep_curves = bool(ctx.opt("per_topic_curves"))
-    results = run.results[run.results["xpath"] != ""].reset_index(drop=True)
+    results = element_results(run, "xcg")
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         ideal_by_topic = ideal_vectors(rb, overlap)
