@@ -4,6 +4,7 @@ and run objects and files give inexflow.evaluate and the ir_measures provider th
 working; FOL frames give the tables of the FOL reader; measure strings parse; frame errors are one
 UsageError line naming the row or column."""
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -246,3 +247,29 @@ def test_ir_measures_takes_trec_measures_at_any_parameter():
     got = ir_measures.calc_aggregate([INEX("P_7"), ir_measures.P @ 7, INEX("ndcg_cut_3"), ir_measures.nDCG @ 3], q, r)
     assert got[INEX("P_7")] == pytest.approx(got[ir_measures.P @ 7], abs=1e-12)
     assert got[INEX("ndcg_cut_3")] == pytest.approx(got[ir_measures.nDCG @ 3], abs=1e-12)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda q, r: __import__("inexflow").evaluate(q, r, 5), "measures: 5 is not a name or a list of names"),
+    (lambda q, r: __import__("inexflow").evaluate(q, r, ["map"], task=5), "task: 5 is not a name"),
+    (lambda q, r: __import__("inexflow").evaluate(q, {"1": 5}), "query '1': maps to int 5"),
+    (lambda q, r: __import__("inexflow").evaluate(q, r.assign(query_id=[["1"]] * len(r))),
+     "query_id holds list ['1']"),
+])
+def test_python_inputs_of_the_wrong_kind_are_one_line(call, message):
+    from inexflow.errors import UsageError
+
+    q, r = random_trec(seed=2)
+    with pytest.raises(UsageError, match=re.escape(message)):
+        call(q, r)
+
+
+def test_ir_measures_measures_of_the_wrong_kind_are_one_line():
+    from inexflow.errors import UsageError
+    from inexflow.irmeasures import INEX, parse
+
+    for make, message in [(lambda: INEX("map", bogus=1), "unknown parameter bogus"),
+                          (lambda: INEX(5), "measure 5 is not a name"),
+                          (lambda: parse("INEX(MAiP"), "cannot parse measure 'INEX(MAiP'")]:
+        with pytest.raises(UsageError, match=re.escape(message)):
+            make()

@@ -106,6 +106,13 @@ class INEX(Measure):
 
     def __init__(self, measure: str | None = None, task: str | None = None, **params):
         """``INEX("MAiP", "focused")``, ``INEX(measure="map")``: measure and task positional or named."""
+        for name, value in (("measure", measure), ("task", task)):
+            if value is not None and not isinstance(value, str):
+                raise UsageError(f"INEX: {name} {value!r} is not a name (expected e.g. INEX('MAiP', 'focused'))")
+        unknown = set(params) - set(self.SUPPORTED_PARAMS)
+        if unknown:
+            raise UsageError(f"INEX: unknown parameter {', '.join(sorted(unknown))} (expected "
+                             f"{', '.join(sorted(self.SUPPORTED_PARAMS))})")
         super().__init__(**{k: v for k, v in (("measure", measure), ("task", task)) if v is not None}, **params)
 
     def __repr__(self):
@@ -254,7 +261,11 @@ def parse(text: str):
     ``repr`` prints); anything else is ``ir_measures.parse_measure``'s (``P@10``, ``nDCG@20``)."""
     m = _MEASURE.match(text)
     if not m:
-        return ir_measures.parse_measure(text)
+        try:
+            return ir_measures.parse_measure(text)
+        except (ValueError, NameError, SyntaxError) as e:
+            raise UsageError(f"cannot parse measure {text!r}: {e} (expected INEX(MAiP)@focused or an ir_measures "
+                             "measure such as P@10)") from None
     params, positional = {}, []
     for arg in _split(m["args"]):
         key, eq, val = arg.partition("=")

@@ -110,6 +110,12 @@ def evaluate(assessments, run, measures=None, *, task: str | None = None, famili
     ``value``, plus ``quant`` where several quantisations are scored), or with
     ``per_topic=True`` the rows ``topic, quant, measure, value`` of every topic and ``all``.
     """
+    if measures is not None and not (isinstance(measures, str)
+                                     or (isinstance(measures, (list, tuple)) and all(isinstance(m, str) for m in measures))):
+        raise UsageError(f"inexflow.evaluate measures: {measures!r:.60} is not a name or a list of names "
+                         "(expected e.g. 'MAiP' or ['map', 'P.5,10'])")
+    if task is not None and not isinstance(task, str):
+        raise UsageError(f"inexflow.evaluate task: {task!r} is not a name (expected e.g. 'focused')")
     opts = Options.from_dict(options)
     if measures is not None:  # trec measures at parameters beyond trec_eval's defaults (P.7), as -m takes them
         extra = trec_parameters(measures)

@@ -56,6 +56,10 @@ class FrameError(InputError, UsageError):
 
 
 def _require(df: pd.DataFrame, what: str, columns) -> None:
+    """The columns ``columns`` must be there, each once."""
+    twice = sorted({str(c) for c in df.columns[df.columns.duplicated()]})
+    if twice:
+        raise FrameError(what, None, f"has column {', '.join(twice)} more than once", "each column once")
     missing = [c for c in columns if c not in df.columns]
     if missing:
         raise FrameError(what, None, f"has no column {', '.join(missing)} (has {', '.join(map(str, df.columns))})",
@@ -80,6 +84,9 @@ def ids(df: pd.DataFrame, col: str, what: str) -> np.ndarray:
     v = s.to_numpy(dtype=object)
     if s.isna().any():
         _first(what, s.isna().to_numpy(), lambda i: f"{col} is missing", "an id")
+    odd = np.fromiter((not isinstance(x, (str, int, np.integer)) or isinstance(x, bool) for x in v), bool, len(v))
+    if odd.any():
+        _first(what, odd, lambda i: f"{col} holds {type(v[i]).__name__} {v[i]!r:.40}", "strings or integers (ids)")
     if not all(isinstance(x, str) for x in pd.unique(v)):  # ints mixed in: as their text
         v = s.astype(str).to_numpy(dtype=object)
     uniq = pd.unique(v)
@@ -307,6 +314,10 @@ def frame_of(x, kind: str) -> pd.DataFrame:
     value = "relevance" if kind == "qrels" else "score"
     what = QRELS if kind == "qrels" else RUN
     if isinstance(x, dict):
+        bad = next((q for q, docs in x.items() if not isinstance(docs, dict)), None)
+        if bad is not None:
+            raise FrameError(what, f"query {bad!r}", f"maps to {type(x[bad]).__name__} {x[bad]!r:.40}",
+                             "a dict of dicts, {query: {doc: value}}")
         rows = [(q, d, v) for q, docs in x.items() for d, v in docs.items()]
         return pd.DataFrame(rows, columns=["query_id", "doc_id", value])
     it = iter(x)
