@@ -1,0 +1,460 @@
+"""Where the time of one ``inexflow score`` call goes, per family, beside the limit (a bare
+pyarrow CSV read of the same files); the peak memory of one call over many runs; how the time
+grows with the number of runs; and whether ``-j 2`` prints the same bytes as ``-j 1``.
+
+Families (``--families``):
+
+- ``trec``: seeded TREC document runs (``trec_speed.py``'s, 68 topics x RESULTS documents) on
+  TREC document qrels, scored by the document path (``front/documents.py``);
+- ``passage``: seeded focused FOL runs (``focused_speed.py``'s, 120 topics x about RESULTS
+  passages) on the shared INEX 2009-2010 FOL qrels, ``--task focused``;
+- ``ric`` / ``bic``: the same runs made in-context (``ric``: each article's passages moved
+  next to its first one; ``bic``: each article's first passage only), ``--task
+  relevant-in-context`` / ``best-in-context``.
+
+For each family:
+
+1. Stages, in process, in a child pinned to one core (``os.sched_setaffinity``): start-up (the
+   interpreter, then the imports a score call makes), the assessments (once), reading (the run
+   readers), resolving (element extents through a collection: none for these runs, timed all
+   the same), ranking (the evaluation order), measures and writing (formatting the output),
+   each a mirror of what ``front/cli.py``'s ``_score_one`` calls, checked to print the same
+   text; beside them a bare ``pyarrow.csv.read_csv`` of the same files in the same process
+   (the limit). Medians of ``--repeat`` rounds; printed as ratios to that read.
+2. Scaling: ``inexflow score -j 1`` on the first 10, 20, 40, 80 runs (``--sizes``), each a child
+   process pinned to one core, output to a file: wall time, time per run, and the child's peak
+   resident memory (``ru_maxrss`` from ``os.wait4``).
+3. ``-j 2`` against ``-j 1`` on all the runs: wall and CPU time (cores used = CPU / wall), peak
+   memory of the largest process, and whether the two outputs are byte-identical.
+4. With ``--importtime``: the top entries of ``python -X importtime`` of a one-run call,
+   by cumulative time.
+
+No target is asserted: every figure is a ratio to something measured in the same run.
+
+    python benchmarks/where_time_goes.py --workdir /tmp/wtg --runs 80
+    python benchmarks/where_time_goes.py --families trec --runs 80 --importtime
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+FOL_QRELS = ROOT.parent / "shared" / "data" / "inex2009-2010" / "qrels-2009-2010.fol"
+STAGES = ["start-up", "assessments", "reading", "resolving", "ranking", "measures", "writing"]
+TASKS = {"passage": "focused", "ric": "relevant-in-context", "bic": "best-in-context"}
+
+
+# ---------------------------------------------------------------- the runs
+
+
+def trec_files(work: Path, fol: Path, n_runs: int, n_results: int, seed: int) -> tuple[Path, list[Path]]:
+    sys.path.insert(0, str(HERE))
+    from trec_speed import document_qrels, generate_runs
+
+    d = work / "trec"
+    d.mkdir(parents=True, exist_ok=True)
+    qrels = d / "qrels.txt"
+    judged = document_qrels(fol, qrels)
+    paths = [d / f"bench{r:03d}.run" for r in range(n_runs)]
+    if not all(p.exists() for p in paths) or not (d / f"seed{seed}-{n_results}").exists():
+        paths = generate_runs(judged, d, n_runs, n_results, seed)
+        (d / f"seed{seed}-{n_results}").touch()
+    return qrels, paths
+
+
+def passage_files(work: Path, fol: Path, n_runs: int, n_results: int, seed: int) -> list[Path]:
+    d = work / "passage"
+    d.mkdir(parents=True, exist_ok=True)
+    paths = [d / f"bench{r:03d}.run" for r in range(n_runs)]
+    if not all(p.exists() for p in paths) or not (d / f"seed{seed}-{n_results}").exists():
+        sys.path.insert(0, str(HERE))
+        from focused_speed import generate_runs
+
+        from inexflow.model.assessments import read_assessments
+        paths = generate_runs(read_assessments(fol), d, n_runs, n_results, seed)
+        (d / f"seed{seed}-{n_results}").touch()
+    return paths
+
+
+def in_context_files(work: Path, family: str, focused: list[Path]) -> list[Path]:
+    """``ric``: each topic's passages grouped by article (in the order of each article's first
+    passage); ``bic``: each article's first passage only; ranks and scores renumbered."""
+    d = work / family
+    d.mkdir(parents=True, exist_ok=True)
+    out = []
+    for src in focused:
+        dst = d / src.name
+        out.append(dst)
+        if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
+            continue
+        topics: dict[str, dict[str, list[list[str]]]] = {}
+        for line in src.read_text().splitlines():
+            c = line.split()
+            topics.setdefault(c[0], {}).setdefault(c[2], []).append(c)
+        lines = []
+        for t, arts in topics.items():
+            rank = 0
+            for results in arts.values():
+                for c in results if family == "ric" else results[:1]:
+                    rank += 1
+                    lines.append(f"{t} Q0 {c[2]} {rank} {-rank} {c[5]} {c[6]} {c[7]}\n")
+        dst.write_text("".join(lines))
+    return out
+
+
+def generate(args, families: list[str], work: Path) -> dict:
+    inputs = {}
+    if "trec" in families:
+        q, ps = trec_files(work, args.qrels, args.runs, args.results, args.seed)
+        inputs["trec"] = (str(q), list(map(str, ps)))
+    if set(families) & set(TASKS):
+        focused = passage_files(work, args.qrels, args.runs, args.results, args.seed)
+        for f in families:
+            if f in TASKS:
+                ps = focused if f == "passage" else in_context_files(work, f, focused)
+                inputs[f] = (str(args.qrels), list(map(str, ps)))
+    return inputs
+
+
+# ---------------------------------------------------------------- stages, in a child on one core
+
+
+class Timer:
+    def __init__(self):
+        self.t: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, stage: str):
+        t0 = time.perf_counter()
+        yield
+        self.t[stage] = self.t.get(stage, 0.0) + time.perf_counter() - t0
+
+
+def arrow_read(files: list[str]) -> float:
+    """The limit: pyarrow's CSV reader on the same files, nothing else."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    opts = pacsv.ParseOptions(delimiter=" ", quote_char=False)
+    lines = pacsv.ParseOptions(delimiter="\t", quote_char=False)  # FOL qrels: rows of varying width, read as lines
+    t0 = time.perf_counter()
+    for f in files:
+        try:
+            pacsv.read_csv(f, read_options=pacsv.ReadOptions(autogenerate_column_names=True), parse_options=opts)
+        except pa.ArrowInvalid:
+            pacsv.read_csv(f, read_options=pacsv.ReadOptions(autogenerate_column_names=True), parse_options=lines)
+    return time.perf_counter() - t0
+
+
+def score_args(argv: list[str]):
+    from inexflow.front import cli
+
+    args = cli.build_parser().parse_args(["--quiet", "score", *argv])
+    cli._assessments_first(args)
+    return args
+
+
+def trec_stages(qrels: str, paths: list[str], T: Timer) -> list[str]:
+    """``_score_one`` on the document path (``documents.plain_run`` + ``documents.score_text``),
+    stage by stage."""
+    from inexflow.front import documents
+    from inexflow.io.arrow_arrays import arrow_of
+    from inexflow.io.topic_order import topic_sort_key
+    from inexflow.measures.output import trec_eval_lines
+    from inexflow.measures.registry import trec_runid
+    from inexflow.measures.topicset import topics_to_score
+    from inexflow.measures.trec_arrays import codes_of, document_rows, per_topic_measures, rank_documents, trec_order
+
+    args = score_args(["--family", "trec", qrels, *paths])
+    assert documents.handles(args)
+    args.format = "trec_eval"
+    with T("assessments"):
+        judged = documents.judged_documents(qrels)
+    out = []
+    for path in paths:
+        with T("reading"):
+            run = documents.plain_run(path)
+        with T("ranking"):
+            tcode, run_topics = codes_of(run.topic)
+            take = arrow_of(trec_order(tcode, run.rsv, run.doc))
+            topic, doc = run.topic.take(take), run.doc.take(take)
+        with T("measures"):  # the judgement lookup, the rank x topic matrix, the measures
+            run_topics = sorted(run_topics, key=topic_sort_key)
+            topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=False)
+            names = documents.measure_names(args)
+            ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
+                                     judged_only=args.judged_only, distinct=True)
+            rows = document_rows(topics, ranking.measures(per_topic_measures(names)), names, None)
+        with T("writing"):
+            run_id = run.run_id.dictionary[0].as_py() if trec_runid(args.measures) else None
+            out.append(trec_eval_lines(rows, args.per_topic, run_id))
+    T.t["resolving"] = float("nan")  # document runs: nothing to resolve
+    first = documents.score_text(paths[0], documents.plain_run(paths[0]), judged, args)
+    assert out[0] == first, "the staged trec path no longer prints what documents.score_text prints"
+    return out
+
+
+def general_stages(qrels: str, paths: list[str], task: str, T: Timer) -> list[str]:
+    """``_score_one`` on the general path (``read_run``, ``Session.score_families``, the INEX
+    output), stage by stage."""
+    from inexflow.front import cli
+    from inexflow.measures.context import SCORE_COLUMNS
+    from inexflow.measures.output import format_scores, select_scores
+    from inexflow.measures.registry import get_family
+    from inexflow.measures.session import in_evaluation_order, refuse_without_ranks
+    from inexflow.measures.toolorder import in_file_order
+    from inexflow.model.runs import read_run, resolve_extents
+
+    args = score_args(["--task", task, qrels, *paths])
+    with T("assessments"):
+        session, measures = cli.scoring_session(args)
+    args.format = cli.output_format(session.families)
+    assert args.format == "inex"
+    ctx = session.context
+    out = []
+    for path in paths:
+        with T("reading"):
+            run = read_run(path, task=args.task)
+        with T("resolving"):
+            for fam in session.families:
+                refuse_without_ranks(run, fam)
+            run = resolve_extents(run, session.collection, ctx.index)
+        with T("ranking"):
+            in_file = in_file_order(run) if any(get_family(f).order == "file" for f in session.families) else None
+            ordered = [(f, in_evaluation_order(in_file if get_family(f).order == "file" else run, f))
+                       for f in session.families]
+        tables = []
+        with T("measures"):
+            for fam, r in ordered:
+                df = get_family(fam).score_function()(r, ctx)
+                df.insert(0, "run", run.name)
+                df.insert(2, "task", run.task)
+                tables.append(df[SCORE_COLUMNS])
+        with T("writing"):
+            text = [f'<eval run-id="{run.run_id}" file="{path}">\n']
+            for scores in tables:
+                if measures is not None:
+                    scores = select_scores(scores, measures)
+                text.append(format_scores(scores, args.per_topic, align=True))
+            text.append("</eval>\n")
+            out.append("".join(text))
+    cli._SCORE_JOB = (args, session, measures, None)
+    first = cli._score_one(paths[0])
+    assert first[2] is None and out[0] == first[0], "the staged general path no longer prints what _score_one prints"
+    return out
+
+
+def child_stages(family: str, qrels: str, paths: list[str], repeat: int) -> dict:
+    """Run in the pinned child: the start-up, then ``repeat`` rounds of (the bare read, the
+    staged call); medians."""
+    t0 = time.perf_counter()
+    import logging
+
+    import inexflow.front.cli  # noqa: F401
+    import inexflow.measures.output  # noqa: F401
+    if family == "trec":
+        import inexflow.front.documents  # noqa: F401
+    else:
+        import inexflow.measures.session  # noqa: F401
+        import inexflow.model.assessments  # noqa: F401
+        import inexflow.model.runs  # noqa: F401
+    imports = time.perf_counter() - t0
+    logging.getLogger("inexflow").setLevel(logging.ERROR)
+    for f in [qrels, *paths]:  # in the page cache for every round alike
+        Path(f).read_bytes()
+    rounds, reads = [], []
+    for _ in range(repeat):
+        reads.append(arrow_read([qrels, *paths]))
+        T = Timer()
+        if family == "trec":
+            trec_stages(qrels, paths, T)
+        else:
+            general_stages(qrels, paths, TASKS[family], T)
+        rounds.append(T.t)
+    med = {k: statistics.median(r[k] for r in rounds) for k in rounds[0]}
+    return {"imports": imports, "read": statistics.median(reads), **med}
+
+
+# ---------------------------------------------------------------- child processes
+
+
+def on_core0():
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def run_child(cmd: list[str], out_path: Path | None = None, pin: bool = True) -> dict:
+    """Wall time, CPU time and peak resident memory (the largest of the process and its
+    children) of ``cmd``, its standard output to ``out_path``."""
+    out = open(out_path, "wb") if out_path else subprocess.DEVNULL
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, preexec_fn=on_core0 if pin else None)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if out_path:
+        out.close()
+    if p.returncode:
+        sys.exit(f"{' '.join(cmd[:6])}... failed ({p.returncode}): {err.decode()[-800:]}")
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "maxrss_mb": ru.ru_maxrss / 1024}
+
+
+def score_cmd(family: str, qrels: Path, paths: list[Path], jobs: int) -> list[str]:
+    fam = ["--family", "trec"] if family == "trec" else ["--task", TASKS[family]]
+    return [sys.executable, "-m", "inexflow", "--quiet", "score", *fam, "--jobs", str(jobs), str(qrels), *map(str, paths)]
+
+
+def importtime(cmd: list[str], top: int) -> list[tuple[float, float, str]]:
+    """(cumulative s, self s, module with its nesting) of the ``top`` slowest imports."""
+    err = subprocess.run([cmd[0], "-X", "importtime", *cmd[1:]], capture_output=True, text=True).stderr
+    rows = []
+    for line in err.splitlines():
+        m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)", line)
+        if m:
+            rows.append((int(m[2]) / 1e6, int(m[1]) / 1e6, "  " * (len(m[3]) // 2) + m[4]))
+    return sorted(rows, reverse=True)[:top]
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ---------------------------------------------------------------- main
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--families", default="trec,passage", help="comma-separated: trec, passage, ric, bic")
+    ap.add_argument("--runs", type=int, default=80, help="runs generated; the memory and -j figures use all of them")
+    ap.add_argument("--stage-runs", type=int, default=20, help="runs of the in-process stage table (default %(default)s)")
+    ap.add_argument("--sizes", default="10,20,40,80", help="numbers of runs of the scaling table")
+    ap.add_argument("--results", type=int, default=1500)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3, help="rounds of the stage table and of the scaling; medians")
+    ap.add_argument("--qrels", type=Path, default=FOL_QRELS, help="the FOL qrels the runs are drawn from")
+    ap.add_argument("--workdir", type=Path, help="keep the generated runs here and reuse them")
+    ap.add_argument("--importtime", action="store_true", help="also print the slowest imports of a one-run call")
+    ap.add_argument("--json", type=Path, help="also write every figure here")
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)  # FAMILY REPEAT QRELS RUN...: the pinned child
+    ap.add_argument("--generate", type=Path, help=argparse.SUPPRESS)  # WORKDIR: write the runs, print their paths
+    args = ap.parse_args()
+    families = [f for f in args.families.split(",") if f]
+    if args.child:
+        family, repeat, qrels, *paths = args.child
+        on_core0()
+        print(json.dumps(child_stages(family, qrels, paths, int(repeat))))
+        return
+    if args.generate:
+        print(json.dumps(generate(args, families, args.generate)))
+        return
+
+    sizes = [int(x) for x in args.sizes.split(",") if int(x) <= args.runs]
+    report: dict = {"cores": len(os.sched_getaffinity(0)), "families": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.workdir or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        # generated in a child: this process stays small, since a child's ru_maxrss starts from the
+        # resident size of the process that forked it (the high-water mark survives fork and exec)
+        gen = subprocess.run([sys.executable, str(Path(__file__).resolve()), *sys.argv[1:], "--generate", str(work)],
+                             capture_output=True, text=True)
+        if gen.returncode:
+            sys.exit(f"generating the runs failed: {gen.stderr[-2000:]}")
+        inputs = {f: (Path(q), [Path(p) for p in ps]) for f, (q, ps) in json.loads(gen.stdout.splitlines()[-1]).items()}
+        bare = statistics.median(run_child([sys.executable, "-c", "pass"])["wall"] for _ in range(5))
+        floor = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        report["floor_mb"] = floor
+        print(f"{report['cores']} core(s) available; stage and scaling figures pinned to one; "
+              f"a bare interpreter starts in {bare:.3f} s; load average {os.getloadavg()[0]:.1f}; "
+              f"peak RSS figures are exact above {floor:.0f} MB (this process's size)")
+        for family in families:
+            qrels, paths = inputs[family]
+            lines = sum(p.read_bytes().count(b"\n") for p in paths)
+            print(f"\n== {family}: {len(paths)} runs, {lines} results ({lines // len(paths)} a run) ==")
+            fig = report["families"][family] = {"runs": len(paths), "results": lines}
+
+            # 1. the stages
+            sp = paths[: args.stage_runs]
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--child", family, str(args.repeat), str(qrels),
+                   *map(str, sp)]
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            if res.returncode:
+                sys.exit(f"stage child failed: {res.stderr[-2000:]}")
+            st = json.loads(res.stdout.splitlines()[-1])
+            st["start-up"] = bare + st.pop("imports")
+            read = st.pop("read")
+            total = sum(v for k, v in st.items() if k in STAGES and v == v)
+            fig["stages"], fig["arrow_read"], fig["stage_runs"] = st, read, len(sp)
+            print(f"stages of one call over {len(sp)} runs, in process, one core (medians of {args.repeat}); "
+                  f"the limit, a bare pyarrow read of the same {len(sp) + 1} files: {read:.3f} s")
+            print(f"  {'stage':12s} {'time':>8s} {'per run':>9s} {'x pyarrow read':>15s} {'share':>6s}")
+            for k in STAGES:
+                v = st.get(k, float("nan"))
+                if v != v:
+                    print(f"  {k:12s} {'n/a':>8s}")
+                    continue
+                per = f"{v / len(sp) * 1000:7.1f}ms" if k not in ("start-up", "assessments") else f"{'once':>9s}"
+                print(f"  {k:12s} {v:8.3f} {per} {v / read:15.2f} {v / total:6.1%}")
+            print(f"  {'total':12s} {total:8.3f} {'':9s} {total / read:15.2f}")
+
+            # 2. scaling and memory, -j 1, one core
+            out = work / f"{family}.out"
+            scale = {}
+            for n in sizes:
+                rs = [run_child(score_cmd(family, qrels, paths[:n], 1), out) for _ in range(args.repeat)]
+                scale[n] = {"wall": statistics.median(r["wall"] for r in rs), "maxrss_mb": max(r["maxrss_mb"] for r in rs)}
+            fig["scaling"] = scale
+            n0 = sizes[0]
+            print(f"inexflow score -j 1, one core (medians of {args.repeat}), output to a file:")
+            print(f"  {'runs':>5s} {'wall':>8s} {'per run':>9s} {'x per run at ' + str(n0):>14s} {'peak RSS':>9s}")
+            for n, s in scale.items():
+                print(f"  {n:5d} {s['wall']:8.2f} {s['wall'] / n * 1000:7.1f}ms "
+                      f"{(s['wall'] / n) / (scale[n0]['wall'] / n0):14.2f} {s['maxrss_mb']:7.0f}MB")
+            if len(sizes) > 1:
+                a, b = sizes[0], sizes[-1]
+                slope_t = (scale[b]["wall"] - scale[a]["wall"]) / (b - a)
+                slope_m = (scale[b]["maxrss_mb"] - scale[a]["maxrss_mb"]) / (b - a)
+                fig["marginal_s_per_run"], fig["mb_per_run"] = slope_t, slope_m
+                print(f"  marginal: {slope_t * 1000:.1f} ms and {slope_m:+.2f} MB of peak memory per added run "
+                      f"({a} -> {b} runs)")
+
+            # 3. -j 2 against -j 1, all runs, not pinned
+            o1, o2 = work / f"{family}.j1.out", work / f"{family}.j2.out"
+            j1 = run_child(score_cmd(family, qrels, paths, 1), o1, pin=False)
+            j2 = run_child(score_cmd(family, qrels, paths, 2), o2, pin=False)
+            same = sha(o1) == sha(o2)
+            fig["jobs"] = {"j1": j1, "j2": j2, "identical": same}
+            print(f"-j 1 against -j 2 over {len(paths)} runs (not pinned):")
+            for name, r in (("-j 1", j1), ("-j 2", j2)):
+                print(f"  {name}: wall {r['wall']:6.2f} s, CPU {r['cpu']:6.2f} s ({r['cpu'] / r['wall']:.2f} cores busy), "
+                      f"peak RSS of the largest process {r['maxrss_mb']:.0f} MB")
+            print(f"  -j 2 / -j 1 wall: {j2['wall'] / j1['wall']:.2f}; outputs byte-identical: {'yes' if same else 'NO'}"
+                  f" ({o1.stat().st_size} bytes)")
+
+            if args.importtime:
+                rows = importtime(score_cmd(family, qrels, paths[:1], 1), 15)
+                fig["importtime"] = rows
+                print("python -X importtime of a one-run call, slowest by cumulative time:")
+                for cum, own, mod in rows:
+                    print(f"  {cum:7.3f} s cumulative {own:7.3f} s self  {mod}")
+        print(f"\nload average at the end: {os.getloadavg()[0]:.1f} (other processes on these cores slow every figure)")
+        if args.json:
+            args.json.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
