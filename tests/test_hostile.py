@@ -170,3 +170,13 @@ def test_element_families_refuse_a_run_without_elements():
                                             "length": [10]}))
     with pytest.raises(InputError, match="holds no element results .* the xcg family scores elements"):
         element_results(passages, "xcg")
+
+
+def test_utf16_text_is_named_as_such(tmp_path):
+    from conftest import run_cli
+
+    q = write(tmp_path / "q.trec", "1 0 a 1\n")
+    r = tmp_path / "r.run"
+    r.write_bytes("1 Q0 a 1 1.0 x\n".encode("utf-16"))
+    p = run_cli("score", q, r)
+    assert p.returncode == 2 and f"{r}: is UTF-16 text (expected UTF-8 text" in p.stderr

@@ -94,6 +94,8 @@ def decode_text(path, data: bytes) -> str:
     """UTF-8 text of an input file without its byte order mark. Bytes that are not UTF-8 and
     NUL bytes are an :class:`InputError` naming the line and the byte."""
     data = data.removeprefix(b"\xef\xbb\xbf")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # a UTF-16 byte order mark: NUL bytes follow
+        raise InputError(path, None, "is UTF-16 text", "UTF-8 text (convert it, e.g. iconv -f UTF-16 -t UTF-8)")
     nul = data.find(b"\x00")
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
