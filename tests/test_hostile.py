@@ -180,3 +180,11 @@ def test_utf16_text_is_named_as_such(tmp_path):
     r.write_bytes("1 Q0 a 1 1.0 x\n".encode("utf-16"))
     p = run_cli("score", q, r)
     assert p.returncode == 2 and f"{r}: is UTF-16 text (expected UTF-8 text" in p.stderr
+
+
+def test_validate_topics_that_name_a_missing_file_are_not_topic_ids(tmp_path):
+    from conftest import run_cli
+
+    r = write(tmp_path / "r.run", "1 Q0 a 1 1.0 x\n")
+    p = run_cli("validate", "--topics", "nosuch-topics.xml", r)
+    assert p.returncode == 2 and "nosuch-topics.xml: cannot read XML file" in p.stderr

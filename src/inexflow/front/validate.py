@@ -180,8 +180,9 @@ def parse_topic_set(text: str):
     separated by commas."""
     from pathlib import Path
 
-    if Path(text).is_file():
-        from inexflow.io.topics import read_topics
+    path = Path(text)
+    if path.is_file() or path.exists() or "/" in text or path.suffix.lower() in (".xml", ".gz", ".txt"):
+        from inexflow.io.topics import read_topics  # (a path that is no file: the reader says what it is)
         return list(read_topics(text)["topic"])
     ids = [t.strip() for t in text.split(",") if t.strip()]
     if not ids:
