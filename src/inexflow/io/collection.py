@@ -328,7 +328,8 @@ def index_table(collection, docs, missing: str = "error", log=None) -> pa.Table:
     """
     collection = Path(collection)
     if not collection.is_dir():
-        raise InputError(collection, None, "collection directory not found")
+        raise InputError(collection, None, "collection directory not found" if not collection.exists()
+                         else "is not a directory", "the collection's directory of XML documents")
     docs = list(dict.fromkeys(docs))
 
     def files():

@@ -88,7 +88,7 @@ def read_assessments(paths, fmt: str = "auto") -> Assessments:
                "inex2002": assessments_inex2002.read_inex2002, "trec": read_trec_qrels}
     parts = []
     for p in paths:
-        if not Path(p).exists():
+        if not Path(p).exists() and not Path(p).is_symlink():  # (a broken link or a loop: the read says which)
             raise InputError(p, None, "assessment file not found")
         if not read_bytes(p, "assessment file").removeprefix(BOM).strip():  # unreadable: one clear error too
             raise InputError(p, None, "empty assessment file", "FOL qrels lines or INEX XML assessments")
