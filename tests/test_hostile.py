@@ -188,3 +188,11 @@ def test_validate_topics_that_name_a_missing_file_are_not_topic_ids(tmp_path):
     r = write(tmp_path / "r.run", "1 Q0 a 1 1.0 x\n")
     p = run_cli("validate", "--topics", "nosuch-topics.xml", r)
     assert p.returncode == 2 and "nosuch-topics.xml: cannot read XML file" in p.stderr
+
+
+def test_a_command_line_mistake_is_one_line():
+    from conftest import run_cli
+
+    p = run_cli("score", "-l", "x", "q", "r")
+    assert p.returncode == 2 and p.stderr.strip().splitlines() == [
+        "inexflow score: error: argument -l: expected a whole number, 0 or more, not 'x' (usage: inexflow score --help)"]

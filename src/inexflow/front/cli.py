@@ -134,9 +134,17 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
                         f"{measures_default})")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a command line's mistake said in one line (and where the usage is), not
+    after the whole usage text; the subcommands' parsers are of this class too."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     d = Options()  # every default below comes from here
-    p = argparse.ArgumentParser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
+    p = _Parser(prog="inexflow", description="Evaluate INEX-style XML and passage retrieval runs.")
     p.add_argument("--version", action="version", version=f"inexflow {__version__}")
     p.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     p.add_argument("-v", "--verbose", action="store_true", help="also print what is being done (info messages)")
