@@ -132,7 +132,8 @@ class Problems:
         try:
             yield
         except (UsageError, InputError) as e:
-            self.lines.append(str(e))
+            if str(e) not in self.lines:  # one mistake met once per run file is said once
+                self.lines.append(str(e))
 
     def raise_any(self):
         """One :class:`ConfigError` holding every error found so far, if any."""
