@@ -64,10 +64,11 @@ def check_grouping(run, regroup: bool = False, assessed=None):
     all topics when None."""
     res = run.results
     topics = res["topic"].unique() if assessed is None else assessed
-    split = ToolView.of(res, topics).split_topics()
-    key = res["topic"].astype(str) + "\x00" + res["doc"].astype(str)
-    start = (key != key.shift()).to_numpy()
-    dup = key[start].duplicated().to_numpy()
+    view = ToolView.of(res, topics, run)
+    split = view.split_topics()
+    key = view.tcode.astype(np.int64) * max(len(view.docs), 1) + view.dcode  # one integer per (topic, article)
+    start = np.r_[True, key[1:] != key[:-1]] if len(key) else np.zeros(0, bool)
+    dup = pd.Series(key[start]).duplicated().to_numpy()
     if (split or dup.any()) and not regroup:
         if split:
             raise InputError(run.source, None, describe_split(run, split),
@@ -77,8 +78,8 @@ def check_grouping(run, regroup: bool = False, assessed=None):
                          f"{r.doc} are interleaved with other articles ({int(dup.sum())} such blocks)",
                          "each article's results together (an in-context run); --regroup moves them")
     if split or dup.any():
-        by_topic = res.groupby("topic", sort=False).ngroup().to_numpy()
-        by_article = key.groupby(key, sort=False).ngroup().to_numpy()
+        by_topic = pd.factorize(view.tcode)[0]  # numbered as first met, like the articles
+        by_article = pd.factorize(key)[0]
         order = np.lexsort((np.arange(len(res)), by_article, by_topic))
         moved = int((order != np.arange(len(res))).sum())
         logging.getLogger("inexflow").warning("%s: run %s regrouped per topic and article: %d results moved next "
@@ -130,12 +131,12 @@ def gp_measures(scores: np.ndarray, relevant: np.ndarray, nrel: int, ranks=IN_CO
 def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     a = ctx.assessments
     docs = a.documents
-    trel, nrel = qrels_totals(docs)
+    trel, nrel = ctx.memo("qrels_totals", lambda: qrels_totals(docs))
     run = check_grouping(run, bool(ctx.opt("regroup")), list(trel))
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics")))
     warn_no_relevant(run.source, topics, nrel)
     arts = _articles(run)
-    reldoc = relevant_documents(docs).set_index(["topic", "doc"])
+    reldoc = ctx.memo("relevant_by_pair", lambda: relevant_documents(docs).set_index(["topic", "doc"]))
     key = pd.MultiIndex.from_frame(arts[["topic", "doc"]])
     arts["relevant"] = key.isin(reldoc.index)
     arts["rel_chars"] = reldoc["rel_chars"].reindex(key).fillna(0).to_numpy()
@@ -163,13 +164,16 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
         arts["ret"] = 0
         arts["rel"] = 0
     by_topic = arts.groupby("topic", sort=False).indices
+    score, relevant = arts["score"].to_numpy(np.float64), arts["relevant"].to_numpy(np.int64)
+    ret, rel = (arts[c].fillna(0).to_numpy(np.float64) for c in ("ret", "rel"))  # as pandas sums: NaN skipped
     rows, per_topic = [], []
     q = "chars"
+    none = np.zeros(0, dtype=np.int64)
     for t in topics:
-        g = arts.iloc[by_topic.get(t, np.zeros(0, dtype=np.int64))]
-        vals = {"num_ret": len(g), "num_rel": nrel[t], "num_rel_ret": int(g["relevant"].sum()),
-                "ret_size": int(g["ret"].sum()), "rel_size": int(trel[t]), "rel_ret_size": int(g["rel"].sum())}
-        gvals, agp, ip = gp_measures(g["score"].to_numpy(np.float64), g["relevant"].to_numpy(np.int64), nrel[t])
+        i = by_topic.get(t, none)
+        vals = {"num_ret": len(i), "num_rel": nrel[t], "num_rel_ret": int(relevant[i].sum()),
+                "ret_size": int(ret[i].sum()), "rel_size": int(trel[t]), "rel_ret_size": int(rel[i].sum())}
+        gvals, agp, ip = gp_measures(score[i], relevant[i], nrel[t])
         vals.update(gvals)
         vals["AgP"] = agp
         rows.extend((t, q, m, float(v)) for m, v in vals.items())
