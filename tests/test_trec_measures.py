@@ -264,3 +264,13 @@ def test_python_takes_trec_evals_parameters(tmp_path):
     assert dict(zip(got["measure"], got["value"])) == {"map": cli[("map", "all")], "P_7": cli[("P_7", "all")]}
     opt = inexflow.evaluate(q, r, trec_measures=["P_7"])
     assert "P_7" in set(opt["measure"])
+
+
+def test_scores_are_doubles_as_in_trec_eval_10(tmp_path):
+    # 0.10000000001 and 0.1 are one 32-bit float: trec_eval 9 ties them and puts b (the larger
+    # document id) first; trec_eval 10 reads doubles and puts a, the higher score, first
+    q = write(tmp_path / "q.trec", "1 0 a 1\n1 0 b 0\n")
+    r = write(tmp_path / "r.run", "1 Q0 a 1 0.10000000001 x\n1 Q0 b 2 0.1 x\n")
+    assert np.float32(0.10000000001) == np.float32(0.1)
+    v = parse_out(run_cli("score", "--format", "trec", "-m", "recip_rank", "-m", "map", q, r, check=0).stdout)
+    assert v[("recip_rank", "all")] == 1.0 and v[("map", "all")] == 1.0
