@@ -128,3 +128,12 @@ def mount_small_tmpfs(d: Path, size: str) -> None:
     if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(d)],
                                            capture_output=True).returncode != 0:
         pytest.skip("cannot mount a small tmpfs here (needs root)")
+
+
+def run_scores(run_lines) -> dict:
+    """{topic: {doc: score}} of 6-column TREC run lines (pytrec_eval's run)."""
+    run: dict = {}
+    for line in run_lines:
+        t, _, d, _, score, _ = line.split()
+        run.setdefault(t, {})[d] = float(score)
+    return run

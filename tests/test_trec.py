@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT, parse_out, run_cli, write
+from conftest import ROOT, parse_out, run_cli, run_scores, write
 from inexflow.front import documents
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -30,11 +30,7 @@ def random_case(seed):
         order = rng.permutation(len(retrieved))  # file order says nothing
         for r, i in enumerate(order, 1):
             run_lines.append(f"{t} Q0 d{retrieved[i]:03d} {r} {scores[i]} myrun\n")
-    run = {}
-    for line in run_lines:
-        t, _, d, _, s, _ = line.split()
-        run.setdefault(t, {})[d] = float(s)
-    return qrels, run, "".join(qrel_lines), "".join(run_lines)
+    return qrels, run_scores(run_lines), "".join(qrel_lines), "".join(run_lines)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -392,7 +392,7 @@ class Ranking:
             if name == "11pt_avg":
                 out[name] = self.eleven_point()
                 continue
-            if hasattr(type(self), name) and not name.startswith("_") and name not in ("measures",):
+            if name in _WHOLE:
                 out[name] = getattr(self, name)()
                 continue
             stem, _, param = name.rpartition("_")
@@ -403,6 +403,12 @@ class Ranking:
             else:
                 raise KeyError(f"the trec family has no measure {name!r}")
         return {n: out[n] for n in names}
+
+
+# the measures named by a method of Ranking without a parameter (the others: stem_parameter)
+_WHOLE = frozenset({"num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "infAP", "utility",
+                    "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "set_P", "set_recall", "set_relative_P", "set_map",
+                    "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid"})
 
 
 @dataclass(frozen=True)
