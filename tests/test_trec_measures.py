@@ -257,3 +257,12 @@ def test_scores_are_doubles_as_in_trec_eval_10(tmp_path):
     assert np.float32(0.10000000001) == np.float32(0.1)
     v = parse_out(run_cli("score", "--format", "trec", "-m", "recip_rank", "-m", "map", q, r, check=0).stdout)
     assert v[("recip_rank", "all")] == 1.0 and v[("map", "all")] == 1.0
+
+
+def test_trec_measures_name_a_stem_and_a_parameter():
+    import inexflow
+    from inexflow.errors import UsageError
+
+    qrels, run, _, _ = graded_case(1, unanswered=False)
+    with pytest.raises(UsageError, match="option trec_measures: 'foo_1' is not a trec measure at a parameter"):
+        inexflow.evaluate(qrels, run, trec_measures=["foo_1"])

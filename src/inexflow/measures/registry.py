@@ -293,6 +293,11 @@ TREC_PARAMETERS = {"P": int, "recall": int, "ndcg_cut": int, "map_cut": int, "re
 
 def trec_measure_names(opts: dict) -> list[str]:
     extra = [n for n in (opts.get("trec_measures") or ()) if n not in TREC_ALL]
+    for n in extra:
+        m = _UNDERSCORE.match(n)
+        if not (m and m["stem"] in TREC_PARAMETERS):
+            raise UsageError(f"option trec_measures: {n!r} is not a trec measure at a parameter (expected STEM_N, "
+                             f"STEM one of {', '.join(TREC_PARAMETERS)}, e.g. P_1)")
     return list(dict.fromkeys([*TREC_ALL, *_cut("Judged", JUDGED_CUTOFFS), *extra]))
 
 
