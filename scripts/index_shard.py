@@ -6,9 +6,10 @@ from inexflow.model.collection_index import build_shard
 
 
 def main(smk, log):
-    p = build_shard(smk.params.collection, smk.params.cache, smk.params.shard, smk.wildcards.key, log=log,
+    collection = smk.config["collection"]  # not a param: the shard's key names its content, whatever its path
+    p = build_shard(collection, smk.params.cache, smk.params.shard, smk.wildcards.key, log=log,
                     per_shard=smk.params.per_shard)
-    log.info("shard %d of %s: %s", smk.params.shard, smk.params.collection, p)
+    log.info("shard %d of %s: %s", smk.params.shard, collection, p)
 
 
 run_stage(main, snakemake)  # noqa: F821

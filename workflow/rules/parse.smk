@@ -76,8 +76,9 @@ rule index_shard:
     conda:
         ENV
     params:
+        # not the collection's path: the shard is named by its content, so two configs naming two
+        # copies of one collection share it (the script reads the path from the config)
         code=CODE,
-        collection=COLLECTION,
         cache=lambda w, output: str(Path(output.index).parents[1]),  # shard_path's folder
         per_shard=config["collection_shard_docs"],
         shard=lambda w: collection_shards()[w.key],
