@@ -196,3 +196,34 @@ def test_a_command_line_mistake_is_one_line():
     p = run_cli("score", "-l", "x", "q", "r")
     assert p.returncode == 2 and p.stderr.strip().splitlines() == [
         "inexflow score: error: argument -l: expected a whole number, 0 or more, not 'x' (usage: inexflow score --help)"]
+
+
+def test_a_task_named_for_trec_qrels_is_scored_by_trec_eval_with_a_warning(tmp_path, caplog):
+    """TREC qrels hold document grades only: a passage or element task named with them is
+    scored with the trec family (docs/cli.md, TREC interoperability), saying so on every door."""
+    import pandas as pd
+
+    import inexflow
+    from conftest import run_cli
+
+    q = write(tmp_path / "q.trec", "1 0 A 1\n1 0 B 0\n2 0 A 2\n")
+    r = write(tmp_path / "r.run", "1 Q0 B 1 2.0 x\n1 Q0 A 2 1.0 x\n2 Q0 A 1 1.0 x\n")
+    said = f"{q}: TREC qrels (document grades only): task focused is scored with the trec family"
+    for extra in ([], ["--format", "json"]):  # the Arrow path and the general one
+        p = run_cli("score", "--task", "focused", *extra, q, r, check=0)
+        assert [line for line in p.stderr.splitlines() if "TREC qrels" in line] == [
+            f"inexflow: warning: {said} (trec_eval's measures), not with its own measures, which need FOL qrels "
+            "or INEX element assessments; leave --task out to score documents without this warning"]
+    def map_all(p):
+        return float(next(line.split()[2] for line in p.stdout.splitlines() if line.split()[:2] == ["map", "all"]))
+
+    p = run_cli("score", "--task", "focused", q, r, check=0)
+    # topic 1: its one relevant document at rank 2 (AP 1/2); topic 2 at rank 1 (AP 1)
+    assert map_all(p) == 0.75
+    p = run_cli("score", q, r, check=0)  # no task named: document scoring, no warning
+    assert "TREC qrels" not in p.stderr and map_all(p) == 0.75
+    frame = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["A", "B", "A"], "relevance": [1, 0, 2]})
+    run = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["B", "A", "A"], "score": [2.0, 1.0, 1.0]})
+    with caplog.at_level("WARNING", logger="inexflow"):
+        assert inexflow.evaluate(frame, run, "map", task="focused")["value"].tolist() == [0.75]
+    assert "task focused is scored with the trec family" in caplog.text and "leave task out" in caplog.text

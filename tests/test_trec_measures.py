@@ -216,11 +216,34 @@ def test_measures_chosen_as_trec_eval_chooses_them(tmp_path, specs):
     assert run_cli("score", "-q", *specs, q, r, check=0).stdout == want
 
 
-def test_a_parameter_trec_eval_would_refuse(tmp_path):
+@pytest.mark.parametrize("spec, says", [
+    ("P.1.5", "P takes a cut-off: a whole number from 1 to 2147483647, not '1.5'"),
+    ("ndcg_cut.0", "ndcg_cut takes a cut-off: a whole number from 1 to 2147483647, not '0'"),
+    ("success.1e400", "success takes a cut-off: a whole number from 1 to 2147483647, not '1e400'"),
+    ("iprec_at_recall.1.5", "iprec_at_recall takes a recall level from 0 to 1, not '1.5'"),
+    ("iprec_at_recall.0.5,-0.1", "iprec_at_recall takes a recall level from 0 to 1, not '-0.1'"),
+    ("iprec_at_recall.nan", "iprec_at_recall takes a recall level from 0 to 1, not 'nan'"),
+    ("Rprec_mult.0", "Rprec_mult takes a multiple of R greater than 0, not '0'"),
+    ("set_F.-1", "set_F takes a beta of 0 or more, not '-1'"),
+    ("relstring.0", "relstring takes a number of documents: a whole number from 1 to 2147483647, not '0'")])
+def test_a_parameter_out_of_its_range_is_one_line_saying_the_range(tmp_path, spec, says):
     _, _, qrel_text, run_text = graded_case(4, unanswered=False)
     q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
-    p = run_cli("score", "-m", "P.1.5", q, r)
-    assert p.returncode == 2 and "-m P.1.5: P takes a positive whole number, not '1.5'" in p.stderr
+    p = run_cli("score", "-q", "-m", spec, q, r)
+    assert p.returncode == 2 and p.stdout == "" and p.stderr.strip().splitlines() == [
+        f"inexflow: error: -m {spec}: {says}"]
+
+
+def test_the_edges_of_a_parameters_range_are_scored(tmp_path):
+    """Recall levels 0 and 1 and set_F's beta 0 are in range: at beta 0, F is the precision of
+    the retrieved set (van Rijsbergen's F_beta = (1 + b^2) P R / (b^2 P + R))."""
+    q = write(tmp_path / "q.trec", "1 0 A 1\n1 0 B 1\n1 0 C 0\n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 3 x\n1 Q0 C 2 2 x\n1 Q0 D 3 1 x\n")
+    out = run_cli("score", "-m", "iprec_at_recall.0,1", "-m", "set_F.0", "-m", "set_P", q, r, check=0).stdout
+    vals = {line.split()[0]: float(line.split()[2]) for line in out.splitlines()}
+    # A (relevant) at rank 1: precision 1 up to recall 1/2; B is never retrieved: 0 at recall 1
+    assert vals["iprec_at_recall_0.00"] == 1.0 and vals["iprec_at_recall_1.00"] == 0.0
+    assert vals["set_F_0"] == vals["set_P"] == round(1 / 3, 4)
 
 
 @pytest.mark.skipif(not TREC_EVAL, reason="no trec_eval 10 binary (TREC_EVAL or trec_eval on PATH)")

@@ -53,9 +53,8 @@ import pandas as pd
 
 from inexflow.errors import UsageError
 from inexflow.front.frames import FrameError, assessments_from_frame, frame_of, is_records, run_from_frame
-from inexflow.io.task_labels import DOCUMENT_TASK
 from inexflow.measures.output import select_scores
-from inexflow.measures.registry import select_measures, trec_parameters
+from inexflow.measures.registry import scoring_task, select_measures, trec_parameters
 from inexflow.measures.session import Session
 from inexflow.model.assessments import Assessments, read_assessments
 from inexflow.model.options import Options
@@ -80,15 +79,6 @@ def _run(r, task) -> Run:
     if is_records(r):
         return run_from_frame(frame_of(r, "run"), task=task)
     return read_run(str(r), task=task)
-
-
-def document_task(a: Assessments, families=None) -> str:
-    """The task of document scoring when none is named (as ``inexflow score`` without
-    ``--task``): only TREC qrels or the ``trec`` family alone may leave it out."""
-    if set(families or ["trec" if a.scale == "trec" else ""]) != {"trec"}:
-        raise UsageError("task is required (a scoring type such as focused, or a submission label); it may be left "
-                         "out only for document scoring: TREC qrels (relevance column), or families=['trec']")
-    return DOCUMENT_TASK
 
 
 def evaluate(assessments, run, measures=None, *, task: str | None = None, families=None, collection=None,
@@ -121,7 +111,7 @@ def evaluate(assessments, run, measures=None, *, task: str | None = None, famili
         extra = trec_parameters(measures)
         opts = replace(opts, trec_measures=tuple(dict.fromkeys([*opts.trec_measures, *extra])))
     a = _assessments(assessments, assessments_format)
-    task = task or document_task(a, families)
+    task = scoring_task(a.scale, a.source, task, families, "task")
     session = Session.build(a, task, families, opts, collection)
     if measures is not None:
         measures = select_measures(measures, session.families, opts, "inexflow.evaluate measures")

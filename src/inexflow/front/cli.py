@@ -25,6 +25,7 @@ from inexflow.measures.registry import (
     OFFICIAL,
     printed_measures,
     relstring_length,
+    scoring_task,
     select_measures,
     trec_parameters,
     trec_relstring,
@@ -337,11 +338,7 @@ def scoring_session(args, default_measures=None):
 
     options = options_from_args(args)
     a = read_assessments(args.assessments, args.assessments_format)
-    if args.task is None:
-        if set(args.family or ["trec" if a.scale == "trec" else ""]) != {"trec"}:
-            raise UsageError("--task is required (a scoring type such as focused, or a submission label); it may be "
-                             "left out only for document scoring: --family trec, or TREC qrels")
-        args.task = DOCUMENT_TASK
+    args.task = scoring_task(a.scale, a.source, args.task, args.family)
     session = Session.build(a, args.task, args.family, options, args.collection)
     specs = args.measures or default_measures
     if not specs:
@@ -354,6 +351,7 @@ def cmd_score(args) -> int:
 
     global _SCORE_JOB
     if documents.handles(args):  # document runs on TREC qrels: the session is built only if a run needs it
+        args.task = scoring_task("trec", args.assessments[0], args.task, args.family)
         _SCORE_JOB = (args, None, None, documents.judged_documents(args.assessments[0]))
     else:
         _SCORE_JOB = (args, *scoring_session(args), None)

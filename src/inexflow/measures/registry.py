@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from inexflow.errors import UsageError
-from inexflow.io.task_labels import SCORING_TYPES
+from inexflow.errors import UsageError, warn_input
+from inexflow.io.task_labels import DOCUMENT_TASK, SCORING_TYPES
 from inexflow.model.options import Options
 
 # the options every family reads (the topics it is scored on: inexflow.measures.topicset)
@@ -286,18 +286,52 @@ TREC_SET = ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "s
             "set_map", "set_F")
 
 
-# the measures trec_eval computes at any parameter (-m P.1, -m iprec_at_recall.0.25): stem -> type
-TREC_PARAMETERS = {"P": int, "recall": int, "ndcg_cut": int, "map_cut": int, "relative_P": int, "success": int,
-                   "unj": int, "Judged": int, "iprec_at_recall": float, "Rprec_mult": float, "set_F": float}
+@dataclass(frozen=True)
+class Parameter:
+    """The values a trec measure's parameter may take: ``kind`` (int or float) from ``low`` to
+    ``high``, ``low`` itself excluded where ``open_low``; ``says`` names the range in messages."""
+
+    kind: type
+    low: float
+    high: float
+    says: str
+    open_low: bool = False
+
+    def value(self, where: str, stem: str, text: str):
+        """``text`` read as this parameter of ``stem`` (given at ``where``: ``-m P.5``); a value
+        out of range, or not a number, is a :class:`UsageError` saying what is allowed."""
+        try:
+            v = float(text)
+            v = int(v) if self.kind is int and v.is_integer() else self.kind(text)
+        except (ValueError, OverflowError):
+            v = None
+        if v is None or v != v or v < self.low or v > self.high or (self.open_low and v == self.low):
+            raise UsageError(f"{where}: {stem} takes {self.says}, not {text!r}")
+        return v
+
+
+_MAX_CUTOFF = 2**31 - 1  # trec_eval reads cut-offs as C longs; ir_measures as 32-bit ints
+_CUTOFF = Parameter(int, 1, _MAX_CUTOFF, f"a cut-off: a whole number from 1 to {_MAX_CUTOFF}")
+# the measures trec_eval computes at any parameter (-m P.1, -m iprec_at_recall.0.25), and the
+# parameters they take: a recall level is a fraction of the relevant documents, Rprec_mult a
+# positive multiple of R, set_F's beta weighs recall against precision (0: precision alone)
+TREC_PARAMETERS = {**{stem: _CUTOFF for stem in ("P", "recall", "ndcg_cut", "map_cut", "relative_P", "success",
+                                                 "unj", "Judged")},
+                   "iprec_at_recall": Parameter(float, 0, 1, "a recall level from 0 to 1"),
+                   "Rprec_mult": Parameter(float, 0, _MAX_CUTOFF, "a multiple of R greater than 0", open_low=True),
+                   "set_F": Parameter(float, 0, _MAX_CUTOFF, "a beta of 0 or more")}
+# relstring.N: the grades of the first N documents
+RELSTRING_LENGTH = Parameter(int, 1, _MAX_CUTOFF, f"a number of documents: a whole number from 1 to {_MAX_CUTOFF}")
 
 
 def trec_measure_names(opts: dict) -> list[str]:
     extra = [n for n in (opts.get("trec_measures") or ()) if n not in TREC_ALL]
     for n in extra:
-        m = _UNDERSCORE.match(n)
+        m = _UNDERSCORE.match(n) or re.match(r"^(?P<stem>[A-Za-z][A-Za-z_]*?)_(?P<params>[^_]+)$", n)
         if not (m and m["stem"] in TREC_PARAMETERS):
             raise UsageError(f"option trec_measures: {n!r} is not a trec measure at a parameter (expected STEM_N, "
                              f"STEM one of {', '.join(TREC_PARAMETERS)}, e.g. P_1)")
+        TREC_PARAMETERS[m["stem"]].value(f"option trec_measures: {n!r}", m["stem"], m["params"])
     return list(dict.fromkeys([*TREC_ALL, *_cut("Judged", JUDGED_CUTOFFS), *extra]))
 
 
@@ -332,8 +366,9 @@ def trec_relstring(specs) -> str | None:
         for token in (t.strip() for t in str(spec).split(",")):
             if token in (RELSTRING, "all_trec"):
                 return RELSTRING
-            if token.startswith(RELSTRING + ".") and token[len(RELSTRING) + 1:].isdigit():
-                return f"{RELSTRING}_{int(token[len(RELSTRING) + 1:])}"
+            if token.startswith(RELSTRING + "."):
+                n = RELSTRING_LENGTH.value(f"-m {spec}", RELSTRING, token[len(RELSTRING) + 1:])
+                return f"{RELSTRING}_{n}"
     return None
 
 
@@ -352,7 +387,7 @@ def trec_runid(specs) -> bool:
 def trec_parameters(specs) -> list[str]:
     """The trec family's measures that ``-m`` specs name at parameters beyond trec_eval's
     defaults (``P.1,7`` -> ``P_1``, ``P_7``; ``iprec_at_recall.0.25``), for the option
-    ``trec_measures``; a parameter that is not a positive number of the stem's type is a
+    ``trec_measures``; a parameter outside the stem's range (:data:`TREC_PARAMETERS`) is a
     :class:`UsageError`."""
     out: dict[str, None] = {}
     for spec in [specs] if isinstance(specs, str) else specs or ():
@@ -363,19 +398,12 @@ def trec_parameters(specs) -> list[str]:
                 stem, param = m["stem"], m["params"]
             elif "." in token and token.split(".", 1)[0] in TREC_PARAMETERS:
                 stem, param = token.split(".", 1)
-            elif stem is not None and token[:1] in "0123456789.":
+            elif stem is not None and token[:1] in "0123456789.+-":
                 param = token
             else:
                 stem = None
                 continue
-            kind = TREC_PARAMETERS[stem]
-            try:
-                value = kind(float(param)) if kind is int and float(param).is_integer() else kind(param)
-            except ValueError:
-                raise UsageError(f"-m {token}: {stem} takes a positive {'whole ' if kind is int else ''}number, "
-                                 f"not {param!r}") from None
-            if (value <= 0 and not (kind is float and value == 0)) or value > 2**31 - 1:
-                raise UsageError(f"-m {token}: {stem} takes a positive number up to 2147483647, not {param!r}")
+            value = TREC_PARAMETERS[stem].value(f"-m {spec}", stem, param)
             # trec_eval prints set_F's parameter as given, the others' with two decimals
             out[f"{stem}_{param}" if stem == "set_F" else _cut(stem, [value])[0]] = None
     return [n for n in out if n not in TREC_ALL]
@@ -486,6 +514,26 @@ def families_for(task: str, a, override: list[str] | None = None) -> list[str]:
         raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
                          f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")
     return fams
+
+
+def scoring_task(scale: str, source, task: str | None, families, option: str = "--task") -> str:
+    """The task runs are scored for, on assessments of ``scale`` read from ``source``: ``task``
+    as named; left out (None), :data:`~inexflow.io.task_labels.DOCUMENT_TASK`, which only document
+    scoring may do (TREC qrels, or the ``trec`` family alone), else a :class:`UsageError` naming
+    ``option``. A task named for TREC qrels without ``families`` is scored with the ``trec``
+    family, as every task on TREC qrels is (:func:`families_for`): a warning says so, since the
+    task's own measures need other assessments."""
+    trec_qrels = scale == "trec"
+    if task is None:
+        if set(families or ["trec" if trec_qrels else ""]) != {"trec"}:
+            raise UsageError(f"{option} is required (a scoring type such as focused, or a submission label); it may "
+                             "be left out only for document scoring: TREC qrels, or the trec family alone")
+        return DOCUMENT_TASK
+    if trec_qrels and not families:
+        warn_input(source, None, f"TREC qrels (document grades only): task {task} is scored with the trec family "
+                   "(trec_eval's measures), not with its own measures, which need FOL qrels or INEX element "
+                   f"assessments; leave {option} out to score documents without this warning")
+    return task
 
 
 # --- measure selection: trec_eval's -m ------------------------------------------------------------
