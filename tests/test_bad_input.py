@@ -208,6 +208,9 @@ def in_process_error(code, err, *fragments):
      '<file name="A"><element path="/article[1]/p[1]" exhaustivity="1" size="5" rsize="5"/></file>',
      "a.xml:line 2 <file>", "document A has a second <file> block for topic 1 (first on line 1)"),
     ('<fil name="A"/>', "a.xml:line 1 <fil>", "unknown element <fil> inside <assessments>"),
+    ('<file name="A"><passage start="/article[1]/text()[1].0" end="/article[1]/text()[1].5" size="5">\n'
+     '<element path="/article[1]" exhaustivity="2" size="10" rsize="5"/></passage></file>',
+     "a.xml:line 2 <element>", "unknown element <element> inside <passage> (expected an empty <passage/>)"),
 ])
 def test_2005_assessment_structure(tmp_path, body, where, problem):
 
@@ -227,6 +230,39 @@ def test_repeated_child_of_an_xml_result(tmp_path, child):
     name = child[1:child.index(">")].split()[0]
     in_process_error(*cli("score", "--task", "focused", "--assessments", q, run)[::2], f"r.xml:line 3 <{name}>",
                      "repeats a child already given in this <result>")
+
+
+@pytest.mark.parametrize("inside, where, problem", [
+    ("<result><file>A</file><path>/article[1]</path>\n<passage start='/article[1]' end='/article[1]'/></result>",
+     "r.xml:line 2 <passage>", "unknown element <passage> inside <result> (expected <file> or <path> or <fol> or "
+     "<rank> or <rsv>)"),
+    ("<result><file>A</file><path>/article[1]</path></result>\n<reslt><file>B</file></reslt>",
+     "r.xml:line 2 <reslt>", "unknown element <reslt> inside <topic> (expected <result>)")])
+def test_an_unknown_element_in_an_xml_run_is_an_error(tmp_path, inside, where, problem):
+    """A misspelt or unsupported element in a result or topic would drop what it holds: an
+    error naming file, line and element, not a silent skip."""
+    run = write(tmp_path / "r.xml", f'<inex-submission run-id="x" task="Focused"><topic topic-id="1">{inside}'
+                "</topic></inex-submission>")
+    q = write(tmp_path / "q.fol", QRELS)
+    in_process_error(*cli("score", "--task", "focused", "--assessments", q, run)[::2], where, problem)
+
+
+def test_an_unknown_element_among_a_submissions_topics_is_a_warning(tmp_path, caplog):
+    """The submission's description (<topic-fields>, <description>, <collections>) is not read;
+    anything else beside the topics is not read either, with a warning: a misspelt <topic> would
+    drop its results. Both readers (the scan and the tree) say so."""
+    from inexflow.model.runs import read_run
+
+    for rank in ("<rank>1</rank>", "<!-- no rank -->"):  # the scan reads the first, the tree reader the second
+        run = write(tmp_path / "r.xml", '<inex-submission run-id="x" task="Focused">\n<description>d</description>\n'
+                    '<topc topic-id="2"><result><file>A</file><path>/article[1]</path></result></topc>\n'
+                    f'<topic topic-id="1"><result><file>A</file><path>/article[1]</path>{rank}<rsv>1</rsv></result>'
+                    "</topic></inex-submission>")
+        caplog.clear()
+        assert read_run(run).results["topic"].tolist() == ["1"]
+        assert [r.getMessage() for r in caplog.records] == [
+            f"{run}:line 3 <topc>: element <topc> inside <inex-submission> is not read (expected <topic> or "
+            "<topic-fields>, <description>, <collections>)"]
 
 
 def test_assessed_element_missing_from_the_collection(tmp_path):

@@ -66,6 +66,26 @@ def test_no_leak_no_bomb(tmp_path, reader, kind):
     assert MARKER not in repr(out)
 
 
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_an_external_dtd_is_named_in_a_warning_and_never_read(tmp_path, reader, caplog):
+    # the DTD would give every element an attribute holding the marker, were it read
+    dtd = write(tmp_path / "secret.dtd", f'<!ATTLIST result leak CDATA "{MARKER}">\n'
+                f'<!ATTLIST p leak CDATA "{MARKER}">\n<!ENTITY e "{MARKER}">')
+    read, body = READERS[reader]
+    text = f'<?xml version="1.0"?>\n<!DOCTYPE x SYSTEM "{dtd}">\n' + body.replace("PAYLOAD", "")
+    paths = [write(tmp_path / f"input{i}.xml", text) for i in (1, 2)]
+    with caplog.at_level("WARNING", logger="inexflow"):
+        out = [read(p) for p in paths]
+    assert MARKER not in repr(out) and MARKER not in caplog.text
+    said = [r.getMessage() for r in caplog.records if "external DTD" in r.getMessage()]
+    first = f"{paths[0]}:line 2: the DOCTYPE refers to the external DTD '{dtd}', which is never read"
+    assert said[0].startswith(first)
+    if reader == "collection document":  # a collection's documents often share one DTD: named once
+        assert len(said) == 1 and said[0].endswith("(said once for all the documents that refer to it)")
+    else:
+        assert said[1].startswith(first.replace("input1", "input2")) and len(said) == 2
+
+
 def test_internal_entities_and_character_references_still_resolve(tmp_path):
     path = write(tmp_path / "d.xml", '<?xml version="1.0"?>\n<!DOCTYPE article [<!ENTITY co "Company">]>\n'
                  "<article><p>&co; &#233;&amp;</p></article>")

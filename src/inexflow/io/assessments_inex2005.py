@@ -54,6 +54,8 @@ def read_inex2005(path) -> AssessmentTables:
             doc_size = -1
             for el in f:
                 kind = check_tag(path, el, ELEMENT_LEVEL, "file")
+                for inner in el:  # each is an empty element: what it holds is in its attributes
+                    check_tag(path, inner, (), kind)
                 if kind == "best-entry-point":
                     try:
                         bep = canonical_xpath(attr(path, el, "path"))

@@ -18,12 +18,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from lxml import etree
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, warn_input
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
 from inexflow.io.compressed import read_bytes
 from inexflow.io.tables import write_text
 from inexflow.io.task_labels import normalise_task
-from inexflow.io.xmlutil import attr, local, parse_xml, safe_parser, where
+from inexflow.io.xmlutil import attr, check_tag, local, parse_xml, safe_parser, where
 from inexflow.io.xpath import canonical_xpath
 
 
@@ -195,6 +195,8 @@ def read_xml_run(path) -> RunTable:
                          "AllInContext, FetchBrowse, CO.Focussed, COS.Thorough, SSCAS, ...")
     if scanned is not None:
         df, all_ranked = scanned[1], scanned[2]
+        for el in root:  # the header the scan parsed: what precedes the first topic
+            check_header(path, el)
     else:
         df, all_ranked = _tree_rows(path, root)
     check_scores_and_ranks(df, path, scores_optional=True)
@@ -203,22 +205,38 @@ def read_xml_run(path) -> RunTable:
     return RunTable(run_id, participant, task, "inex-xml", str(path), df, task_attr)
 
 
+# what a submission's root holds: the run's description, then its topics (INEX 2005-2008
+# submission DTDs), and what a <result> holds
+HEADER = ("topic-fields", "description", "collections")
+RESULT_CHILDREN = ("file", "path", "fol", "rank", "rsv")
+
+
+def check_header(path, el) -> str:
+    """The name of a child of <inex-submission>; one that is neither a topic nor part of the
+    description is not read, with a warning (a misspelt <topic> would drop its results)."""
+    name = local(el.tag)
+    if name and name != "topic" and name not in HEADER:
+        warn_input(path, where(el), f"element <{name}> inside <inex-submission> is not read (expected <topic> "
+                   f"or {', '.join(f'<{h}>' for h in HEADER)})")
+    return name
+
+
 def _tree_rows(path, root) -> tuple[pd.DataFrame, bool]:
     """The results of a parsed submission in file order, and whether all are ranked."""
     rows = []
     all_ranked = True
     canon: dict[str, str] = {}
     for t in root:
-        if local(t.tag) != "topic":
+        if check_header(path, t) != "topic":
             continue
         topic = attr(path, t, "topic-id", "topic_id", "id")
         for r in t:
-            if local(r.tag) != "result":
+            if check_tag(path, r, ("result",), "topic") != "result":
                 continue
             doc = p = rank_t = rsv_t = None
             fol = None
             for ch in r:  # one pass over the result's children
-                name = local(ch.tag)
+                name = check_tag(path, ch, RESULT_CHILDREN, "result")
                 if name == "file":
                     if doc is not None:
                         _twice(path, ch)

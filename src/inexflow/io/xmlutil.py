@@ -16,7 +16,7 @@ import threading
 
 from lxml import etree
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, warn_input
 from inexflow.io.compressed import read_bytes
 
 _PARSERS = threading.local()  # one parser per thread (lxml parsers are not thread-safe)
@@ -59,13 +59,40 @@ def _malformed(path, line, msg: str) -> InputError:
 def parse_xml(path, what: str = "XML file", data: bytes | None = None):
     """Parse an XML file (or ``data``, the bytes read from it; a compressed file is
     decompressed, :mod:`inexflow.io.compressed`); malformed XML becomes an :class:`InputError`
-    with its line."""
+    with its line. A reference to an external DTD is a warning (:func:`warn_external_dtd`)."""
     if data is None:
         data = read_bytes(path, what)
     try:
-        return etree.fromstring(data, safe_parser())
+        root = etree.fromstring(data, safe_parser())
     except etree.XMLSyntaxError as e:
         raise _malformed(path, getattr(e, "lineno", None), e.msg) from None
+    warn_external_dtd(path, what, root, data)
+    return root
+
+
+NEWLINE = b"\n"
+_DTDS_SAID: set[str] = set()  # the external DTDs collection documents refer to, said once each
+
+
+def warn_external_dtd(path, what: str, root, data: bytes) -> None:
+    """Warn, naming the file and line, that its DOCTYPE refers to an external DTD, which is never
+    read (:func:`safe_parser`): its entities stay undefined and its default attribute values are
+    not applied. For collection documents (``what`` "document"), which often all refer to one
+    DTD, each DTD is named once."""
+    url = root.getroottree().docinfo.system_url
+    if not url:
+        return
+    once = ""
+    if what == "document":
+        if url in _DTDS_SAID:
+            return
+        _DTDS_SAID.add(url)
+        once = " (said once for all the documents that refer to it)"
+    at = data.find(b"<!DOCTYPE")
+    warn_input(path, f"line {data.count(NEWLINE, 0, at) + 1}" if at >= 0 else None,
+               f"the DOCTYPE refers to the external DTD {url!r}, which is never read (external files are not "
+               f"loaded): entities it declares are undefined, and default attribute values it gives are not applied"
+               f"{once}")
 
 
 def check_xml(path, data: bytes) -> None:
@@ -94,12 +121,13 @@ def where(el) -> str:
 
 
 def check_tag(path, el, allowed, parent: str):
-    """An element whose tag is not in ``allowed`` (a misspelling such as ``<elemnt>``) is an
-    :class:`InputError`: skipping it would silently drop data. Comments pass."""
+    """An element whose tag is not in ``allowed`` (a misspelling such as ``<elemnt>``; any
+    element where ``allowed`` is empty) is an :class:`InputError`: skipping it would silently
+    drop data. Comments pass."""
     name = local(el.tag)
     if name and name not in allowed:
         raise InputError(path, where(el), f"unknown element <{name}> inside <{parent}>",
-                         " or ".join(f"<{a}>" for a in allowed))
+                         " or ".join(f"<{a}>" for a in allowed) or f"an empty <{parent}/>")
     return name
 
 
