@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from inexflow.analysis.aggregate import combine_scores
-from inexflow.campaign.stage import run_stage
+from inexflow.campaign.stage import recorded_run_keys, run_stage
 from inexflow.io.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
 
 
@@ -25,7 +25,8 @@ def main(smk, log):
     parts = {Path(p).stem: read_scores(p, task) for p in smk.input.scores}
     scores = combine_scores([s for s, _ in parts.values()])
     log.info("task %s: %d score tables, %d values", task, len(smk.input.scores), len(scores))
-    write_parquet(scores, smk.output.scores, {"task": task, "warnings": {r: w for r, (_, w) in parts.items() if w}})
+    write_parquet(scores, smk.output.scores, {"task": task, "warnings": {r: w for r, (_, w) in parts.items() if w},
+                                              "run_keys": recorded_run_keys(smk.input.scores)})
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -28,8 +28,9 @@ from inexflow.model.runs import read_run, resolve_extents
 
 def recallbases(smk, aset: str) -> dict:
     """The recall-bases of assessment set ``aset`` per quantisation (RES/recallbase/ASET/QUANT),
-    each checked to be the one of its quantisation, made from the current assessment tables."""
-    tables = [p for p in smk.input.tables if Path(p).parent.name == aset]
+    each checked to be the one of its quantisation, made from the current assessment tables and
+    collection index."""
+    tables = [*(p for p in smk.input.tables if Path(p).parent.name == aset), *smk.input.index]
     out = {}
     for p in smk.input.recallbases:
         if Path(p).parent.name == aset:

@@ -2,8 +2,6 @@
 (Figure 6) and adaptive pool-depth strategy (their Discussion), over the judged runs, the pool and the pool
 regenerated from the analysed runs."""
 
-import pandas as pd
-
 from inexflow.analysis.adaptive import adaptive_pool_analysis
 from inexflow.analysis.plots import relevant_vs_depth as plot_relevant_vs_depth
 from inexflow.analysis.plots import tau_curves
@@ -25,11 +23,11 @@ def main(smk, log):
     judged = JudgedRuns.from_stage_inputs(smk.input)  # every analysed run as judge_run judged it
     measures, relabel = labelled(cfg["measures"])
     log.info("%d runs judged on %d topics", len(judged.runs), len(judged.topics))
-    pool = read_parquet(smk.input.pool)
-    depths = pd.read_csv(smk.input.depths, sep="\t", dtype={"topic": str})
-    # Pal et al.: the pool regenerated from the analysed runs, cut at d_Q(X) per topic
+    pool = read_parquet(smk.input.pool)  # checked to be made from the pooled runs' current contents
+    # Pal et al.: the pool regenerated from the analysed runs, cut at d_Q(X) per topic, X% of the
+    # original pool's size per topic (its rows: build_pool's depths.tsv, pool_size)
     regenerated = regenerated_entries(smk.input.firstpos)
-    levels = depth_levels(regenerated, dict(zip(depths["topic"], depths["pool_size"])), cfg["pool_depth_percents"])
+    levels = depth_levels(regenerated, pool.groupby("topic", sort=False).size().to_dict(), cfg["pool_depth_percents"])
     dep = relabel(depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"]))
     write_tsv(dep, smk.output.depth)
     write_tsv(paper_shape(dep, "percent"), smk.output.depth_table)

@@ -229,8 +229,10 @@ def test_a_task_named_for_trec_qrels_is_scored_by_trec_eval_with_a_warning(tmp_p
     q = write(tmp_path / "q.trec", "1 0 A 1\n1 0 B 0\n2 0 A 2\n")
     r = write(tmp_path / "r.run", "1 Q0 B 1 2.0 x\n1 Q0 A 2 1.0 x\n2 Q0 A 1 1.0 x\n")
     said = f"{q}: TREC qrels (document grades only): task focused is scored with the trec family"
-    for extra in ([], ["--format", "json"]):  # the Arrow path and the general one
-        p = run_cli("score", "--task", "focused", *extra, q, r, check=0)
+    blank = write(tmp_path / "blank.run", "1 Q0 B 1 2.0 x\n\n1 Q0 A 2 1.0 x\n")  # read by the general path
+    # the Arrow path, the general one, and both in one command: said once each time
+    for extra in (["--assessments", q, r], ["--format", "json", "--assessments", q, r], ["--assessments", q, r, blank]):
+        p = run_cli("score", "--task", "focused", "-j", "1", *extra, check=0)
         assert [line for line in p.stderr.splitlines() if "TREC qrels" in line] == [
             f"inexflow: warning: {said} (trec_eval's measures), not with its own measures, which need FOL qrels "
             "or INEX element assessments; leave --task out to score documents without this warning"]

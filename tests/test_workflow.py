@@ -697,6 +697,39 @@ def test_unreadable_or_replaced_cache_names_the_file(campaign, tmp_path):
     assert p.returncode != 0 and "made from another version of the run file (stale" in out, out
 
 
+def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(campaign, tmp_path):
+    """A task's scores, all the scores and the pool's tables record the runs they were made from
+    and their content keys; an older copy put back over one of them (newer-dated than what reads
+    it) is refused by the job that reads it, naming the table and the run, never read as it is."""
+    wd = tmp_path / "c"
+    shutil.copytree(campaign, wd, symlinks=True)
+    res = wd / "results" / "demo"
+    # in this order: a failed job's outputs are removed, and aggregate's are what correlate reads
+    readers = {"scores/all.parquet": ("correlate", "analysis/correlation.tsv"),
+               "pool/pool.parquet": ("pool_depth", "analysis/pool_depth.tsv"),
+               "pool/left_out.parquet": ("leave_one_group_out", "analysis/logo_runs.tsv"),
+               "scores/by_task/focused.parquet": ("aggregate", "scores/all.parquet")}
+    old = {table: (res / table).read_bytes() for table in readers}
+    run_file = wd / "demo" / "runs" / "g02-focused-1.xml"
+    run_file.write_bytes(run_file.read_bytes() + b"\n")
+    p = snakemake(wd, "--cores", "2")  # every table made again from the run's new contents
+    assert p.returncode == 0, p.stdout + p.stderr
+    for table, (rule, target) in readers.items():
+        current = (res / table).read_bytes()
+        assert current != old[table]
+        (res / table).write_bytes(old[table])
+        p = snakemake(wd, f"results/demo/{target}", "--cores", "1", "--forcerun", rule)
+        out = p.stdout + p.stderr
+        assert p.returncode != 0 and "Traceback" not in out, out
+        assert (f"rule {rule} failed: results/demo/{table}: cached table was made from another version of run "
+                "g02-focused-1's file (stale") in out, out
+        (res / table).write_bytes(current)
+    p = snakemake(wd, "--cores", "2")  # the removed outputs made again: the same as a clean run's
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert (res / "analysis" / "pool_depth.tsv").read_bytes() == (campaign / "results" / "demo" / "analysis" /
+                                                                   "pool_depth.tsv").read_bytes()
+
+
 def test_a_config_file_without_campaign_data_does_not_run_the_demo(tmp_path):
     make_campaign(tmp_path)
     (tmp_path / "mine.yaml").write_text("campaign: mine\n")

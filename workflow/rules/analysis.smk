@@ -53,6 +53,7 @@ if "topic_sampling" in ANALYSES:
             ENV
         params:
             code=CODE,
+            table_runs=lambda w: score_tables_runs(analysis_scores("task")),
             pages=page_sources,
             cfg=analysis_cfg("topic_fractions"),
         script:
@@ -107,7 +108,6 @@ if "pool_depth" in ANALYSES:
             judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
             firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
             pool=f"{RES}/pool/pool.parquet",
-            depths=f"{RES}/pool/depths.tsv",
         output:
             depth=f"{RES}/analysis/pool_depth.tsv",
             curve=f"{RES}/analysis/relevant_vs_depth.tsv",
@@ -145,6 +145,7 @@ if "pool_depth" in ANALYSES:
         params:
             run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
+            table_runs=lambda w: pool_table_runs("pool"),
             pages=page_sources,
             cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
             pool_target=CAMPAIGN.pool.get("target"),
@@ -177,6 +178,7 @@ if "swap_rates" in ANALYSES:
             ENV
         params:
             code=CODE,
+            table_runs=lambda w: score_tables_runs(analysis_scores("task")),
             pages=page_sources,
             cfg=analysis_cfg("swap"),
         script:
@@ -219,6 +221,7 @@ if "leave_one_group_out" in ANALYSES:
         params:
             run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
+            table_runs=lambda w: pool_table_runs("left_out"),
             pages=page_sources,
             cfg=analysis_cfg(),
             pool=CAMPAIGN.pool,
@@ -264,6 +267,9 @@ if "significance" in ANALYSES:
             ENV
         params:
             code=CODE,
+            table_runs=lambda w: score_tables_runs(
+                analysis_scores("significance", "task")
+            ),
             pages=page_sources,
             cfg={
                 "seed": ANALYSIS.get("seed"),

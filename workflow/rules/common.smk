@@ -187,6 +187,26 @@ def run_keys(runs):
     return dict(zip(runs, keys)) if keys is not None else None
 
 
+def score_tables_runs(scores):
+    """{score table: {run: content key of its file}} of evaluation task score tables (a path
+    or a list of them, as task_scores and analysis_scores give), for the jobs that read them:
+    campaign.stage.check_table_runs refuses a table made from other runs or other versions.
+    """
+    paths = [scores] if isinstance(scores, str) else scores
+    return {p: run_keys(runs_of(RUNS, Path(p).stem)) for p in paths}
+
+
+def all_scores_runs():
+    """{scores/all.parquet: {run: content key}}: the runs of every evaluation task."""
+    runs = sorted({r for t in TASKS for r in runs_of(RUNS, t)})
+    return {f"{RES}/scores/all.parquet": run_keys(runs)}
+
+
+def pool_table_runs(table):
+    """{pool table: {run: content key}} of one of build_pool's tables: the pooled runs."""
+    return {f"{RES}/pool/{table}.parquet": run_keys(POOL_RUNS)}
+
+
 def task_scores(task):
     """One evaluation task's scores in one table, written by aggregate_task. An analysis of
     that task reads it, so that a changed run of another task does not re-run the analysis.

@@ -27,6 +27,7 @@ rule correlate:
         ENV
     params:
         code=CODE,
+        table_runs=lambda w: all_scores_runs(),
         pages=page_sources,
         measures=CAMPAIGN.correlation,
         quants=config["quantisations"],
@@ -50,6 +51,7 @@ if CUTOFF_TASKS:
             ENV
         params:
             code=CODE,
+            table_runs=lambda w: all_scores_runs(),
             pages=page_sources,
             ks={
                 t: table_cutoffs(task_options(config, t, ETASKS).cutoff_ks)
@@ -82,6 +84,7 @@ rule plot_scores:
         ENV
     params:
         code=CODE,
+        table_runs=lambda w: score_tables_runs(task_scores(w.task)),
         main_measure=lambda w: ETASKS[w.task]["main_measure"],
     script:
         "../../scripts/plot_scores.py"

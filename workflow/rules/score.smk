@@ -100,6 +100,7 @@ rule aggregate:
         ENV
     params:
         code=CODE,
+        table_runs=lambda w: score_tables_runs([task_scores(t) for t in TASKS]),
         pages=page_sources,
         participants={r: v["participant"] for r, v in RUNS.items()},
         main_measures={t: ETASKS[t]["main_measure"] for t in TASKS},

@@ -97,6 +97,52 @@ def check_run_keys(smk) -> None:
                                           "file was replaced by an older copy)")
 
 
+def recorded_run_keys(paths) -> dict:
+    """{run: content key} that the per-run tables ``paths`` (``firstpos/RUN.parquet``,
+    ``scores/by_run/RUN.parquet``) record: what a table made from them was made from, recorded as
+    its ``run_keys`` (checked by :func:`check_table_runs`)."""
+    from inexflow.io.tables import read_parquet_metadata  # pandas: see made_from
+
+    return {Path(p).stem: read_parquet_metadata(p).get("run_key") for p in map(str, paths)}
+
+
+def merged_run_keys(paths) -> dict:
+    """The ``run_keys`` that the tables ``paths`` record, in one mapping."""
+    from inexflow.io.tables import read_parquet_metadata  # pandas: see made_from
+
+    return {r: k for p in map(str, paths) for r, k in (read_parquet_metadata(p).get("run_keys") or {}).items()}
+
+
+def check_table_runs(smk) -> None:
+    """Every table made from several runs (a task's scores, all scores, the pool) among a job's
+    inputs must have been made from the runs the campaign has now, at their current contents:
+    its recorded ``run_keys`` against the job's ``params.table_runs`` ({table: {run: content key}},
+    computed when the workflow planned the job; None while a simulated campaign is still to be
+    written). A table restored from an older copy, or left from before a run joined or left the
+    campaign, is an error naming the table and the run, not numbers of the old runs."""
+    expected = getattr(getattr(smk, "params", None), "table_runs", None)
+    if not expected:
+        return
+    from inexflow.io.tables import CachedTableError, read_parquet_metadata  # pandas: see made_from
+
+    for path, keys in expected.items():
+        if keys is None:
+            continue
+        have = read_parquet_metadata(path).get("run_keys")
+        if have is None:
+            raise CachedTableError(path, "cached table does not record the runs it was made from (made by an older "
+                                         "inexflow, or replaced)")
+        for run in sorted(set(have) | set(keys)):
+            if run not in keys:
+                raise CachedTableError(path, f"cached table was made with run {run}, which the campaign no longer "
+                                             "has (stale)")
+            if run not in have:
+                raise CachedTableError(path, f"cached table was made without run {run} (stale: older than the run)")
+            if have[run] != keys[run]:
+                raise CachedTableError(path, f"cached table was made from another version of run {run}'s file "
+                                             "(stale: the table or the run file was replaced by an older copy)")
+
+
 def run_stage(fn, smk):
     """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
     logfile = smk.log[0] if len(smk.log) else None
@@ -106,6 +152,7 @@ def run_stage(fn, smk):
     log.info("rule %s: inputs %s", rule, ", ".join(map(str, smk.input)) or "-")
     try:
         check_run_keys(smk)
+        check_table_runs(smk)
         fn(smk, log)
         pages = getattr(getattr(smk, "params", None), "pages", None)
         if pages:  # the report pages of the tables the stage wrote (the workflow's table_pages)

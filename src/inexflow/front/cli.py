@@ -352,6 +352,7 @@ def cmd_score(args) -> int:
     global _SCORE_JOB
     if documents.handles(args):  # document runs on TREC qrels: the session is built only if a run needs it
         args.task = scoring_task("trec", args.assessments[0], args.task, args.family)
+        args.family = ["trec"]  # what TREC qrels are scored with (said above), for a run the general path reads
         _SCORE_JOB = (args, None, None, documents.judged_documents(args.assessments[0]))
     else:
         _SCORE_JOB = (args, *scoring_session(args), None)
