@@ -249,3 +249,31 @@ def test_a_task_named_for_trec_qrels_is_scored_by_trec_eval_with_a_warning(tmp_p
     with caplog.at_level("WARNING", logger="inexflow"):
         assert inexflow.evaluate(frame, run, "map", task="focused")["value"].tolist() == [0.75]
     assert "task focused is scored with the trec family" in caplog.text and "leave task out" in caplog.text
+
+
+def test_a_frame_without_ranks_is_scored_in_score_order_whatever_its_row_order():
+    """Without a rank column a run frame is ranked by descending score (docs/python-api.md), for
+    the families that read runs in file order too: MAiP 67/101 whichever row comes first (A's
+    100 relevant characters at rank 1 give precision 1 up to recall 100/150, as in api.py)."""
+    import pandas as pd
+
+    import inexflow
+
+    q = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["A", "B"], "offset": [0, 10], "length": [100, 50],
+                      "doc_length": [500, 300]})
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["C", "A"], "score": [1.0, 2.0], "offset": [0, 0],
+                        "length": [40, 100]})
+    for rows in (run, run.iloc[::-1]):
+        assert inexflow.evaluate(q, rows, "MAiP", task="focused")["value"].tolist() == [pytest.approx(67 / 101)]
+
+
+def test_topic_ids_that_differ_in_leading_zeros_are_named_as_the_likely_cause(tmp_path):
+    from conftest import run_cli
+
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n")
+    r = write(tmp_path / "r.run", "01 Q0 A 1 2.5 x 0 100\n")
+    p = run_cli("score", "--task", "focused", "--assessments", q, r)
+    assert p.returncode == 2 and p.stderr.strip().splitlines() == [
+        f"inexflow: error: {r}: none of the run's 1 topics is in the assessments (run topics 01...; assessed 1...; "
+        "the ids differ only in leading zeros or case: write them as the assessments do) (expected a run for the "
+        "assessed topics)"]

@@ -45,7 +45,7 @@ def _special(path, mode: int, what: str):
         return InputError(path, None, f"is a directory, not a {what}")
     kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
-    return InputError(path, None, f"is {kind}, not a regular file", f"a {what}")
+    return InputError(path, None, f"is {kind}, not a regular file", f"{'an' if what[:1] in 'aeiou' else 'a'} {what}")
 
 
 def open_input(path, what: str = "file"):

@@ -270,6 +270,8 @@ def run_from_frame(df: pd.DataFrame, name: str = "run", task: str = "") -> Run:
                         "line": np.arange(n, dtype=np.int64)})
     _warn_odd(res)
     res = order_results(res, has_rank=rank is not None)
+    if rank is None:  # no ranks: the frame is read in score order by every family, the file-order ones too
+        res["line"] = np.arange(n, dtype=np.int64)
     t = ""
     if task:
         t = normalise_task(task)

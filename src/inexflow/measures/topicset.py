@@ -43,12 +43,25 @@ def topics_to_score(run_topics: list[str], source, assessed: list[str], judged=N
     unassessed = [t for t in run_topics if t not in judged_set and (not restrict or t in restrict)]
     if unassessed and len(unassessed) == len(run_topics):
         raise InputError(source, None, f"none of the run's {len(run_topics)} topics is in the assessments "
-                         f"(run topics {', '.join(run_topics[:5])}...)", "a run for the assessed topics")
+                         f"(run topics {', '.join(run_topics[:5])}...; assessed {', '.join(sorted(judged_set)[:5])}..."
+                         f"{_likely_cause(run_topics, judged_set)})", "a run for the assessed topics")
     if unassessed and warn:
         warn_input(source, None, f"{len(unassessed)} topics not in the assessments are ignored: "
                    f"{', '.join(unassessed[:10])}")
     topics = assessed_set if empty_zero else assessed_set & set(run_topics)
     return sorted(topics, key=topic_sort_key)
+
+
+def _likely_cause(run_topics, assessed) -> str:
+    """Why a run's topic ids may miss the assessments' though they name the same topics: leading
+    zeros (``01`` against ``1``) or case; "" when neither explains it."""
+    def canon(t):
+        return t.lstrip("0").lower() or "0"
+
+    close = {canon(t) for t in assessed}
+    if any(canon(t) in close for t in run_topics):
+        return "; the ids differ only in leading zeros or case: write them as the assessments do"
+    return ""
 
 
 def check_topic_subset(subset: set[str], assessments) -> None:
