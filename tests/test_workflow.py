@@ -247,7 +247,7 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
         # an analysed run: parsed, scored and judged again in one job, and only it
         assert sorted(jobs) == sorted([("evaluate_analysed_run", "run=g01-focused-1"),
                                        ("aggregate_task", "task=focused"),
-                                       ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
+                                       ("build_pool", ""), ("aggregate", ""), ("report", ""),
                                        # the analyses that read the focused scores, the runs or the pool;
                                        # not significance, which reads the thorough task's scores
                                        ("topic_sampling", ""), ("pool_sampling", ""), ("pool_depth", ""),
@@ -267,8 +267,7 @@ def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign
         jobs = dry_run_jobs(campaign)
         assert sorted({r for r, _ in jobs}) == sorted(
             {"evaluate_run", "aggregate_task", "build_pool", "pool_depth", "leave_one_group_out",
-             "aggregate",
-             "correlate", "report", "analysis_summary", "plot_scores", "all"})
+             "aggregate", "report", "analysis_summary", "plot_scores", "all"})
         assert {w for r, w in jobs if r in ("evaluate_run", "aggregate_task", "plot_scores")} == {
             "run=g01-best-in-context-1", "task=best-in-context"}
 
@@ -704,9 +703,8 @@ def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(c
     wd = tmp_path / "c"
     shutil.copytree(campaign, wd, symlinks=True)
     res = wd / "results" / "demo"
-    # in this order: a failed job's outputs are removed, and aggregate's are what correlate reads
-    readers = {"scores/all.parquet": ("correlate", "analysis/correlation.tsv"),
-               "pool/pool.parquet": ("pool_depth", "analysis/pool_depth.tsv"),
+    # in this order: a failed job's outputs are removed
+    readers = {"pool/pool.parquet": ("pool_depth", "analysis/pool_depth.tsv"),
                "pool/left_out.parquet": ("leave_one_group_out", "analysis/logo_runs.tsv"),
                "scores/by_task/focused.parquet": ("aggregate", "scores/all.parquet")}
     old = {table: (res / table).read_bytes() for table in readers}

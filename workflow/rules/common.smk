@@ -147,7 +147,7 @@ RES = f"results/{config['campaign']}"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
 # no scores (build_pool, judge_run, pool_sampling, pool_depth, leave_one_group_out), of those
 # that need one evaluation task's scores (aggregate_task, topic_sampling, swap_rates,
-# significance) and of correlate and analysis_summary (before the plots, which nothing waits
+# significance) and of aggregate and analysis_summary (before the plots, which nothing waits
 # for): each starts as soon as its inputs are there, so the analyses overlap the scoring instead of
 # waiting for all of it (the work is the same)
 EARLY = 10
