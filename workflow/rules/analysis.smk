@@ -107,7 +107,6 @@ if "pool_depth" in ANALYSES:
             judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
             firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
             pool=f"{RES}/pool/pool.parquet",
-            depths=f"{RES}/pool/depths.tsv",
         output:
             depth=f"{RES}/analysis/pool_depth.tsv",
             curve=f"{RES}/analysis/relevant_vs_depth.tsv",
@@ -189,7 +188,8 @@ if "leave_one_group_out" in ANALYSES:
         input:
             **ANALYSIS_TABLES,
             judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-            left_out=f"{RES}/pool/left_out.parquet",
+            firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
+            pool=f"{RES}/pool/pool.parquet",
         output:
             runs=f"{RES}/analysis/logo_runs.tsv",
             overall=f"{RES}/analysis/logo_overall.tsv",
@@ -221,8 +221,6 @@ if "leave_one_group_out" in ANALYSES:
             code=CODE,
             pages=page_sources,
             cfg=analysis_cfg(),
-            pool=CAMPAIGN.pool,
-            pool_runs=POOL_RUNS,
         script:
             "../../scripts/leave_one_group_out.py"
 
