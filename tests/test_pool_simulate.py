@@ -96,41 +96,6 @@ def test_leave_group_out_entries_equal_pools_built_without_the_group(seed, histo
             assert [bool(i >= 0 and loo.pooled(g, **kw)[i]) for i in ix] == [("t", d) in held for d in rel]
 
 
-@pytest.mark.parametrize("seed", [4, 5])
-def test_cached_left_out_entries_give_the_same_pools(tmp_path, seed):
-    """build_pool caches the leave-one-group-out entry depths (to_frame) and derives the pool
-    from them (entries); what leave_one_group_out loads back holds the same pools, and the
-    pool equals the one built from the runs' own entry depths."""
-    from inexflow.io.tables import CachedTableError, write_parquet
-    from inexflow.model.pool import LeftOutEntries, build_pool, leave_group_out_entries, pool_from_entries
-
-    rng = np.random.default_rng(seed)
-    runs = {f"r{i}": pd.DataFrame({"topic": ["t"] * 8 + ["10"] * 8 + ["9"] * 8,
-                                   "doc": [str(x) for x in rng.choice(["d2", "d10", "a", "b", "c", "e", "f"], 24)]})
-            for i in range(5)}
-    groups = {"r0": "A", "r1": "A", "r2": "B", "r3": "C", "r4": "C"}
-    loo = leave_group_out_entries(runs, groups)
-    for kw in ({"target": 3}, {"depth": 2}):
-        got = pool_from_entries(loo.entries(), **kw)
-        want = build_pool(runs, **kw)
-        assert got[0].equals(want[0]) and got[1].equals(want[1])
-    path = tmp_path / "left_out.parquet"
-    table, meta = loo.to_frame()
-    write_parquet(table, path, meta)
-    back = LeftOutEntries.load(path, ["r4", "r3", "r2", "r1", "r0"])
-    assert back.runs == groups and back.gnames == ["A", "B", "C"]
-    assert back.topics == loo.topics and back.docs == loo.docs
-    for a in ("first", "low", "second", "sortable"):
-        assert np.array_equal(getattr(back, a), getattr(loo, a))
-    for g in ["A", "B", "C", "Z"]:
-        for kw in ({"target": 2}, {"depth": 3}):
-            assert np.array_equal(back.pooled(g, **kw), loo.pooled(g, **kw))
-    # a group none of whose runs is pooled leaves the whole pool
-    assert np.array_equal(back.pooled("Z", depth=3), back.low <= 3)
-    with pytest.raises(CachedTableError, match="built from other runs"):
-        LeftOutEntries.load(path, ["r0", "r1"])
-
-
 @pytest.mark.parametrize("structure", ["demo", "inex2005", "wikipedia"])
 def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
     """The workflow builds its DAG on a fresh clone from the plan: it must name exactly the

@@ -7,7 +7,6 @@ rule build_pool:
     output:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
-        left_out=f"{RES}/pool/left_out.parquet",
         pages=table_pages("pool_depths"),
     log:
         f"{LOGS}/build_pool.log",

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.io.tables import CachedTableError, read_codes, read_parquet, read_parquet_metadata
+from inexflow.io.tables import read_codes, read_parquet
 from inexflow.io.topic_order import topic_sort_key
 
 
@@ -251,8 +251,7 @@ class LeftOutEntries(Mapping):
     """group -> entry depths without that group (see :func:`leave_group_out_entries`): the
     distinct (topic, doc) pairs of all runs are numbered in (topic, doc) order (``sortable``:
     topic rank x number of docs + doc rank, ascending). ``runs`` maps the pooled runs to their
-    groups. The build_pool stage caches it (:meth:`to_frame`, :meth:`load`), so that
-    leave-one-group-out does not read every run's first positions again."""
+    groups."""
 
     never = NEVER
 
@@ -262,39 +261,6 @@ class LeftOutEntries(Mapping):
         self.sortable, self.topics, self.docs = sortable, list(topics), list(docs)
         self._nd = max(len(docs), 1)
         self.tcode = sortable // self._nd      # topic rank of every pair, ascending
-
-    def entries(self) -> pd.DataFrame:
-        """Every pair's entry depth in the pool of all groups (topic, doc, entry), what
-        :func:`entries_from_first_positions` gives in another row order."""
-        return pd.DataFrame({"topic": self.topics_of_pairs(), "doc": self.docs_of_pairs(), "entry": self.low})
-
-    def to_frame(self) -> tuple[pd.DataFrame, dict]:
-        """The table and metadata :meth:`load` reads back: per pair, in (topic, doc) order, its
-        topic and doc, its entry depth over all groups, the group that retrieves it first
-        (``first``, a number in the metadata's ``groups``) and the entry depth over the other
-        groups (``second``)."""
-        table = pd.DataFrame({"topic": pd.Categorical.from_codes(self.tcode, self.topics),
-                              "doc": pd.Categorical.from_codes(self.sortable % self._nd, self.docs),
-                              "entry": self.low, "first": self.first.astype(np.int32), "second": self.second})
-        return table, {"groups": self.gnames, "runs": self.runs}
-
-    @classmethod
-    def load(cls, path, runs=None) -> LeftOutEntries:
-        """The table build_pool cached at ``path`` (:meth:`to_frame`); with ``runs`` (the
-        pooled runs' names), a table built from other runs is a
-        :class:`~inexflow.io.tables.CachedTableError` naming it."""
-        meta = read_parquet_metadata(path)
-        if runs is not None and sorted(meta.get("runs") or {}) != sorted(runs):
-            raise CachedTableError(path, "cached table was built from other runs than the campaign's pooled runs")
-        t = read_parquet(path, categories=("topic", "doc"))
-        tcode, topics = pd.factorize(t["topic"], sort=True)
-        dcode, docs = pd.factorize(t["doc"], sort=True)
-        topics, docs = [str(x) for x in topics], [str(x) for x in docs]
-        sortable = tcode.astype(np.int64) * max(len(docs), 1) + dcode
-        if len(sortable) > 1 and not (np.diff(sortable) > 0).all():
-            raise CachedTableError(path, "cached table's (topic, doc) pairs are not distinct and in order")
-        return cls(meta["runs"], meta["groups"], t["first"].to_numpy(np.int64), t["entry"].to_numpy(np.int64),
-                   t["second"].to_numpy(np.int64), sortable, topics, docs)
 
     def best(self, g) -> np.ndarray:
         """Every pair's entry depth in the pool without group ``g`` (``never``: no other group
