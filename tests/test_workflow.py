@@ -705,7 +705,6 @@ def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(c
     res = wd / "results" / "demo"
     # in this order: a failed job's outputs are removed
     readers = {"pool/pool.parquet": ("pool_depth", "analysis/pool_depth.tsv"),
-               "pool/left_out.parquet": ("leave_one_group_out", "analysis/logo_runs.tsv"),
                "scores/by_task/focused.parquet": ("aggregate", "scores/all.parquet")}
     old = {table: (res / table).read_bytes() for table in readers}
     run_file = wd / "demo" / "runs" / "g02-focused-1.xml"

@@ -43,7 +43,7 @@ def tau_curves(df: pd.DataFrame, level: str, xlabel: str, title: str, path):
 
 
 def relevant_vs_depth(curve: pd.DataFrame, path):
-    """Relevant documents found in each topic's pool against the pool depth (Pal et al.,
+    """Relevant documents found in each topic's pool against the pool depth in articles (Pal et al.,
     Figure 6); both axes are counts, with integer ticks. One step line per topic, in the
     colour cycle's order, drawn as one collection: a line artist per topic cost a hundred
     topics 0.035 s more."""
@@ -61,7 +61,7 @@ def relevant_vs_depth(curve: pd.DataFrame, path):
         ax.autoscale_view()
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("pool depth")
+    ax.set_xlabel("pool depth (articles)")
     ax.set_ylabel("relevant documents in the pool")
     ax.set_title("Relevant documents found versus pool depth")
     if 0 < len(steps) <= 12:

@@ -17,7 +17,8 @@ Without an ``analysis`` key every analysis the data allows runs (``analysis: fal
 - ``significance``: Ogilvie & Lalmas' tests on the analysed task, over the headline measures of
   its first family (the main measure first, two measures as in their Tables 3-4) and every
   quantisation its scores carry;
-- ``leave_one_group_out``: needs runs of at least two participants in the pool.
+- ``leave_one_group_out``: needs analysed runs of at least two participants (Pal et al.'s pools
+  are regenerated from the analysed runs).
 
 Each analysis is switched off by setting its key to ``false``: :data:`SWITCHES`.
 """
@@ -147,12 +148,11 @@ def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, optio
             with p.check():
                 check_score_quants(sig["quants"], st, sig["task"], "config analysis.significance.quants",
                                    sig["measures"], options(st))
-    pool_tasks = config.get("pool", {}).get("tasks") or list(tasks)
-    groups = {runs[r]["participant"] for pt in pool_tasks if pt in tasks for r in runs_of(runs, pt)}
+    groups = {runs[r]["participant"] for r in runs_of(runs, an["task"])}  # the pools it recreates are of these runs
     if an.get("leave_one_group_out") is None:
         an["leave_one_group_out"] = len(groups) >= 2
         if an["rejudge"] and len(groups) < 2:
-            log.warning("no leave-one-group-out analysis: the pooled runs come from %d participant", len(groups))
+            log.warning("no leave-one-group-out analysis: the analysed runs come from %d participant", len(groups))
     if problems is None:
         p.raise_any()
     on = [name for name, key in SWITCHES.items() if an.get(key) is not False and an.get(key) is not None]
