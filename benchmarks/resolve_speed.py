@@ -23,8 +23,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from inexflow.model.collection_index import iter_document_tables, plan_shards
+from inexflow.model.collection_index import iter_document_tables
 from inexflow.model.runs import Run, resolve_extents
+from inexflow.model.shard_plan import plan_shards
 
 
 def main():

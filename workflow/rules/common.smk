@@ -17,7 +17,7 @@ try:
     from inexflow.errors import InputError, UsageError
     from inexflow.io.content_keys import file_keys
     from inexflow.measures.registry import needs, table_cutoffs
-    from inexflow.model.collection_index import (
+    from inexflow.model.shard_plan import (
         plan_path,
         plan_shards,
         read_plan,
@@ -59,7 +59,7 @@ TASKS = [t for t in ETASKS if runs_of(RUNS, t)]
 # those scored with the cutoff family: Hiemstra & Mihajlovic's tables
 CUTOFF_TASKS = [t for t in TASKS if "cutoff" in ETASKS[t]["families"]]
 COLLECTION = config.get("collection") or ""
-# the collection indexed once (inexflow.model.collection_index): shards named by their
+# the collection indexed once (inexflow.model.shard_plan, collection_index): shards named by their
 # documents' content keys, in a folder every campaign over the collection shares
 INDEX_CACHE = config["collection_cache"]
 _SHARDS = {}

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from inexflow.io.tables import atomic_path  # noqa: E402
+from inexflow.io.atomic import atomic_path  # noqa: E402
 from inexflow.measures.catalogue import CURVES, NO_QUANT, curve_point, curve_title  # noqa: E402
 
 

@@ -18,6 +18,7 @@ import sys
 from inexflow import __version__
 from inexflow.campaign.deploy import init, workflow_dir
 from inexflow.errors import InputError, UsageError
+from inexflow.io.atomic import write_text
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
 from inexflow.measures.registry import (
@@ -657,7 +658,6 @@ def cmd_convert(args) -> int:
         lengths = d[d["doc_chars"] > 0].drop_duplicates("doc").set_index("doc")["doc_chars"].to_dict()
     text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths))
     if args.out:
-        from inexflow.io.tables import write_text
         write_text(text, args.out)
     else:
         sys.stdout.write(text)

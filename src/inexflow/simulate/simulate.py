@@ -54,18 +54,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from inexflow.io.atomic import write_json, write_text
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, RESULT_COLUMNS, make_table
 from inexflow.io.collection import INDEX_COLUMNS, index_document, index_files
 from inexflow.io.qrels_fol import write_fol_qrels
 from inexflow.io.run_text import fol_run_text
 from inexflow.io.run_xml import write_xml_run
-from inexflow.io.tables import write_json, write_text
 from inexflow.io.topics import write_topics
 from inexflow.model.assessments import Assessments
-from inexflow.model.collection_index import document_name
 from inexflow.model.pool import entries_from_first_positions, first_positions, pool_from_entries
 from inexflow.model.recallbase import overlap_with_passages
 from inexflow.model.runs import Run
+from inexflow.model.shard_plan import document_name
 from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config  # noqa: F401
 from inexflow.simulate.wikipedia import doc_ids, write_collection
 
