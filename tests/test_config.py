@@ -40,7 +40,7 @@ def test_the_campaign_is_built_once_and_nothing_is_written_back_into_the_config(
     assert campaign.name == config["campaign"] and campaign.planned is None
     assert list(campaign.eval_tasks) == list(config["tasks"])
     assert set(campaign.runs) == {p.stem for p in (tmp_path / "demo" / "runs").iterdir()}
-    assert campaign.runs_of("focused") == sorted(r for r, v in campaign.runs.items() if v["task"] == "focused")
+    assert campaign.runs_of("focused") == sorted(r for r, v in campaign.runs.items() if v["type"] == "focused")
 
 
 @pytest.mark.parametrize("key,value,message", [
@@ -283,7 +283,7 @@ def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     config, campaign = load_config([ROOT / "config" / "campaigns" / "inex2006.yaml"], default=ROOT / "config" / "config.yaml")
     assert config["campaign"] == "inex2006-demo" and config["beta"] == 0.25  # a schema default
-    assert {r["task"] for r in campaign.runs.values()} >= {"thorough", "focused"}
+    assert {r["type"] for r in campaign.runs.values()} >= {"thorough", "focused"}
     # the 2006 Relevant in Context task takes the runs labelled RelevantInContext too
     assert [r["eval_tasks"] for r in campaign.runs.values() if r["label"] == "RelevantInContext"] == [["AllInContext"]]
     config, campaign = load_config([ROOT / "config" / "campaigns" / "inex2007-2010.yaml"],

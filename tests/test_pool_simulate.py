@@ -43,7 +43,7 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
     tasks = {}
     for r in runs:
         run = read_run(r, task="focused" if r.suffix == ".txt" else None)
-        tasks.setdefault(run.task, []).append(run)
+        tasks.setdefault(run.scoring_type, []).append(run)
         assert set(run.results["topic"]) == {"2009001", "2009002", "2009003"}
     assert set(tasks) == {"thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse"}
     for run in tasks["best-in-context"]:
@@ -118,7 +118,7 @@ def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
         assert sniff_run(path) == sniffed
         if sniffed:
             run = read_run(path)
-            assert (run.task_label, run.participant) == (sniffed["task"], sniffed["participant"])
+            assert (run.task_label, run.participant) == (sniffed["task_label"], sniffed["participant"])
 
 
 def _selection_by_definition(task, neg, k, doc, start, xpath):

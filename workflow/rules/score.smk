@@ -40,7 +40,7 @@ rule evaluate_run:
         ENV
     params:
         code=CODE,
-        task=lambda w: RUNS[w.run]["task"],
+        scoring_type=lambda w: RUNS[w.run]["type"],
         participant=lambda w: RUNS[w.run]["participant"],
         collection=COLLECTION,
         tasks=lambda w: {t: TASK_SCORING[t] for t in RUN_TASKS[w.run]},

@@ -395,7 +395,7 @@ def cmd_compare(args) -> int:
     for m in measures:
         per_topic = scores[(scores["measure"] == per_topic_name(m)) & (scores["topic"] != "all")]
         for q in dict.fromkeys(per_topic["quant"]) or [None]:
-            mat = score_matrix(scores, runs[0].task, m, q).reindex(names, fill_value=0.0)
+            mat = score_matrix(scores, runs[0].scoring_type, m, q).reindex(names, fill_value=0.0)
             answered = per_topic[per_topic["quant"] == q].groupby("run")["topic"].nunique()
             for name in names:
                 missing = mat.shape[1] - int(answered.get(name, 0))

@@ -99,5 +99,5 @@ def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
     fn = get_family(family).score_function()
     df = fn(in_evaluation_order(run, family), ctx)
     df.insert(0, "run", run.name)
-    df.insert(2, "task", run.task)
+    df.insert(2, "task", run.scoring_type)
     return df[SCORE_COLUMNS]

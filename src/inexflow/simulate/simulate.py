@@ -309,7 +309,7 @@ def assessment_files(out: Path, cfg: SimulationConfig) -> dict[str, str]:
 def planned_files(outdir, cfg: SimulationConfig) -> dict:
     """The files :func:`simulate` writes for ``cfg``, known without simulating: ``marker``
     (``campaign.json``, written last), ``topics``, ``assessments`` (every file) and ``runs``
-    ({path: what :func:`inexflow.campaign.config.sniff_run` will read in it: the XML ``task`` label and
+    ({path: what :func:`inexflow.campaign.config.sniff_run` will read in it: the XML ``task_label`` and
     ``participant``, nothing for a text run}) and ``formats`` ({assessment file: its format}). The
     workflow plans a missing demo campaign with it."""
     if cfg.max_runs is not None:
@@ -323,7 +323,7 @@ def planned_files(outdir, cfg: SimulationConfig) -> dict:
                 continue
             for r in range(cfg.runs_per_group):
                 name, _, group = _run_file(g, key, r)
-                runs[str(out / "runs" / name)] = {} if key == "fol" else {"task": label, "participant": group}
+                runs[str(out / "runs" / name)] = {} if key == "fol" else {"task_label": label, "participant": group}
     return {"marker": str(out / "campaign.json"), "topics": str(out / "topics.xml"),
             "assessments": list(formats), "formats": formats, "runs": runs}
 
