@@ -55,17 +55,18 @@ def main(smk, log):
     write_tsv(pd.DataFrame(rows, columns=["test", "quant_a", "measure_a", "quant_b", "measure_b", "precision",
                                           "recall", "f1"]), smk.output.agreement)
     n_runs = {k: mat.shape[0] for k, mat in mats.items()}
-    write_tsv(agreement_table(sig_sets, sc["quants"], sc["measures"], sc["tests"], n_runs), smk.output.agreement_table)
-    # Figure 1: the first quantisation is the reference the others are compared with, per
-    # measure, on the bootstrap's decisions (the paper draws it from the bootstrap only), or the
-    # first test's where the bootstrap is not configured
-    ref, test = sc["quants"][0], "bootstrap" if "bootstrap" in sc["tests"] else sc["tests"][0]
+    write_tsv(agreement_table(sig_sets, sc["comparisons"], sc["quants"], sc["measures"], sc["tests"], n_runs),
+              smk.output.agreement_table)
+    # Figure 1: per measure, each (reference, other) pair of analysis.significance.differences
+    # on the bootstrap's decisions (the paper draws it from the bootstrap only), or the first
+    # test's where the bootstrap is not configured
+    test = "bootstrap" if "bootstrap" in sc["tests"] else sc["tests"][0]
     if test != "bootstrap":
         log.warning("analysis.significance.tests has no bootstrap: quant_differences (Ogilvie & Lalmas, Figure 1, "
                     "drawn from the bootstrap in the paper) uses the %s test's decisions", test)
     diffs = []
-    for other in sc["quants"][1:]:
-        for m in sc["measures"]:
+    for m in sc["measures"]:  # rows of panels by measure, then pair: the paper's (a)-(d) for the first measure
+        for ref, other in sc["differences"]:
             d = quant_differences(mats[(ref, m)], mats[(other, m)], sig_sets[(ref, m, test)], sig_sets[(other, m, test)])
             diffs.append(d.assign(measure=m, test=test, quant_ref=ref, quant_other=other))
     cols = ["measure", "test", "quant_ref", "quant_other", "run_a", "run_b", "diff_ref", "diff_other",

@@ -380,18 +380,30 @@ def test_swap_fit_chi_square_and_table7_by_hand():
 
 
 def test_agreement_table_in_ogilvie_lalmas_shape_by_hand():
+    """Tables 3-4's shape: a row per (predictor, truth) comparison with recall, precision and F1
+    per measure, then a row per quantisation with the % of all system pairs it finds."""
     from inexflow.analysis.significance import agreement_table
 
     # 4 runs (6 system pairs); strict finds 2 ordered pairs significant, gen 3 of which 2 are strict's
     sig = {("strict", "MAep", "t"): {("a", "b"), ("a", "c")},
-           ("gen", "MAep", "t"): {("a", "b"), ("a", "c"), ("b", "d")}}
-    t = agreement_table(sig, ["strict", "gen"], ["MAep"], ["t"], {("strict", "MAep"): 4, ("gen", "MAep"): 4})
-    cell = {(r.statistic, r.predictor): (r.strict, r.gen) for r in t.itertuples()}
-    assert cell[("recall", "gen")] == (1.0, 1.0)  # gen finds both of strict's pairs
-    assert cell[("precision", "gen")] == (2 / 3, 1.0)  # but 1 of its 3 is not strict's
-    assert cell[("recall", "strict")] == (1.0, 2 / 3) and cell[("precision", "strict")] == (1.0, 1.0)
-    assert cell[("F1", "gen")][0] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
-    assert cell[("% significant", "")] == (100 * 2 / 6, 100 * 3 / 6)
+           ("gen", "MAep", "t"): {("a", "b"), ("a", "c"), ("b", "d")},
+           ("strict", "nxCG[25]", "t"): set(), ("gen", "nxCG[25]", "t"): {("a", "b")}}
+    n_runs = {(q, m): 4 for q in ("strict", "gen") for m in ("MAep", "nxCG[25]")}
+    t = agreement_table(sig, [["gen", "strict"], ["strict", "gen"]], ["strict", "gen"], ["MAep", "nxCG[25]"], ["t"],
+                        n_runs)
+    assert list(t.columns) == ["test", "truth", "predictor", *(f"{m} {s}" for m in ("MAep", "nxCG[25]")
+                                                               for s in ("recall", "precision", "F1", "% significant"))]
+    assert list(zip(t.truth, t.predictor)) == [("strict", "gen"), ("gen", "strict"), ("strict", ""), ("gen", "")]
+    gen_for_strict, strict_for_gen = t.iloc[0], t.iloc[1]
+    assert gen_for_strict["MAep recall"] == 1.0  # gen finds both of strict's pairs
+    assert gen_for_strict["MAep precision"] == pytest.approx(2 / 3)  # but 1 of its 3 is not strict's
+    assert gen_for_strict["MAep F1"] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
+    assert (strict_for_gen["MAep recall"], strict_for_gen["MAep precision"]) == (pytest.approx(2 / 3), 1.0)
+    # strict finds nothing on nxCG[25]: it predicts none of gen's one pair
+    assert (strict_for_gen["nxCG[25] recall"], strict_for_gen["nxCG[25] F1"]) == (0.0, 0.0)
+    assert (t.iloc[2]["MAep % significant"], t.iloc[3]["MAep % significant"]) == (100 * 2 / 6, 100 * 3 / 6)
+    assert (t.iloc[2]["nxCG[25] % significant"], t.iloc[3]["nxCG[25] % significant"]) == (0.0, 100 / 6)
+    assert t.iloc[:2]["MAep % significant"].isna().all() and t.iloc[2:]["MAep F1"].isna().all()
 
 
 def test_logo_tables_in_the_papers_shape_by_hand():
