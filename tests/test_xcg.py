@@ -87,3 +87,20 @@ def test_full_gain_recall_is_reached_whatever_the_summation_order():
     want = np.interp(levels, gr, ep, left=ep[0])
     assert m["iMAep"] == pytest.approx(want.mean(), abs=1e-12)
     assert m["MAep"] == pytest.approx(ep.sum() / 6, abs=1e-12)
+
+
+def test_a_task_keeps_the_recall_bases_of_its_own_quantisations(tmp_path):
+    """The workflow hands a task the recall-bases of every quantisation on its assessments
+    (those of the other tasks too); the task is scored under its own, in its order."""
+    from conftest import write
+    from inexflow.measures.session import scoring_context
+    from inexflow.model.assessments import read_assessments
+    from inexflow.model.options import Options
+
+    a = read_assessments(write(tmp_path / "a.xml", """<assessments topic="1">
+  <file name="d1"><element path="/article[1]" exhaustivity="2" size="10" rsize="10"/></file>
+</assessments>"""))
+    rbs = {q: object() for q in ("strict", "gen", "genLifted")}
+    ctx = scoring_context(a, "thorough", ["xcg"], Options(quantisations=("genLifted", "strict")), rbs)
+    assert list(ctx.recallbases) == ["genLifted", "strict"]
+    assert ctx.recallbases["strict"] is rbs["strict"]
