@@ -114,7 +114,7 @@ def cli_args(opts) -> list[str]:
     args += ["--topics", j(opts.topic_subset)] if opts.topic_subset else []
     args += ["--mean-doc-length", str(opts.mean_doc_length)] if opts.mean_doc_length else []
     for flag, on in (("-e", opts.empty_topics_zero), ("-c", opts.all_qrels_topics), ("--regroup", opts.regroup),
-                     ("--curves", opts.per_topic_curves)):
+                     ("--curves", opts.per_topic_curves), ("--qr-printed", opts.qr_printed)):
         args += [flag] if on else []
     return args
 

@@ -71,6 +71,18 @@ def q2005_gen_lifted(e, s):
     return np.where(s > 0, (np.maximum(e, 0) + 1) * s / 3, 0.0)
 
 
+# What the registry's values are multiplied by to give the printed quantisations of the 2005
+# paper (Eq. 2-3: gen = e s in [0, 2], genLifted = (e + 1) s in [0, 3]); the registry keeps
+# every gain in [0, 1]. nxCG, MAep and iMAep are unchanged by a common factor; Q and R are not.
+PRINTED_FACTORS = {("inex2005", "gen"): 2.0, ("inex2005", "genLifted"): 3.0}
+
+
+def printed_factor(scale: str, name: str) -> float:
+    """The factor from quantisation ``name``'s registry values to its printed ones (1 where
+    the registry holds the printed function)."""
+    return PRINTED_FACTORS.get((SCALE_ALIASES.get(scale, scale), name), 1.0)
+
+
 @register("inex2005", "binexh")
 def q2005_binexh(e, s):
     return s.copy()
