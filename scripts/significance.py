@@ -6,7 +6,7 @@ import pandas as pd
 
 from inexflow.analysis import plots
 from inexflow.analysis.aggregate import read_task_scores
-from inexflow.analysis.matrix import score_matrix
+from inexflow.analysis.matrix import answered_matrix
 from inexflow.analysis.significance import (
     agreement,
     agreement_table,
@@ -23,10 +23,17 @@ def main(smk, log):
     cfg = smk.params.cfg
     sc = cfg["significance"]
     scores = read_task_scores(smk.input.scores)
-    tables, sig_sets, errors, mats = [], {}, [], {}
+    tables, sig_sets, errors, mats, missing = [], {}, [], {}, {}
     for quant in sc["quants"]:
         for m in sc["measures"]:
-            mat = mats[(quant, m)] = score_matrix(scores, sc["task"], m, quant)
+            answered = answered_matrix(scores, sc["task"], m, quant)
+            missing[(quant, m)] = answered.isna().sum(axis=1)  # topics a run has no value for: counted 0
+            if missing[(quant, m)].any():
+                log.warning("quant %s measure %s: %d runs have no value on some of the %d topics; the tests and "
+                            "means here count those 0 (the official means leave them out unless "
+                            "empty_topics_zero): columns missing_*_scored_0", quant, m,
+                            int((missing[(quant, m)] > 0).sum()), answered.shape[1])
+            mat = mats[(quant, m)] = answered.fillna(0.0)
             res = all_pairs(mat, sc["tests"], sc["bootstrap"], cfg["seed"], sc["alpha"])
             res.insert(0, "measure", m)
             res.insert(0, "quant", quant)
@@ -42,8 +49,11 @@ def main(smk, log):
     pairs = pd.concat(tables, ignore_index=True)
     write_parquet(pairs, smk.output.pairs)
     means = {k: mat.mean(axis=1) for k, mat in mats.items()}
-    write_tsv(pvalue_table(pairs, means), smk.output.pvalues, digits=4)  # for reading: the parquet is exact
+    write_tsv(pvalue_table(pairs, means, missing), smk.output.pvalues, digits=4)  # for reading: the parquet is exact
     summary = pairs.groupby(["quant", "measure", "test"])["significant"].agg(["sum", "count"]).reset_index()
+    key = list(zip(summary["quant"], summary["measure"]))
+    summary["topics"] = [mats[k].shape[1] for k in key]
+    summary["missing_scored_0"] = [int(missing[k].sum()) for k in key]  # (run, topic) cells without a value
     write_tsv(summary.rename(columns={"sum": "significant_pairs", "count": "ordered_pairs"}), smk.output.summary)
     write_tsv(pd.concat(errors, ignore_index=True), smk.output.errors)
     rows = []

@@ -691,6 +691,27 @@ def test_pvalue_table_has_one_row_per_pair_the_better_run_first():
     assert ((table["p_by_t"] <= 0.05) == table["significant_t"]).all() and (table["p_by_t"] >= table["p_t"]).all()
 
 
+def test_significance_counts_a_runs_missing_topics_0_and_says_so():
+    """A run without a value on a topic: the matrix counts it 0 (the official mean, by
+    default, leaves it out), and the p-value table says how many topics each run had so."""
+    from inexflow.analysis.matrix import answered_matrix, score_matrix
+    from inexflow.analysis.significance import all_pairs, pvalue_table
+
+    scores = pd.DataFrame({"run": ["a", "a", "a", "b", "b"], "topic": ["1", "2", "3", "1", "3"], "task": "T",
+                           "quant": "gen", "measure": "AiP", "value": [0.6, 0.3, float("nan"), 0.4, 0.2]})
+    answered = answered_matrix(scores, "T", "MAiP", "gen")
+    assert answered.isna().sum(axis=1).to_dict() == {"a": 0, "b": 1}  # b has no topic 2; a's NaN is a value
+    mat = score_matrix(scores, "T", "MAiP", "gen")
+    assert mat.loc["b"].tolist() == [0.4, 0.0, 0.2] and mat.loc["a"].tolist() == [0.6, 0.3, 0.0]
+    # b's mean here is (0.4 + 0 + 0.2) / 3 = 0.2; the official mean over its answered topics is 0.3
+    pairs = all_pairs(mat, ["t"], 10, 0).assign(quant="gen", measure="MAiP")
+    table = pvalue_table(pairs, {("gen", "MAiP"): mat.mean(axis=1)},
+                         {("gen", "MAiP"): answered.isna().sum(axis=1)})
+    row = table.iloc[0]
+    assert (row.run_a, row.run_b, row.mean_a, row.mean_b) == ("a", "b", pytest.approx(0.3), pytest.approx(0.2))
+    assert (row.missing_a_scored_0, row.missing_b_scored_0) == (0, 1)
+
+
 def test_tau_curves_draw_tau_and_tau_ap_in_their_own_panels(monkeypatch, tmp_path):
     # Pal et al., Figures 1-3: (a) tau, (b) tau_AP, each with its standard error
     from inexflow.analysis import plots

@@ -183,14 +183,19 @@ def all_pairs(matrix: pd.DataFrame, tests=TESTS, n_boot: int = 10000, seed: int 
         columns=["test", "run_a", "run_b", "p", "significant"])
 
 
-def pvalue_table(pairs: pd.DataFrame, means: dict) -> pd.DataFrame:
+def pvalue_table(pairs: pd.DataFrame, means: dict, missing: dict | None = None) -> pd.DataFrame:
     """The p-values of every pair of runs in one readable row: for each (quant, measure) and
     pair the run with the higher mean first (``run_a``; on equal means the first by name),
     both means and their difference, and per test the one-sided p-value that ``run_a`` is
     better, that p-value adjusted by Benjamini-Yekutieli over all ordered pairs (``p_by_``:
     :func:`by_adjusted`) and whether it is significant (``all_pairs``'s decision: ``p_by`` at
-    most alpha). ``means``: {(quant, measure): Series of each run's mean over topics}."""
+    most alpha). ``means``: {(quant, measure): Series of each run's mean over the topics
+    tested}; ``missing``: {(quant, measure): Series of the topics each run has no value for},
+    which the means and the tests count 0 (``missing_a_scored_0``, ``missing_b_scored_0``;
+    where they are not 0 the mean differs from the official one, which leaves them out)."""
     cols = ["quant", "measure", "run_a", "run_b", "mean_a", "mean_b", "difference"]
+    if missing is not None:
+        cols += ["missing_a_scored_0", "missing_b_scored_0"]
     if pairs.empty:
         return pd.DataFrame(columns=cols)
     pairs = pairs.assign(p_by=pairs.groupby(["quant", "measure", "test"], sort=False)["p"].transform(
@@ -204,6 +209,9 @@ def pvalue_table(pairs: pd.DataFrame, means: dict) -> pd.DataFrame:
     wide.insert(4, "mean_a", [means[k][r] for k, r in zip(key, wide["run_a"])])
     wide.insert(5, "mean_b", [means[k][r] for k, r in zip(key, wide["run_b"])])
     wide.insert(6, "difference", wide["mean_a"] - wide["mean_b"])
+    if missing is not None:
+        wide.insert(7, "missing_a_scored_0", [int(missing[k][r]) for k, r in zip(key, wide["run_a"])])
+        wide.insert(8, "missing_b_scored_0", [int(missing[k][r]) for k, r in zip(key, wide["run_b"])])
     first = (wide["difference"] > 0) | ((wide["difference"] == 0) & (wide["run_a"] < wide["run_b"]))
     for c in wide.columns:
         if c.startswith("significant_"):
