@@ -95,7 +95,7 @@ def quant_differences(df: pd.DataFrame, path):
         row[0].axvline(0, color="grey", lw=0.6)
         row[0].set_xlabel(f"{m} difference, {qr}")
         row[0].set_ylabel(f"{m} difference, {qo}")
-        row[0].set_title(f"({scatter}) {m}: pairs significant under {qr} or {qo}")
+        row[0].set_title(f"({scatter}) {m}: significant under {qr} or {qo}", fontsize=9)
         row[0].legend(fontsize=8)
         for label, sel in (("both agree", g[g["agreement"] == AGREEMENT[0]]),
                            ("only one", g[g["agreement"] != AGREEMENT[0]])):
@@ -103,10 +103,10 @@ def quant_differences(df: pd.DataFrame, path):
             if len(x):
                 bins = np.histogram_bin_edges(g["diff_ref"].to_numpy(float), bins=min(20, max(len(g) // 2, 1)))
                 dens, edges = np.histogram(x, bins=bins, density=len(set(x)) > 1 or None)
-                row[1].step(edges[:-1], dens, where="post", label=f"{label} ({len(x)})")
+                row[1].stairs(dens, edges, label=f"{label} ({len(x)})")
         row[1].set_xlabel(f"{m} difference, {qr}")
         row[1].set_ylabel("density")
-        row[1].set_title(f"({density}) {m}: differences where {qr} and {qo} agree or not")
+        row[1].set_title(f"({density}) {m}: density, {qr} and {qo} agree or not", fontsize=9)
         row[1].legend(fontsize=8)
     fig.tight_layout()
     _save(fig, path)
