@@ -438,18 +438,30 @@ def test_swap_fit_chi_square_and_table7_by_hand():
 
 
 def test_agreement_table_in_ogilvie_lalmas_shape_by_hand():
+    """Tables 3-4's shape: a row per (predictor, truth) comparison with recall, precision and F1
+    per measure, then a row per quantisation with the % of all system pairs it finds."""
     from inexflow.analysis.significance import agreement_table
 
     # 4 runs (6 system pairs); strict finds 2 ordered pairs significant, gen 3 of which 2 are strict's
     sig = {("strict", "MAep", "t"): {("a", "b"), ("a", "c")},
-           ("gen", "MAep", "t"): {("a", "b"), ("a", "c"), ("b", "d")}}
-    t = agreement_table(sig, ["strict", "gen"], ["MAep"], ["t"], {("strict", "MAep"): 4, ("gen", "MAep"): 4})
-    cell = {(r.statistic, r.predictor): (r.strict, r.gen) for r in t.itertuples()}
-    assert cell[("recall", "gen")] == (1.0, 1.0)  # gen finds both of strict's pairs
-    assert cell[("precision", "gen")] == (2 / 3, 1.0)  # but 1 of its 3 is not strict's
-    assert cell[("recall", "strict")] == (1.0, 2 / 3) and cell[("precision", "strict")] == (1.0, 1.0)
-    assert cell[("F1", "gen")][0] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
-    assert cell[("% significant", "")] == (100 * 2 / 6, 100 * 3 / 6)
+           ("gen", "MAep", "t"): {("a", "b"), ("a", "c"), ("b", "d")},
+           ("strict", "nxCG[25]", "t"): set(), ("gen", "nxCG[25]", "t"): {("a", "b")}}
+    n_runs = {(q, m): 4 for q in ("strict", "gen") for m in ("MAep", "nxCG[25]")}
+    t = agreement_table(sig, [["gen", "strict"], ["strict", "gen"]], ["strict", "gen"], ["MAep", "nxCG[25]"], ["t"],
+                        n_runs)
+    assert list(t.columns) == ["test", "truth", "predictor", *(f"{m} {s}" for m in ("MAep", "nxCG[25]")
+                                                               for s in ("recall", "precision", "F1", "% significant"))]
+    assert list(zip(t.truth, t.predictor)) == [("strict", "gen"), ("gen", "strict"), ("strict", ""), ("gen", "")]
+    gen_for_strict, strict_for_gen = t.iloc[0], t.iloc[1]
+    assert gen_for_strict["MAep recall"] == 1.0  # gen finds both of strict's pairs
+    assert gen_for_strict["MAep precision"] == pytest.approx(2 / 3)  # but 1 of its 3 is not strict's
+    assert gen_for_strict["MAep F1"] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
+    assert (strict_for_gen["MAep recall"], strict_for_gen["MAep precision"]) == (pytest.approx(2 / 3), 1.0)
+    # strict finds nothing on nxCG[25]: it predicts none of gen's one pair
+    assert (strict_for_gen["nxCG[25] recall"], strict_for_gen["nxCG[25] F1"]) == (0.0, 0.0)
+    assert (t.iloc[2]["MAep % significant"], t.iloc[3]["MAep % significant"]) == (100 * 2 / 6, 100 * 3 / 6)
+    assert (t.iloc[2]["nxCG[25] % significant"], t.iloc[3]["nxCG[25] % significant"]) == (0.0, 100 / 6)
+    assert t.iloc[:2]["MAep % significant"].isna().all() and t.iloc[2:]["MAep F1"].isna().all()
 
 
 def test_logo_tables_in_the_papers_shape_by_hand():
@@ -764,6 +776,27 @@ def test_pvalue_table_has_one_row_per_pair_the_better_run_first():
     assert table["significant_t"].dtype == np.bool_
     # the BY-adjusted p-values decide as all_pairs decides (alpha 0.05)
     assert ((table["p_by_t"] <= 0.05) == table["significant_t"]).all() and (table["p_by_t"] >= table["p_t"]).all()
+
+
+def test_significance_counts_a_runs_missing_topics_0_and_says_so():
+    """A run without a value on a topic: the matrix counts it 0 (the official mean, by
+    default, leaves it out), and the p-value table says how many topics each run had so."""
+    from inexflow.analysis.matrix import answered_matrix, score_matrix
+    from inexflow.analysis.significance import all_pairs, pvalue_table
+
+    scores = pd.DataFrame({"run": ["a", "a", "a", "b", "b"], "topic": ["1", "2", "3", "1", "3"], "task": "T",
+                           "quant": "gen", "measure": "AiP", "value": [0.6, 0.3, float("nan"), 0.4, 0.2]})
+    answered = answered_matrix(scores, "T", "MAiP", "gen")
+    assert answered.isna().sum(axis=1).to_dict() == {"a": 0, "b": 1}  # b has no topic 2; a's NaN is a value
+    mat = score_matrix(scores, "T", "MAiP", "gen")
+    assert mat.loc["b"].tolist() == [0.4, 0.0, 0.2] and mat.loc["a"].tolist() == [0.6, 0.3, 0.0]
+    # b's mean here is (0.4 + 0 + 0.2) / 3 = 0.2; the official mean over its answered topics is 0.3
+    pairs = all_pairs(mat, ["t"], 10, 0).assign(quant="gen", measure="MAiP")
+    table = pvalue_table(pairs, {("gen", "MAiP"): mat.mean(axis=1)},
+                         {("gen", "MAiP"): answered.isna().sum(axis=1)})
+    row = table.iloc[0]
+    assert (row.run_a, row.run_b, row.mean_a, row.mean_b) == ("a", "b", pytest.approx(0.3), pytest.approx(0.2))
+    assert (row.missing_a_scored_0, row.missing_b_scored_0) == (0, 1)
 
 
 def test_tau_curves_draw_tau_and_tau_ap_in_their_own_panels(monkeypatch, tmp_path):
