@@ -224,7 +224,8 @@ def score_relevant_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
 def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     """Best in Context: one result per article; a second result for an article is an error."""
     res = run.results
-    dup = res.duplicated(["topic", "doc"]).to_numpy()
+    (tcode, _), (dcode, docs) = (run.codes(c) or pd.factorize(res[c]) for c in ("topic", "doc"))
+    dup = pd.Series(tcode.astype(np.int64) * max(len(docs), 1) + dcode).duplicated().to_numpy()  # per (topic, doc)
     if dup.any():
         r = res.iloc[int(np.flatnonzero(dup)[0])]
         raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: article {r.doc} has "

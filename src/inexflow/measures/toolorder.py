@@ -94,9 +94,11 @@ class ToolView:
         segments = np.full(len(res), -1, dtype=np.int64)
         t = tcode[keep]
         if len(t):
+            starts = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
             blocks[keep] = np.cumsum(np.r_[True, t[1:] != t[:-1]]) - 1
+            # a topic is first met at the start of one of its blocks: the first block of each topic
             first = np.zeros(len(t), dtype=np.int64)
-            first[np.unique(t, return_index=True)[1]] = 1
+            first[starts[np.unique(t[starts], return_index=True)[1]]] = 1
             segments[keep] = np.cumsum(first) - 1
         return cls(res, tcode, topics, dcode, docs, blocks, segments)
 
