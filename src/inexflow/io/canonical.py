@@ -131,7 +131,7 @@ def order_results(df: pd.DataFrame, has_rank: bool, codes: dict | None = None) -
     second = df["rank"].to_numpy() if has_rank else -np.nan_to_num(df["rsv"].to_numpy(np.float64), nan=-np.inf)
     first = topic_pos[codes]
     step = np.diff(first)
-    if not ((step > 0) | ((step == 0) & (np.diff(second) >= 0))).all():  # else in that order already: no sort
+    if not ((step > 0) | ((step == 0) & (second[1:] >= second[:-1]))).all():  # else in that order already: no sort
         order = np.lexsort((np.arange(len(df)), second, first))
         df = df.take(order) if (order != np.arange(len(df))).any() else df
     if not has_rank:
