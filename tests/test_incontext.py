@@ -177,3 +177,56 @@ def test_file_order_is_applied_once_with_one_warning(tmp_path, task, families):
         b = (500 - 10) / 500
     assert v[("gP[1]", "1")] == pytest.approx(b) and b < 1
     assert v[("num_rel_ret", "1")] == 2
+
+
+def _gp_by_hand(scores, relevant, nrel, ranks, short_list):
+    """gP/gR/AgP/11-point iP of one topic with plain Python floats, rank by rank (the tool's loop)."""
+    total, nrel_f, gps, grs = 0.0, float(nrel), [], []
+    for k, s in enumerate(scores, 1):
+        total += s
+        gps.append(total / k)
+        grs.append(sum(relevant[:k]) / nrel_f if nrel else math.nan)
+    vals = {}
+    for r in ranks:
+        k = min(r, len(scores))
+        vals[f"gP[{r}]"] = 0.0 if not k else gps[k - 1] if short_list == "last" or r <= len(scores) else \
+            sum(scores[:k], 0.0) / r
+        vals[f"gR[{r}]"] = grs[k - 1] if k else 0.0
+    agp_sum = 0.0
+    for g, rel in zip(gps, relevant):
+        if rel:
+            agp_sum += g
+    agp = agp_sum / nrel if nrel else math.nan if agp_sum == 0 else math.inf
+    ip = [0.0] * 11
+    for g, gr in zip(gps, grs):
+        point = 0 if math.isnan(gr) else min(int(math.floor(10.0 * gr)), 10)
+        ip[point] = max(ip[point], g)
+    for k in range(9, -1, -1):
+        ip[k] = max(ip[k], ip[k + 1])
+    return vals, agp, ip
+
+
+@pytest.mark.parametrize("short_list", ["last", "zero"])
+def test_gp_measures_of_many_topics_at_once_equal_a_plain_loop_per_topic(short_list):
+    import numpy as np
+
+    from inexflow.measures.incontext import gp_measures_grouped
+    rng = np.random.default_rng(7)
+    ranks = (1, 2, 3, 5, 10, 25, 50)
+    sizes = [0, 1, 7, 60, 3, 0, 120]
+    nrel = np.array([3, 0, 4, 20, 1, 5, 0])
+    topics = [(rng.random(n) * (rng.random(n) < 0.6), (rng.random(n) < 0.4).astype(np.int64)) for n in sizes]
+    for t in np.flatnonzero(nrel == 0):  # no relevant article in the qrels: gR 0/0
+        topics[t] = (topics[t][0], np.zeros(sizes[t], np.int64))
+    nrel = np.maximum(nrel, [int(r.sum()) for _, r in topics]) * (nrel > 0)
+    # articles listed topic 2, 0, 6, ... (file order, not topic order)
+    order = [2, 0, 6, 3, 4, 1, 5]
+    group = np.concatenate([np.full(sizes[t], t) for t in order]).astype(np.int64)
+    scores = np.concatenate([topics[t][0] for t in order])
+    relevant = np.concatenate([topics[t][1] for t in order])
+    vals, agp, ip = gp_measures_grouped(group, scores, relevant, nrel, ranks, short_list)
+    for t, (s, rel) in enumerate(topics):
+        ev, eagp, eip = _gp_by_hand(s.tolist(), rel.tolist(), int(nrel[t]), ranks, short_list)
+        assert {m: float(v[t]) for m, v in vals.items()} == pytest.approx(ev, rel=0, abs=0, nan_ok=True)
+        assert (math.isnan(eagp) and math.isnan(agp[t])) or agp[t] == eagp
+        assert ip[t].tolist() == eip

@@ -129,8 +129,11 @@ def order_results(df: pd.DataFrame, has_rank: bool, codes: dict | None = None) -
     topic_pos = np.empty(len(topics), dtype=np.int64)
     topic_pos[sorted(range(len(topics)), key=lambda i: topic_sort_key(topics[i]))] = np.arange(len(topics))
     second = df["rank"].to_numpy() if has_rank else -np.nan_to_num(df["rsv"].to_numpy(np.float64), nan=-np.inf)
-    order = np.lexsort((np.arange(len(df)), second, topic_pos[codes]))
-    df = df.take(order) if (order != np.arange(len(df))).any() else df
+    first = topic_pos[codes]
+    step = np.diff(first)
+    if not ((step > 0) | ((step == 0) & (second[1:] >= second[:-1]))).all():  # else in that order already: no sort
+        order = np.lexsort((np.arange(len(df)), second, first))
+        df = df.take(order) if (order != np.arange(len(df))).any() else df
     if not has_rank:
         df = df.assign(rank=df.groupby("topic", sort=False).cumcount().to_numpy() + 1)
     df = df[list(RESULT_COLUMNS)].reset_index(drop=True)
@@ -176,8 +179,8 @@ def check_scores_and_ranks(df: pd.DataFrame, path, scores_optional: bool = False
     if len(neg):
         r = df.iloc[neg[0]]
         warn_input(path, f"line {r.line}", f"negative rank {r['rank']} ({len(neg)} in the run; ranks count from 1)")
-    empty = np.flatnonzero((df["offset"].to_numpy() >= 0) & (df["length"].to_numpy() == 0)
-                           & (df["xpath"].to_numpy() == ""))
+    empty = np.flatnonzero((df["offset"].to_numpy() >= 0) & (df["length"].to_numpy() == 0))
+    empty = empty[df["xpath"].to_numpy()[empty] == ""]
     if len(empty):
         r = df.iloc[empty[0]]
         warn_input(path, f"line {r.line}", f"passage of length 0 ({len(empty)} in the run): it retrieves nothing")

@@ -60,7 +60,8 @@ def _fast_read(path, ncols: int) -> dict | None:
     if plain is None:
         return None
     cols = {"line": plain.line, 3: plain.rank, 4: plain.rsv}
-    for k, c in ((0, plain.topic), (2, plain.doc), (5, plain.run_id)):
+    cols[(5, "unique")] = plain.run_id.dictionary.to_pylist()  # the run ids: only their distinct values are read
+    for k, c in ((0, plain.topic), (2, plain.doc)):
         uniq = np.asarray(c.dictionary.to_pylist(), dtype=object)
         codes = c.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         cols[k], cols[(k, "unique")], cols[(k, "codes")] = uniq[codes], uniq, codes

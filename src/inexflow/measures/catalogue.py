@@ -95,24 +95,32 @@ def aggregate(family: str, measure: str, values) -> float:
     return AGGREGATORS[aggregator(family, measure)](list(values))
 
 
-def mean_rows(family: str, quant: str, per: list[dict[str, float]], names: Iterable[str],
+def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, np.ndarray], names: Iterable[str],
               qrels_values: dict[str, list] | None = None) -> list[tuple]:
     """The ``all`` rows ``(all, quant, name, value)`` of ``names`` (mean names, in output order)
-    from ``per``, one dict of per-topic values per scored topic in topic order (a mean name
-    reads its per-topic name, :func:`per_topic_name`). ``qrels_values`` holds the values over
-    every qrels topic of the measures aggregated by ``qrels_sum``. No topic, no rows."""
-    if not per:
+    from ``per``: one dict of per-topic values per scored topic in topic order, or one array of
+    values in topic order per per-topic name (a mean name reads its per-topic name,
+    :func:`per_topic_name`). ``qrels_values`` holds the values over every qrels topic of the
+    measures aggregated by ``qrels_sum``. No topic, no rows."""
+    if isinstance(per, dict):
+        def column(key):
+            return per[key].tolist()
+        count = len(next(iter(per.values()), []))
+    else:
+        def column(key):
+            return [v[key] for v in per]
+        count = len(per)
+    if not count:
         return []
     rows = []
     for name in names:
         how = aggregator(family, name)
         if how == "topics":
-            values = per
+            values = [None] * count
         elif how == "qrels_sum":
             values = (qrels_values or {})[name]
         else:
-            key = per_topic_name(name)
-            values = [v[key] for v in per]
+            values = column(per_topic_name(name))
         rows.append(("all", quant, name, AGGREGATORS[how](values)))
     return rows
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
@@ -52,6 +53,27 @@ def tidy(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:
     """Rows (topic, quant, measure, value) as a family's score table."""
     return pd.DataFrame.from_records(rows, columns=["topic", "quant", "measure", "value"]).astype(
         {"topic": object, "quant": object, "measure": object, "value": "float64"})
+
+
+def tidy_columns(topics: list[str], quant: str, columns: dict[str, np.ndarray], tail: list[tuple]) -> pd.DataFrame:
+    """A family's score table from per-topic ``columns`` (measure -> one value per topic of
+    ``topics``, in output order): each topic's measures in the order of ``columns``, then the
+    rows ``tail`` (topic, quant, measure, value), e.g. the means."""
+    names = list(columns)
+    values = np.column_stack([np.asarray(columns[m], np.float64) for m in names]) if names and topics \
+        else np.zeros((len(topics), len(names)))
+    topic = np.repeat(np.asarray(topics, dtype=object), len(names))
+    measure = np.tile(np.asarray(names, dtype=object), len(topics))
+    if tail:
+        t_topic, t_quant, t_measure, t_value = zip(*tail)
+        topic = np.concatenate([topic, np.asarray(t_topic, dtype=object)])
+        measure = np.concatenate([measure, np.asarray(t_measure, dtype=object)])
+        value = np.concatenate([values.reshape(-1), np.asarray(t_value, np.float64)])
+        quants = np.concatenate([np.full(values.size, quant, dtype=object), np.asarray(t_quant, dtype=object)])
+    else:
+        value, quants = values.reshape(-1), np.full(values.size, quant, dtype=object)
+    return pd.DataFrame({"topic": pd.Series(topic, dtype=object), "quant": pd.Series(quants, dtype=object),
+                         "measure": pd.Series(measure, dtype=object), "value": value})
 
 
 def element_results(run, family: str) -> pd.DataFrame:

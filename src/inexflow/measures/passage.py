@@ -45,8 +45,8 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
-from inexflow.measures.catalogue import mean_rows, tool_mean
-from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.catalogue import mean_rows
+from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.registry import COUNT_LINES, PASSAGE_LEVELS, PER_TOPIC_IP, RATIO_LINES, recall_level
 from inexflow.measures.toolorder import (
     PairSet,
@@ -55,7 +55,6 @@ from inexflow.measures.toolorder import (
     pair_member,
     qrels_totals,
     relevant_documents,
-    tool_div,
     warn_no_relevant,
 )
 from inexflow.measures.topicset import scored_topics
@@ -64,9 +63,10 @@ from inexflow.model.recallbase import PassageIndex, normalised_passages
 LEVELS = np.asarray(PASSAGE_LEVELS)
 
 
-def _f1(p, r):
-    """The tool's F1: 0 unless precision is positive."""
-    return 2 * p * r / (p + r) if p > 0 else 0.0
+def _f1(p: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The tool's F1 per topic: 0 unless precision is positive."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(p > 0, 2 * p * r / np.where(p > 0, p + r, 1), 0.0)
 
 
 # the names of the per-topic iP lines and of the 101 points of the interpolated precision curve
@@ -329,26 +329,32 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
                                             np.array([trel.get(t, 0) for t in run_topics], np.float64))
     ret_size = np.bincount(tcode, weights=size, minlength=len(run_topics))
     rel_ret_size = np.bincount(tcode, weights=rsize, minlength=len(run_topics))
-    code_of = {t: i for i, t in enumerate(run_topics)}
-    rows, per = [], []
+    # the scored topics' values as columns, one value per topic (0 for a topic the run lacks)
+    slot = run_topics.get_indexer(topics) if len(run_topics) else np.full(len(topics), -1)
+    there = slot >= 0
+
+    def per_topic(values, fill=0.0):
+        return np.where(there, np.asarray(values, np.float64)[np.maximum(slot, 0)], fill) if len(values) else \
+            np.full(len(topics), fill)
+    ip = np.where(there[:, None], ip_all[np.maximum(slot, 0)], 0.0) if len(ip_all) else np.zeros((len(topics), len(LEVELS)))
+    art = np.array([counts.get(t, (0, 0)) for t in topics], np.float64).reshape(len(topics), 2)
+    n_ret, rel_ret_docs = art[:, 0], art[:, 1]
+    num_rel = np.array([nrel[t] for t in topics], np.float64)
+    rel_size = np.array([trel[t] for t in topics], np.float64)
+    ret, rel_ret = per_topic(ret_size), per_topic(rel_ret_size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ap = np.where(n_ret > 0, rel_ret_docs / n_ret, 0.0)
+        ar = rel_ret_docs / num_rel  # the tool's division: 0/0 is NaN
+        cp = np.where(ret > 0, rel_ret / ret, 0.0)
+        cr = rel_ret / rel_size
+        columns = {"num_ret": n_ret, "num_rel": num_rel, "num_rel_ret": rel_ret_docs, "ret_size": ret,
+                   "rel_size": rel_size, "rel_ret_size": rel_ret, "art_prec": ap, "art_rec": ar, "art_f1": _f1(ap, ar),
+                   "char_prec": cp, "char_rec": cr, "char_f1": _f1(cp, cr)}
+    for k, name in _IP_NAMES:
+        columns[name] = ip[:, k]
+    columns["AiP"] = np.cumsum(ip, axis=1)[:, -1] / len(LEVELS)  # tool_mean of each row: summed left to right
     q = "chars"
-    for t in topics:
-        i = code_of.get(t)
-        ip = ip_all[i] if i is not None else np.zeros(len(LEVELS))
-        n_ret, rel_ret_docs = counts.get(t, (0, 0))
-        vals = {"num_ret": n_ret, "num_rel": nrel[t], "num_rel_ret": rel_ret_docs,
-                "ret_size": int(ret_size[i]) if i is not None else 0, "rel_size": int(trel[t]),
-                "rel_ret_size": int(rel_ret_size[i]) if i is not None else 0}
-        ap = rel_ret_docs / n_ret if n_ret else 0.0
-        ar = tool_div(rel_ret_docs, nrel[t])
-        cp = vals["rel_ret_size"] / vals["ret_size"] if vals["ret_size"] else 0.0
-        cr = tool_div(vals["rel_ret_size"], vals["rel_size"])
-        vals.update(art_prec=ap, art_rec=ar, art_f1=_f1(ap, ar), char_prec=cp, char_rec=cr, char_f1=_f1(cp, cr))
-        for k, name in _IP_NAMES:
-            vals[name] = float(ip[k])
-        vals["AiP"] = tool_mean(ip)
-        rows.extend((t, q, m, float(v)) for m, v in vals.items())
-        # the interpolated precision at all 101 levels is averaged, not printed per topic
-        per.append(dict(vals, **dict(zip(_CURVE_NAMES, ip.tolist()))))
-    rows.extend(mean_rows("passage" if check_overlap else "passage_thorough", q, per, MEAN_LINES))
-    return tidy(rows)
+    # the interpolated precision at all 101 levels is averaged, not printed per topic
+    means = mean_rows("passage" if check_overlap else "passage_thorough", q,
+                      {**columns, **dict(zip(_CURVE_NAMES, ip.T))}, MEAN_LINES)
+    return tidy_columns(topics, q, columns, means)

@@ -94,9 +94,11 @@ class ToolView:
         segments = np.full(len(res), -1, dtype=np.int64)
         t = tcode[keep]
         if len(t):
+            starts = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
             blocks[keep] = np.cumsum(np.r_[True, t[1:] != t[:-1]]) - 1
+            # a topic is first met at the start of one of its blocks: the first block of each topic
             first = np.zeros(len(t), dtype=np.int64)
-            first[np.unique(t, return_index=True)[1]] = 1
+            first[starts[np.unique(t[starts], return_index=True)[1]]] = 1
             segments[keep] = np.cumsum(first) - 1
         return cls(res, tcode, topics, dcode, docs, blocks, segments)
 
@@ -213,29 +215,38 @@ def describe_split(run, split: dict[str, list[tuple[int, int]]]) -> str:
 
 
 class PairSet:
-    """(topic, doc) pairs (e.g. the qrels' relevant documents) prepared once for membership
-    tests by :func:`pair_member`."""
+    """(topic, doc) pairs (e.g. the qrels' relevant documents) prepared once for lookups by
+    :func:`pair_member` and :func:`pair_rows`; ``frame`` is the table they were taken from,
+    whose rows :func:`pair_rows` gives (a pair listed twice gives its first row)."""
 
     def __init__(self, pairs: pd.DataFrame):
         qt, qtopics = pd.factorize(pairs["topic"])
         qd, qdocs = pd.factorize(pairs["doc"])
         self.nq = max(len(qdocs), 1)
-        self.keys = np.unique(qt.astype(np.int64) * self.nq + qd)
+        self.keys, self.rows = np.unique(qt.astype(np.int64) * self.nq + qd, return_index=True)
         self.topics, self.docs = pd.Index(qtopics), pd.Index(qdocs)
+        self.frame = pairs
 
 
-def pair_member(topics, docs, pairs: pd.DataFrame | PairSet):
-    """A function (topic codes, doc codes) -> bool array: is (topics[t], docs[d]) in ``pairs``."""
+def pair_rows(topics, docs, pairs: pd.DataFrame | PairSet):
+    """A function (topic codes, doc codes) -> the row of ``pairs.frame`` holding
+    (topics[t], docs[d]), -1 where there is none."""
     ps = pairs if isinstance(pairs, PairSet) else PairSet(pairs)
     keys, nq = ps.keys, ps.nq
     t_map = ps.topics.get_indexer(topics)
     d_map = ps.docs.get_indexer(docs)
 
-    def member(t, d):
+    def rows(t, d):
         qt_, qd_ = t_map[t], d_map[d]
         k = qt_.astype(np.int64) * nq + qd_
         if len(keys) == 0:
-            return np.zeros(len(k), bool)
+            return np.full(len(k), -1, np.int64)
         pos = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
-        return (qt_ >= 0) & (qd_ >= 0) & (keys[pos] == k)
-    return member
+        return np.where((qt_ >= 0) & (qd_ >= 0) & (keys[pos] == k), ps.rows[pos], -1)
+    return rows
+
+
+def pair_member(topics, docs, pairs: pd.DataFrame | PairSet):
+    """A function (topic codes, doc codes) -> bool array: is (topics[t], docs[d]) in ``pairs``."""
+    rows = pair_rows(topics, docs, pairs)
+    return lambda t, d: rows(t, d) >= 0
