@@ -23,8 +23,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from inexflow.model.collection_index import iter_document_tables, plan_shards
+from inexflow.model.collection_index import iter_document_tables
 from inexflow.model.runs import Run, resolve_extents
+from inexflow.model.shard_plan import plan_shards
 
 
 def main():
@@ -58,7 +59,7 @@ def main():
     t0 = time.perf_counter()
     n = sum(t.num_rows for t in iter_document_tables(files, res["doc"].unique()))
     baseline = time.perf_counter() - t0
-    run = Run(run_id="bench", participant="bench", task="focused", format="inex-xml", source="bench",
+    run = Run(run_id="bench", participant="bench", scoring_type="focused", format="inex-xml", source="bench",
               results=res.copy())
     t0 = time.perf_counter()
     resolved = resolve_extents(run, args.collection, tables=iter_document_tables(files, res["doc"].unique()))

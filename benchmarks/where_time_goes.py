@@ -242,7 +242,7 @@ def general_stages(qrels: str, paths: list[str], task: str, T: Timer) -> list[st
             for fam, r in ordered:
                 df = get_family(fam).score_function()(r, ctx)
                 df.insert(0, "run", run.name)
-                df.insert(2, "task", run.task)
+                df.insert(2, "task", run.scoring_type)
                 tables.append(df[SCORE_COLUMNS])
         with T("writing"):
             text = [f'<eval run-id="{run.run_id}" file="{path}">\n']

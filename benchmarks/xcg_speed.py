@@ -95,7 +95,7 @@ def main():
         for label, task, opts, fam in (("thorough", "thorough", {"overlap": "off"}, "xcg"),
                                        ("focused (overlap on)", "focused", {"overlap": "on"}, "xcg"),
                                        ("fetch-browse", "fetch-browse", {}, "fetchbrowse")):
-            sel = [r for r in runs if r.task == task and r.format == "inex-xml"]  # element runs
+            sel = [r for r in runs if r.scoring_type == task and r.format == "inex-xml"]  # element runs
             ctx = ScoringContext(a, rbs, opts)
             t0 = time.perf_counter()
             for r in sel:
@@ -104,7 +104,7 @@ def main():
             n = sum(len(r.results) for r in sel) * len(rbs)
             report[label] = (n, dt)
             print(f"{label:22s}: {len(sel)} runs x 3 quants, {n / dt:12,.0f} results/s/core")
-        sel = [r for r in runs if r.task == "thorough"]
+        sel = [r for r in runs if r.scoring_type == "thorough"]
         t0 = time.perf_counter()
         for r in sel:
             for rb in rbs.values():

@@ -2,7 +2,8 @@
 Tables 11-12 (tau at 60 % sampling)."""
 from inexflow.analysis.summary import summarise, tau_at_60
 from inexflow.campaign.stage import run_stage
-from inexflow.io.tables import write_text, write_tsv
+from inexflow.io.atomic import write_text
+from inexflow.io.tables import write_tsv
 
 
 def main(smk, log):

@@ -45,7 +45,7 @@ def main(smk, log):
     name = smk.wildcards.run
     inputs = made_from(smk, smk.input.shards)  # every input, hashed once; each table records those it was made from
     parsed_from = {f: k for f, k in inputs.items() if f == smk.input.run or f in smk.input.shards}
-    run = read_run(smk.input.run, task=smk.params.task, participant=smk.params.participant)
+    run = read_run(smk.input.run, task=smk.params.scoring_type, participant=smk.params.participant)
     run.name = name  # runs are filed under their file name: run ids need not be unique
     # the assessed documents' index (what the families that need one score with)
     index = read_parquet(smk.input.index) if smk.input.get("index") else None
@@ -54,7 +54,7 @@ def main(smk, log):
         docs = res.loc[(res["xpath"] != "") | (res["length"] < 0), "doc"].unique()
         run = resolve_extents(run, smk.params.collection, tables=iter_document_tables(smk.input.shards, docs))
     log.info("run %s (participant %s, task %s, %s): %d results, %d topics", run.run_id, run.participant,
-             run.task, run.format, len(run.results), run.results["topic"].nunique())
+             run.scoring_type, run.format, len(run.results), run.results["topic"].nunique())
     run_key = (smk.params.content or [None])[0]  # each table records it (campaign.stage.check_run_keys)
     run.save(smk.output.run, parsed_from, run_key)
     # the first position of every document per topic: all that pooling needs from a run

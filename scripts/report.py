@@ -2,7 +2,7 @@
 report's landing page."""
 from inexflow.campaign.report import landing_page, write_report
 from inexflow.campaign.stage import run_stage
-from inexflow.io.tables import write_text
+from inexflow.io.atomic import write_text
 
 
 def main(smk, log):

@@ -6,7 +6,7 @@ import pandas as pd
 
 from inexflow.analysis import plots
 from inexflow.analysis.aggregate import read_task_scores
-from inexflow.analysis.matrix import score_matrix
+from inexflow.analysis.matrix import answered_matrix
 from inexflow.analysis.significance import (
     agreement,
     agreement_table,
@@ -23,10 +23,17 @@ def main(smk, log):
     cfg = smk.params.cfg
     sc = cfg["significance"]
     scores = read_task_scores(smk.input.scores)
-    tables, sig_sets, errors, mats = [], {}, [], {}
+    tables, sig_sets, errors, mats, missing = [], {}, [], {}, {}
     for quant in sc["quants"]:
         for m in sc["measures"]:
-            mat = mats[(quant, m)] = score_matrix(scores, sc["task"], m, quant)
+            answered = answered_matrix(scores, sc["task"], m, quant)
+            missing[(quant, m)] = answered.isna().sum(axis=1)  # topics a run has no value for: counted 0
+            if missing[(quant, m)].any():
+                log.warning("quant %s measure %s: %d runs have no value on some of the %d topics; the tests and "
+                            "means here count those 0 (the official means leave them out unless "
+                            "empty_topics_zero): columns missing_*_scored_0", quant, m,
+                            int((missing[(quant, m)] > 0).sum()), answered.shape[1])
+            mat = mats[(quant, m)] = answered.fillna(0.0)
             res = all_pairs(mat, sc["tests"], sc["bootstrap"], cfg["seed"], sc["alpha"])
             res.insert(0, "measure", m)
             res.insert(0, "quant", quant)
@@ -42,8 +49,11 @@ def main(smk, log):
     pairs = pd.concat(tables, ignore_index=True)
     write_parquet(pairs, smk.output.pairs)
     means = {k: mat.mean(axis=1) for k, mat in mats.items()}
-    write_tsv(pvalue_table(pairs, means), smk.output.pvalues, digits=4)  # for reading: the parquet is exact
+    write_tsv(pvalue_table(pairs, means, missing), smk.output.pvalues, digits=4)  # for reading: the parquet is exact
     summary = pairs.groupby(["quant", "measure", "test"])["significant"].agg(["sum", "count"]).reset_index()
+    key = list(zip(summary["quant"], summary["measure"]))
+    summary["topics"] = [mats[k].shape[1] for k in key]
+    summary["missing_scored_0"] = [int(missing[k].sum()) for k in key]  # (run, topic) cells without a value
     write_tsv(summary.rename(columns={"sum": "significant_pairs", "count": "ordered_pairs"}), smk.output.summary)
     write_tsv(pd.concat(errors, ignore_index=True), smk.output.errors)
     rows = []
@@ -55,17 +65,18 @@ def main(smk, log):
     write_tsv(pd.DataFrame(rows, columns=["test", "quant_a", "measure_a", "quant_b", "measure_b", "precision",
                                           "recall", "f1"]), smk.output.agreement)
     n_runs = {k: mat.shape[0] for k, mat in mats.items()}
-    write_tsv(agreement_table(sig_sets, sc["quants"], sc["measures"], sc["tests"], n_runs), smk.output.agreement_table)
-    # Figure 1: the first quantisation is the reference the others are compared with, per
-    # measure, on the bootstrap's decisions (the paper draws it from the bootstrap only), or the
-    # first test's where the bootstrap is not configured
-    ref, test = sc["quants"][0], "bootstrap" if "bootstrap" in sc["tests"] else sc["tests"][0]
+    write_tsv(agreement_table(sig_sets, sc["comparisons"], sc["quants"], sc["measures"], sc["tests"], n_runs),
+              smk.output.agreement_table)
+    # Figure 1: per measure, each (reference, other) pair of analysis.significance.differences
+    # on the bootstrap's decisions (the paper draws it from the bootstrap only), or the first
+    # test's where the bootstrap is not configured
+    test = "bootstrap" if "bootstrap" in sc["tests"] else sc["tests"][0]
     if test != "bootstrap":
         log.warning("analysis.significance.tests has no bootstrap: quant_differences (Ogilvie & Lalmas, Figure 1, "
                     "drawn from the bootstrap in the paper) uses the %s test's decisions", test)
     diffs = []
-    for other in sc["quants"][1:]:
-        for m in sc["measures"]:
+    for m in sc["measures"]:  # rows of panels by measure, then pair: the paper's (a)-(d) for the first measure
+        for ref, other in sc["differences"]:
             d = quant_differences(mats[(ref, m)], mats[(other, m)], sig_sets[(ref, m, test)], sig_sets[(other, m, test)])
             diffs.append(d.assign(measure=m, test=test, quant_ref=ref, quant_other=other))
     cols = ["measure", "test", "quant_ref", "quant_other", "run_a", "run_b", "diff_ref", "diff_other",

@@ -144,22 +144,33 @@ def test_topic_sampling_is_exact_at_full_set_and_seeded():
     assert out.equals(topic_sampling({"AiP": m}, [0.4, 1.0], samples=5, seed=7))
 
 
-def test_leave_one_group_out_where_one_group_alone_found_a_document(tmp_path):
-    q = write(tmp_path / "q.fol", "1 Q0 X 100 100 0 0:100\n1 Q0 Y 100 100 0 0:100\n")
+def test_leave_one_group_out_against_the_100_percent_pool_by_hand(tmp_path):
+    """Pal et al., "Leave-One-Out": the baseline is "the 100% pool reconstructed from the INEX
+    focused submissions", not the full qrels; each group's runs are scored on the pool
+    recreated without them, cut at the same original pool size."""
+    from inexflow.analysis.stability import original_pools
+
+    # X and Y relevant, N judged non-relevant: the original pool holds 3 documents
+    q = write(tmp_path / "q.fol", "1 Q0 X 100 100 0 0:100\n1 Q0 Y 100 100 0 0:100\n1 Q0 N 0 100 0\n")
     r1 = read_run(write(tmp_path / "g1.run", "1 Q0 X 1 2 g1 0 100\n1 Q0 Z 2 1 g1 0 100\n"), task="focused")
     r2 = read_run(write(tmp_path / "g2.run", "1 Q0 W 1 3 g2 0 100\n1 Q0 X 2 2 g2 0 100\n1 Q0 Y 3 1 g2 0 100\n"),
                   task="focused")
     judged = JudgedRuns(read_assessments(q), {"g1": r1, "g2": r2})
+    original, source = original_pools(judged, pd.DataFrame({"topic": ["1"], "doc": ["X"]}))
+    assert (sorted(original["1"]), source) == (["N", "X", "Y"], "qrels")  # the qrels record the pool
     groups = {"g1": "G1", "g2": "G2"}
-    runs, bins = leave_one_group_out(judged, leave_group_out_entries({"g1": r1.results, "g2": r2.results}, groups),
-                                     groups, ["AiP"], target=None, depth=10)
+    entries = leave_group_out_entries({"g1": r1.results, "g2": r2.results}, groups, articles=True)
+    runs, bins = leave_one_group_out(judged, entries, groups, ["AiP"], {"1": 3})
     by = runs.set_index("run")
-    # g2 alone found Y: full P = 0, .5, 2/3 at R = 0, .5, 1 -> AiP 2/3; without G2 in the pool Y is
-    # non-relevant: P = 0, .5, 1/3 at R = 0, 1, 1 -> AiP .5 ; change (2/3 - .5) / (2/3) = 25%
-    assert by.loc["g2", "baseline"] == pytest.approx(2 / 3) and by.loc["g2", "new"] == pytest.approx(0.5)
-    assert by.loc["g2", "change_bin"] == "(20,50]"
-    # g1's documents are all in g2's pool: nothing changes (AiP 51/101 both ways)
-    assert by.loc["g1", "baseline"] == pytest.approx(51 / 101) and by.loc["g1", "change_bin"] == "0"
+    # 100% pool: X, W at depth 1, Z at 2 -> 3 documents at depth 2, without Y: baseline qrels {X}
+    # g1: X first, Trel 100: iP 1 everywhere -> AiP 1 (the full qrels would give 51/101)
+    # g2: W, X: P .5 at R 1 -> AiP .5 (the full qrels would give 2/3)
+    assert by.loc["g1", "baseline"] == pytest.approx(1.0) and by.loc["g2", "baseline"] == pytest.approx(0.5)
+    # without G1: g2's W, X, Y enter at 1, 2, 3: the pool of 3 holds Y, relevant again; g1's
+    # X then reaches R .5 only: iP 1 at the 51 levels 0 .. .50, 0 above -> 51/101, change 49.5%
+    assert by.loc["g1", "new"] == pytest.approx(51 / 101) and by.loc["g1", "change_bin"] == "(20,50]"
+    # without G2: g1's X, Z, fewer than 3, all pooled; Y stays out: nothing changes for g2
+    assert by.loc["g2", "new"] == pytest.approx(0.5) and by.loc["g2", "change_bin"] == "0"
     assert change_bin(0.0, 0.2) == "(-inf,-50]" and change_bin(1.0, 0.95) == "(0,10]"
 
 
@@ -274,6 +285,53 @@ def test_pal_x_percent_pools_by_hand(tmp_path):
     assert list(pools["relevant"]) == [1, 1, 2, 3]                # A; A; A, B; A, B, C
 
 
+def test_pal_x_percent_pools_count_articles_and_the_qrels_original_pool_by_hand(tmp_path):
+    """Pal et al., "Reducing Pool Depth": the regenerated pool's depth is counted in articles
+    and cut at X% of "the original pool size for Q", the documents Q's qrels judge (relevant
+    or not); the judged non-relevant ones count in no #reldocs."""
+    from inexflow.analysis.stability import (
+        depth_levels,
+        depth_reduction,
+        original_pools,
+        pool_at,
+        reduced_pools,
+        relevant_vs_depth,
+    )
+    from inexflow.model.pool import first_positions, regenerated_entries
+
+    # A, B, C relevant, D judged non-relevant: an original pool of 4 documents
+    q = write(tmp_path / "q.fol", "".join(f"1 Q0 {d} 10 100 0 0:10\n" for d in "ABC") + "1 Q0 D 0 100 0\n")
+    # r1: three passages of A around one of B, then C; r2: three of D, then B
+    lines = {"r1": [("A", 0), ("A", 20), ("B", 0), ("A", 40), ("C", 0)], "r2": [("D", 0), ("D", 20), ("D", 40), ("B", 0)]}
+    runs = {n: read_run(write(tmp_path / f"{n}.run", "".join(f"1 Q0 {d} {k} {9 - k} {n} {o} 10\n"
+                                                            for k, (d, o) in enumerate(ls, 1))), task="focused")
+            for n, ls in lines.items()}
+    paths = []
+    for n, r in runs.items():
+        paths.append(tmp_path / "firstpos" / f"{n}.parquet")
+        write_parquet(first_positions(r.results), paths[-1])
+    entry = regenerated_entries(paths)
+    # in articles A 1, D 1, B 2 (r1's and r2's second article), C 3; in results B would enter at 3, C at 5
+    assert dict(zip(entry["doc"], entry["entry"])) == {"A": 1, "B": 2, "C": 3, "D": 1}
+    judged = JudgedRuns(read_assessments(q), runs)
+    original, source = original_pools(judged, pd.DataFrame({"topic": ["1"], "doc": ["A"]}))
+    assert (sorted(original["1"]), source) == (["A", "B", "C", "D"], "qrels")
+    levels = depth_levels(entry, {t: len(d) for t, d in original.items()}, [50, 75])
+    # 50%: 2 documents at depth 1 (A, D); 75%: 3 at depth 2 (+ B); 100%: 4 at depth 3 (+ C)
+    got = {x: (d, n) for x, d, n in zip(levels["percent"], levels["depth"], levels["pool_size"])}
+    assert got == {50.0: (1, 2), 75.0: (2, 3), 100.0: (3, 4)} and set(levels["original_pool"]) == {4}
+    assert sorted(pool_at(entry, levels, 75)["doc"]) == ["A", "B", "D"]
+    out = depth_reduction(judged, ["AiP"], entry, levels, [50, 75, 100]).set_index("percent")
+    assert list(out["reldocs"]) == [1, 2, 3]  # A; A, B; A, B, C: D, judged non-relevant, is no reldoc
+    assert list(reduced_pools(entry, levels, judged)["relevant"]) == [1, 2, 3]
+    curve = relevant_vs_depth(judged, pool_at(entry, levels, 100))
+    assert dict(zip(curve["depth"], curve["relevant_found"])) == {1: 1, 2: 2, 3: 3}
+    # qrels of relevant documents only do not record the pool: the campaign's pool stands in
+    only_rel = JudgedRuns(read_assessments(write(tmp_path / "r.fol", "1 Q0 A 10 100 0 0:10\n")), runs)
+    assert original_pools(only_rel, pd.DataFrame({"topic": ["1", "1"], "doc": ["A", "E"]})) == (
+        {"1": ["A", "E"]}, "campaign pool")
+
+
 def test_pal_tables_in_the_paper_shape():
     """Tables 1-2 and 4-5 of Pal et al.: one row per level "X (#reldocs)", tau and tau_AP per measure."""
     from inexflow.analysis.stability import paper_shape
@@ -380,18 +438,30 @@ def test_swap_fit_chi_square_and_table7_by_hand():
 
 
 def test_agreement_table_in_ogilvie_lalmas_shape_by_hand():
+    """Tables 3-4's shape: a row per (predictor, truth) comparison with recall, precision and F1
+    per measure, then a row per quantisation with the % of all system pairs it finds."""
     from inexflow.analysis.significance import agreement_table
 
     # 4 runs (6 system pairs); strict finds 2 ordered pairs significant, gen 3 of which 2 are strict's
     sig = {("strict", "MAep", "t"): {("a", "b"), ("a", "c")},
-           ("gen", "MAep", "t"): {("a", "b"), ("a", "c"), ("b", "d")}}
-    t = agreement_table(sig, ["strict", "gen"], ["MAep"], ["t"], {("strict", "MAep"): 4, ("gen", "MAep"): 4})
-    cell = {(r.statistic, r.predictor): (r.strict, r.gen) for r in t.itertuples()}
-    assert cell[("recall", "gen")] == (1.0, 1.0)  # gen finds both of strict's pairs
-    assert cell[("precision", "gen")] == (2 / 3, 1.0)  # but 1 of its 3 is not strict's
-    assert cell[("recall", "strict")] == (1.0, 2 / 3) and cell[("precision", "strict")] == (1.0, 1.0)
-    assert cell[("F1", "gen")][0] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
-    assert cell[("% significant", "")] == (100 * 2 / 6, 100 * 3 / 6)
+           ("gen", "MAep", "t"): {("a", "b"), ("a", "c"), ("b", "d")},
+           ("strict", "nxCG[25]", "t"): set(), ("gen", "nxCG[25]", "t"): {("a", "b")}}
+    n_runs = {(q, m): 4 for q in ("strict", "gen") for m in ("MAep", "nxCG[25]")}
+    t = agreement_table(sig, [["gen", "strict"], ["strict", "gen"]], ["strict", "gen"], ["MAep", "nxCG[25]"], ["t"],
+                        n_runs)
+    assert list(t.columns) == ["test", "truth", "predictor", *(f"{m} {s}" for m in ("MAep", "nxCG[25]")
+                                                               for s in ("recall", "precision", "F1", "% significant"))]
+    assert list(zip(t.truth, t.predictor)) == [("strict", "gen"), ("gen", "strict"), ("strict", ""), ("gen", "")]
+    gen_for_strict, strict_for_gen = t.iloc[0], t.iloc[1]
+    assert gen_for_strict["MAep recall"] == 1.0  # gen finds both of strict's pairs
+    assert gen_for_strict["MAep precision"] == pytest.approx(2 / 3)  # but 1 of its 3 is not strict's
+    assert gen_for_strict["MAep F1"] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
+    assert (strict_for_gen["MAep recall"], strict_for_gen["MAep precision"]) == (pytest.approx(2 / 3), 1.0)
+    # strict finds nothing on nxCG[25]: it predicts none of gen's one pair
+    assert (strict_for_gen["nxCG[25] recall"], strict_for_gen["nxCG[25] F1"]) == (0.0, 0.0)
+    assert (t.iloc[2]["MAep % significant"], t.iloc[3]["MAep % significant"]) == (100 * 2 / 6, 100 * 3 / 6)
+    assert (t.iloc[2]["nxCG[25] % significant"], t.iloc[3]["nxCG[25] % significant"]) == (0.0, 100 / 6)
+    assert t.iloc[:2]["MAep % significant"].isna().all() and t.iloc[2:]["MAep F1"].isna().all()
 
 
 def test_logo_tables_in_the_papers_shape_by_hand():
@@ -446,12 +516,41 @@ def test_adaptive_pool_depth_by_hand():
     # 20 adds w (0 of 1 relevant): stops there with every document
     assert (t.loc["2", "depth"], t.loc["2", "judged"], t.loc["2", "stopped"]) == (20, 4, "rate")
     t = adaptive_depths(entry, relevant, judged, step=5, min_rate=0.3, max_judged=6).set_index("topic")
-    # a budget of 6: the step to 10 would judge 7 (a b c + d e f g) and is not taken
-    assert (t.loc["1", "depth"], t.loc["1", "judged"], t.loc["1", "stopped"]) == (5, 3, "budget")
+    # a budget of 6: the step to 10 would judge 7 (a b c + d e f g): judging stops at the 6th, f
+    assert (t.loc["1", "depth"], t.loc["1", "judged"], t.loc["1", "relevant"], t.loc["1", "stopped"]) == \
+        (10, 6, 3, "budget")
+    t = adaptive_depths(entry, relevant, judged, step=5, min_rate=0.3, max_judged=2).set_index("topic")
+    # a budget of 2: the first step's a b c passes it too: a and b are judged, not c
+    assert (t.loc["1", "depth"], t.loc["1", "judged"], t.loc["1", "relevant"], t.loc["1", "stopped"]) == \
+        (5, 2, 2, "budget")
+    assert (t.loc["2", "depth"], t.loc["2", "judged"], t.loc["2", "stopped"]) == (5, 2, "budget")
     t = adaptive_depths(entry, relevant, judged, step=5, min_rate=0.0, max_judged=None).set_index("topic")
     # a zero rate never stops: every document, h and i unjudged
     assert (t.loc["1", "judged"], t.loc["1", "relevant"], t.loc["1", "unjudged"], t.loc["1", "stopped"]) == \
         (9, 4, 2, "exhausted")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_adaptive_pool_never_judges_more_than_its_maximum(seed):
+    """Pal et al.'s step 4: judging stops when "a predetermined maximum number of documents to
+    be judged is reached", the first step included (the demo's topic 2009001 was judged 45 with
+    a maximum of 40): random pools of 10 runs x 30 documents in ties, every budget."""
+    from inexflow.analysis.adaptive import adaptive_depths
+
+    rng = np.random.default_rng(seed)
+    rows = [(str(t), f"d{d}", int(rng.integers(1, 40))) for t in range(5) for d in rng.choice(200, 120, replace=False)]
+    entry = pd.DataFrame(rows, columns=["topic", "doc", "entry"])
+    relevant = {(t, d) for t, d, _ in rows if rng.random() < 0.3}
+    sizes = entry.groupby("topic").size()
+    for budget in (1, 7, 40, 45, 200):
+        t = adaptive_depths(entry, relevant, set(), step=5, min_rate=0.05, max_judged=budget).set_index("topic")
+        assert (t["judged"] <= budget).all()
+        # stopped by the budget: exactly the budget judged; otherwise whole steps, and never the budget's fault
+        assert (t.loc[t["stopped"] == "budget", "judged"] == budget).all()
+        whole = t[t["stopped"] != "budget"]
+        assert all(n == int((entry[(entry.topic == k)]["entry"] <= d).sum()) for k, d, n in
+                   zip(whole.index, whole["depth"], whole["judged"]))
+        assert (t.loc[t["stopped"] == "exhausted", "judged"] == sizes[t.index[t["stopped"] == "exhausted"]]).all()
 
 
 def test_task_curves_show_the_top_runs_by_the_main_measure():
@@ -677,6 +776,27 @@ def test_pvalue_table_has_one_row_per_pair_the_better_run_first():
     assert table["significant_t"].dtype == np.bool_
     # the BY-adjusted p-values decide as all_pairs decides (alpha 0.05)
     assert ((table["p_by_t"] <= 0.05) == table["significant_t"]).all() and (table["p_by_t"] >= table["p_t"]).all()
+
+
+def test_significance_counts_a_runs_missing_topics_0_and_says_so():
+    """A run without a value on a topic: the matrix counts it 0 (the official mean, by
+    default, leaves it out), and the p-value table says how many topics each run had so."""
+    from inexflow.analysis.matrix import answered_matrix, score_matrix
+    from inexflow.analysis.significance import all_pairs, pvalue_table
+
+    scores = pd.DataFrame({"run": ["a", "a", "a", "b", "b"], "topic": ["1", "2", "3", "1", "3"], "task": "T",
+                           "quant": "gen", "measure": "AiP", "value": [0.6, 0.3, float("nan"), 0.4, 0.2]})
+    answered = answered_matrix(scores, "T", "MAiP", "gen")
+    assert answered.isna().sum(axis=1).to_dict() == {"a": 0, "b": 1}  # b has no topic 2; a's NaN is a value
+    mat = score_matrix(scores, "T", "MAiP", "gen")
+    assert mat.loc["b"].tolist() == [0.4, 0.0, 0.2] and mat.loc["a"].tolist() == [0.6, 0.3, 0.0]
+    # b's mean here is (0.4 + 0 + 0.2) / 3 = 0.2; the official mean over its answered topics is 0.3
+    pairs = all_pairs(mat, ["t"], 10, 0).assign(quant="gen", measure="MAiP")
+    table = pvalue_table(pairs, {("gen", "MAiP"): mat.mean(axis=1)},
+                         {("gen", "MAiP"): answered.isna().sum(axis=1)})
+    row = table.iloc[0]
+    assert (row.run_a, row.run_b, row.mean_a, row.mean_b) == ("a", "b", pytest.approx(0.3), pytest.approx(0.2))
+    assert (row.missing_a_scored_0, row.missing_b_scored_0) == (0, 1)
 
 
 def test_tau_curves_draw_tau_and_tau_ap_in_their_own_panels(monkeypatch, tmp_path):

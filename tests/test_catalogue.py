@@ -43,7 +43,7 @@ def test_declared_names_are_the_emitted_names(campaign, family):
     index = index_assessed(campaign / "collection", a)
     ctx = ScoringContext(a, build_recallbases(a, index, ["gen"] if a.scale != "inex2002" else ["strict"]),
                          dict(OPTIONS, index=index))
-    runs = sorted(p for p in (campaign / "runs").iterdir() if read_run(p).task == task)
+    runs = sorted(p for p in (campaign / "runs").iterdir() if read_run(p).scoring_type == task)
     emitted = set()
     for p in runs[:2]:
         run = resolve_extents(read_run(p), campaign / "collection", index)
@@ -97,7 +97,7 @@ def test_means_are_the_declared_aggregates_of_the_per_topic_values(campaign, fam
     index = index_assessed(campaign / "collection", a)
     ctx = ScoringContext(a, build_recallbases(a, index, ["gen"] if a.scale != "inex2002" else ["strict"]),
                          dict(OPTIONS, index=index))
-    p = sorted(p for p in (campaign / "runs").iterdir() if read_run(p).task == task)[0]
+    p = sorted(p for p in (campaign / "runs").iterdir() if read_run(p).scoring_type == task)[0]
     df = score_run(resolve_extents(read_run(p), campaign / "collection", index), family, ctx)
     per, means = df[df["topic"] != "all"], df[df["topic"] == "all"]
     n_topics = per["topic"].nunique()

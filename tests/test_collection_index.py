@@ -11,6 +11,7 @@ from conftest import write
 from inexflow.errors import InputError
 from inexflow.io.collection import index_collection
 from inexflow.model import collection_index as ci
+from inexflow.model import shard_plan as sp
 from inexflow.model.runs import read_run, resolve_extents
 from inexflow.simulate.simulate import SimulationConfig, simulate
 
@@ -27,7 +28,7 @@ def shard_rows(cache, shard):
 
 @pytest.fixture
 def collection(tmp_path, monkeypatch):
-    monkeypatch.setattr(ci, "DOCS_PER_SHARD", 4)  # several shards from a few documents
+    monkeypatch.setattr(sp, "DOCS_PER_SHARD", 4)  # several shards from a few documents
     simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=12, n_topics=2, n_groups=2, results_per_topic=10,
                                                   pool_target=5))
     coll = tmp_path / "demo" / "collection"
@@ -37,7 +38,7 @@ def collection(tmp_path, monkeypatch):
 
 
 def build_all(coll, cache):
-    shards = ci.plan_shards(coll, cache)
+    shards = sp.plan_shards(coll, cache)
     for s in shards:
         ci.build_shard(coll, cache, s.number, s.key)
     return shards
@@ -46,11 +47,11 @@ def build_all(coll, cache):
 def test_every_shard_holds_the_per_document_index_of_its_documents(collection, tmp_path):
     cache = tmp_path / "cache"
     shards = build_all(collection, cache)
-    docs = ci.list_documents(collection)
+    docs = sp.list_documents(collection)
     assert len(shards) == 4 and sorted(d for s in shards for d in s.docs) == docs
     assert {"odd/x0", "odd/x1"} <= set(docs)
     for s in shards:
-        assert all(ci.shard_of(d, len(shards)) == s.number for d in s.docs)
+        assert all(sp.shard_of(d, len(shards)) == s.number for d in s.docs)
         assert list(s.docs) == sorted(s.docs)
         pd.testing.assert_frame_equal(shard_rows(cache, s), index_collection(collection, list(s.docs)))
     # any documents, in any order, read back exactly as indexing them gives
@@ -61,62 +62,62 @@ def test_every_shard_holds_the_per_document_index_of_its_documents(collection, t
 
 def test_a_shard_planned_alone_is_the_one_planned_with_the_others(collection, tmp_path):
     cache = tmp_path / "cache"
-    every = ci.plan_shards(collection, cache)
-    assert [ci.plan_shard(collection, cache, s.number) for s in every] == every
-    assert ci.plan_shard(collection, cache, len(every)) is None
+    every = sp.plan_shards(collection, cache)
+    assert [sp.plan_shard(collection, cache, s.number) for s in every] == every
+    assert sp.plan_shard(collection, cache, len(every)) is None
 
 
 def test_the_plan_recorded_for_the_jobs_reads_back_only_for_its_collection_and_size(collection, tmp_path):
     cache, plan = tmp_path / "cache", tmp_path / "plan" / "shards.json"
-    every = ci.plan_shards(collection, cache)
-    ci.write_plan(plan, collection, None, every)
-    assert ci.read_plan(plan, collection, None) == {s.key: s.number for s in every}
-    assert ci.read_plan(plan, collection, ci.DOCS_PER_SHARD) == {s.key: s.number for s in every}
-    assert ci.read_plan(plan, collection, ci.DOCS_PER_SHARD + 1) is None  # planned for another size
-    assert ci.read_plan(plan, tmp_path, None) is None  # for another collection
-    assert ci.read_plan(tmp_path / "absent.json", collection, None) is None
+    every = sp.plan_shards(collection, cache)
+    sp.write_plan(plan, collection, None, every)
+    assert sp.read_plan(plan, collection, None) == {s.key: s.number for s in every}
+    assert sp.read_plan(plan, collection, sp.DOCS_PER_SHARD) == {s.key: s.number for s in every}
+    assert sp.read_plan(plan, collection, sp.DOCS_PER_SHARD + 1) is None  # planned for another size
+    assert sp.read_plan(plan, tmp_path, None) is None  # for another collection
+    assert sp.read_plan(tmp_path / "absent.json", collection, None) is None
     plan.write_text("{not json")
-    assert ci.read_plan(plan, collection, None) is None
+    assert sp.read_plan(plan, collection, None) is None
 
 
 def test_a_changed_or_added_document_changes_only_its_shard(collection, tmp_path):
     cache = tmp_path / "cache"
-    before = {s.number: s.key for s in ci.plan_shards(collection, cache)}
-    doc = ci.list_documents(collection)[3]
+    before = {s.number: s.key for s in sp.plan_shards(collection, cache)}
+    doc = sp.list_documents(collection)[3]
     path = collection / f"{doc}.xml"
     text = path.read_text()
     path.write_text(text.replace(">", "> ", 1))
-    after = {s.number: s.key for s in ci.plan_shards(collection, cache)}
+    after = {s.number: s.key for s in sp.plan_shards(collection, cache)}
     changed = {k for k in before if before[k] != after[k]}
-    assert changed == {ci.shard_of(doc, len(before))}
+    assert changed == {sp.shard_of(doc, len(before))}
     # written back with its old bytes (and an older date): the old key again
     path.write_text(text)
     os.utime(path, (1, 1))
-    assert {s.number: s.key for s in ci.plan_shards(collection, cache)} == before
+    assert {s.number: s.key for s in sp.plan_shards(collection, cache)} == before
     write(collection / "new.xml", "<a>new</a>")  # 15 documents: still 4 shards
-    added = {s.number: s.key for s in ci.plan_shards(collection, cache)}
-    assert {k for k in before if before[k] != added[k]} == {ci.shard_of("new", 4)}
+    added = {s.number: s.key for s in sp.plan_shards(collection, cache)}
+    assert {k for k in before if before[k] != added[k]} == {sp.shard_of("new", 4)}
 
 
 def test_documents_are_hashed_once_until_they_change(collection, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
-    ci.plan_shards(collection, cache)
+    sp.plan_shards(collection, cache)
     import inexflow.io.content_keys as ck
 
     hashed = []
     real = ck.content_key
     monkeypatch.setattr(ck, "content_key", lambda p: hashed.append(Path(p)) or real(p))
-    ci.plan_shards(collection, cache)
+    sp.plan_shards(collection, cache)
     assert hashed == []
-    doc = ci.list_documents(collection)[0]
+    doc = sp.list_documents(collection)[0]
     (collection / f"{doc}.xml").write_text("<article>changed</article>")
-    ci.plan_shards(collection, cache)
+    sp.plan_shards(collection, cache)
     assert [p.name for p in hashed] == [f"{doc}.xml"]
 
 
 def test_a_shard_whose_documents_changed_after_planning_is_refused(collection, tmp_path):
     cache = tmp_path / "cache"
-    s = ci.plan_shards(collection, cache)[0]
+    s = sp.plan_shards(collection, cache)[0]
     (collection / f"{s.docs[0]}.xml").write_text("<article>changed</article>")
     with pytest.raises(InputError, match="documents changed while the workflow ran"):
         ci.build_shard(collection, cache, s.number, s.key)
@@ -141,7 +142,7 @@ def test_runs_resolve_through_the_shards_as_through_the_collection(collection, t
 def test_runs_of_the_2005_structure_resolve_through_the_shards(tmp_path, monkeypatch):
     """The 2005-structure campaign (IEEE-like documents in nested folders, element runs): its
     runs resolve through the shards, one shard at a time, as through the collection."""
-    monkeypatch.setattr(ci, "DOCS_PER_SHARD", 5)
+    monkeypatch.setattr(sp, "DOCS_PER_SHARD", 5)
     simulate(tmp_path / "c5", SimulationConfig(seed=4, n_docs=16, n_topics=3, n_groups=2, results_per_topic=12,
                                                 pool_target=6, structure="inex2005"))
     coll, cache = tmp_path / "c5" / "collection", tmp_path / "cache"
@@ -182,4 +183,4 @@ def test_the_workflows_shard_size_default_is_the_librarys():
     from conftest import ROOT
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
-    assert schema["properties"]["collection_shard_docs"]["default"] == ci.DOCS_PER_SHARD
+    assert schema["properties"]["collection_shard_docs"]["default"] == sp.DOCS_PER_SHARD

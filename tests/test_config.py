@@ -1,6 +1,7 @@
 """Config checks made when the DAG is built, before any job runs: every key naming a measure,
 a task or a quantisation, and the campaign's own data keys with --configfile."""
 import copy
+import re
 
 import pytest
 import yaml
@@ -40,7 +41,7 @@ def test_the_campaign_is_built_once_and_nothing_is_written_back_into_the_config(
     assert campaign.name == config["campaign"] and campaign.planned is None
     assert list(campaign.eval_tasks) == list(config["tasks"])
     assert set(campaign.runs) == {p.stem for p in (tmp_path / "demo" / "runs").iterdir()}
-    assert campaign.runs_of("focused") == sorted(r for r, v in campaign.runs.items() if v["task"] == "focused")
+    assert campaign.runs_of("focused") == sorted(r for r, v in campaign.runs.items() if v["type"] == "focused")
 
 
 @pytest.mark.parametrize("key,value,message", [
@@ -136,7 +137,8 @@ def test_without_an_analysis_key_every_analysis_the_data_allows_runs_at_the_pape
     # Ogilvie & Lalmas' tests on the analysed task: two headline measures, every label its scores carry
     assert an["significance"] == {"task": "focused", "measures": ["MAiP", "iP[0.00]"], "quants": ["chars"],
                                   "tests": ["t", "wilcoxon", "sign", "bootstrap"], "bootstrap": 10000,
-                                  "alpha": 0.05, "splits": 50, "error_rate_bootstrap": 1000}
+                                  "alpha": 0.05, "splits": 50, "error_rate_bootstrap": 1000,
+                                  "comparisons": [], "differences": []}
 
 
 @pytest.mark.parametrize("changes,off", [
@@ -180,7 +182,19 @@ def test_element_assessments_run_the_analyses_over_the_scores_alone():
     assert an["measures"] == ["MAep", "iMAep", "nxCG[5]", "nxCG[10]", "nxCG[25]", "nxCG[50]", "Q", "R"]
     assert an["quant"] == "gen"  # the task has several: the first
     assert an["significance"]["measures"] == ["MAep", "iMAep"] and an["significance"]["quants"] == ["gen", "strict"]
+    # Tables 3-4 compare each with the other (grouped by truth); Figure 1 draws gen against strict
+    assert an["significance"]["comparisons"] == [["strict", "gen"], ["gen", "strict"]]
+    assert an["significance"]["differences"] == [["gen", "strict"]]
     assert campaign.analyses == ["topic_sampling", "swap_rates", "significance"]
+    for key, pairs, message in (
+            ("differences", [["gen", "genLifted"]], "config analysis.significance.differences: 'genLifted' (in [gen, "
+                                                    "genLifted]) is not one of analysis.significance.quants (gen, strict)"),
+            ("comparisons", [["gen", "gen"]], "config analysis.significance.comparisons: [gen, gen] compares 'gen' "
+                                              "with itself")):
+        c3 = copy.deepcopy(c)
+        c3["analysis"] = {"significance": {key: pairs}}
+        with pytest.raises(ConfigError, match=re.escape(message)):
+            campaign_of(c3)
     c2 = copy.deepcopy(c)
     c2["analysis"] = {"rejudge": True}
     with pytest.raises(ConfigError, match="config analysis.rejudge: true re-judges passages, which needs FOL "
@@ -283,7 +297,7 @@ def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     config, campaign = load_config([ROOT / "config" / "campaigns" / "inex2006.yaml"], default=ROOT / "config" / "config.yaml")
     assert config["campaign"] == "inex2006-demo" and config["beta"] == 0.25  # a schema default
-    assert {r["task"] for r in campaign.runs.values()} >= {"thorough", "focused"}
+    assert {r["type"] for r in campaign.runs.values()} >= {"thorough", "focused"}
     # the 2006 Relevant in Context task takes the runs labelled RelevantInContext too
     assert [r["eval_tasks"] for r in campaign.runs.values() if r["label"] == "RelevantInContext"] == [["AllInContext"]]
     config, campaign = load_config([ROOT / "config" / "campaigns" / "inex2007-2010.yaml"],
@@ -295,7 +309,8 @@ def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypat
 
 def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_path, monkeypatch):
     """On a fresh clone the 2005 preset's campaign is planned (rule simulate_demo writes it):
-    every planned run lands in exactly one of the ten tasks, by its 2005 task label."""
+    every planned run lands in exactly one of the ten tasks, by its 2005 task label, and the
+    CO.Thorough runs also in Ogilvie & Lalmas' CO.Thorough.exhaustivity."""
     from inexflow.campaign.config import load_config
 
     monkeypatch.chdir(tmp_path)
@@ -303,10 +318,12 @@ def test_the_inex2005_preset_plans_its_ten_tasks_before_its_campaign_exists(tmp_
     assert campaign.planned and not (tmp_path / "demo-inex2005").exists()
     per_task = {}
     for name, r in campaign.runs.items():
-        assert len(r["eval_tasks"]) == 1, name
-        per_task.setdefault(r["eval_tasks"][0], []).append(r["label"])
+        assert r["eval_tasks"][0] == r["label"], name
+        assert r["eval_tasks"][1:] == (["CO.Thorough.exhaustivity"] if r["label"] == "CO.Thorough" else []), name
+        for task in r["eval_tasks"]:
+            per_task.setdefault(task, []).append(r["label"])
     assert sorted(per_task) == sorted(config["evaluation_tasks"])
-    assert all(set(labels) == {task} for task, labels in per_task.items())
+    assert all(set(labels) == {task.removesuffix(".exhaustivity")} for task, labels in per_task.items())
     sets = campaign.assessment_sets
     assert sorted(sets) == ["SSCAS", "SVCAS", "VSCAS", "VVCAS", "main"]
     assert sets["main"]["path"].endswith("CO+S") and campaign.eval_tasks["SSCAS"]["aset"] == "SSCAS"

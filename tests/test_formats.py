@@ -42,7 +42,7 @@ def test_real_text_run(shared_data):
     path = shared_data / "runs" / "bert-focused.run"
     lines = [l.split() for l in path.read_text().splitlines() if l.strip()]
     run = read_run(path, task="focused")
-    assert run.run_id == "TREC2INEX" and run.task == "focused" and run.format == "fol-text"
+    assert run.run_id == "TREC2INEX" and run.scoring_type == "focused" and run.format == "fol-text"
     assert len(run.results) == len(lines)
     assert run.results["topic"].nunique() == len({l[0] for l in lines}) == 118
     r = run.results.iloc[0]
@@ -116,7 +116,7 @@ def test_xml_run_without_ranks_orders_by_rsv_then_file(tmp_path):
   </topic>
 </inex-submission>"""
     run = read_run(write(tmp_path / "r.xml", text))
-    assert (run.run_id, run.participant, run.task) == ("r1", "7", "focused")
+    assert (run.run_id, run.participant, run.scoring_type) == ("r1", "7", "focused")
     assert list(run.results["doc"]) == ["d2", "d1", "d3"]
     assert list(run.results["rank"]) == [1, 2, 3]
     assert list(run.results["offset"]) == [-1, -1, 10]
@@ -150,13 +150,13 @@ def test_every_years_task_labels(tmp_path, label, scoring):
     xml = (f'<inex-submission participant-id="7" run-id="r1" task="{label}"><topic topic-id="5"><result>'
            '<file>d1</file><path>/article[1]</path><rank>1</rank></result></topic></inex-submission>')
     run = read_run(write(tmp_path / "r.xml", xml))
-    assert (run.task, run.task_label) == (scoring, label)
+    assert (run.scoring_type, run.task_label) == (scoring, label)
     text = read_run(write(tmp_path / "r.txt", "1 Q0 d 1 1 x 0 5\n"), task=label)
-    assert (text.task, text.task_label) == (scoring, label)
+    assert (text.scoring_type, text.task_label) == (scoring, label)
     # the cached run table keeps both
     run.save(tmp_path / "r.parquet")
     back = type(run).load(tmp_path / "r.parquet")
-    assert (back.task, back.task_label) == (scoring, label)
+    assert (back.scoring_type, back.task_label) == (scoring, label)
 
 
 def test_a_2005_topic_without_relevant_elements_joins_the_campaign_scale(tmp_path):

@@ -100,7 +100,8 @@ def test_outputs_respect_the_umask(tmp_path, umask):
 
     import pandas as pd
 
-    from inexflow.io.tables import write_parquet, write_text
+    from inexflow.io.atomic import write_text
+    from inexflow.io.tables import write_parquet
 
     old = os.umask(umask)
     try:

@@ -226,6 +226,33 @@ def test_against_the_official_tool(tmp_path, mode):
         assert_same_output(run_tool(jar, MODES[mode][0], q, r), run_inexflow(MODES[mode][1], q, r))
 
 
+# a per-topic value of each task that is 0 when none of the topic's relevant results is scored
+RECALLED = {"f": "char_rec", "t": "char_rec", "r": "AgP", "b": "AgP"}
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_list_longer_than_1500_is_scored_in_full_as_the_tool_does(tmp_path, mode):
+    """INEX's limit of 1500 results a topic is not a cut: the tool scores a longer list in
+    full (docs/measures.md), so 1500 unjudged results before a seeded case's own make its
+    relevant ones count from rank 1501 on, and the values stay equal to the tool's."""
+    jar = os.environ.get("INEX_EVAL_JAR")
+    if not jar or not Path(jar).is_file():
+        pytest.skip("INEX_EVAL_JAR does not name the official inex_eval.jar")
+    qrels, run = make_case(3, mode)
+    lines = run.splitlines(keepends=True)
+    topic = lines[0].split()[0]
+    pad = [f"{topic} Q0 {990000000 + i} {i + 1} {1e6 - i} PAD 0 10\n" for i in range(1500)]
+    own = [line for line in lines if line.split()[0] == topic]
+    moved = [" ".join([f[0], f[1], f[2], str(1501 + k), str(-k), *f[5:]]) + "\n"
+             for k, f in enumerate(line.split() for line in own)]
+    q, r = tmp_path / "q.fol", tmp_path / "long.run"
+    q.write_text(qrels)
+    r.write_text("".join(pad + moved + [line for line in lines if line.split()[0] != topic]))
+    want = run_tool(jar, MODES[mode][0], q, r)
+    assert float(parse_out(want)[(RECALLED[mode[0]], topic)]) > 0  # not cut at 1500
+    assert_same_output(want, run_inexflow(MODES[mode][1], q, r))
+
+
 if __name__ == "__main__":  # rewrite the committed outputs: INEX_EVAL_JAR=... python tests/test_oracle.py DIR
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)

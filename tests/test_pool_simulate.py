@@ -43,7 +43,7 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
     tasks = {}
     for r in runs:
         run = read_run(r, task="focused" if r.suffix == ".txt" else None)
-        tasks.setdefault(run.task, []).append(run)
+        tasks.setdefault(run.scoring_type, []).append(run)
         assert set(run.results["topic"]) == {"2009001", "2009002", "2009003"}
     assert set(tasks) == {"thorough", "focused", "relevant-in-context", "best-in-context", "fetch-browse"}
     for run in tasks["best-in-context"]:
@@ -96,41 +96,6 @@ def test_leave_group_out_entries_equal_pools_built_without_the_group(seed, histo
             assert [bool(i >= 0 and loo.pooled(g, **kw)[i]) for i in ix] == [("t", d) in held for d in rel]
 
 
-@pytest.mark.parametrize("seed", [4, 5])
-def test_cached_left_out_entries_give_the_same_pools(tmp_path, seed):
-    """build_pool caches the leave-one-group-out entry depths (to_frame) and derives the pool
-    from them (entries); what leave_one_group_out loads back holds the same pools, and the
-    pool equals the one built from the runs' own entry depths."""
-    from inexflow.io.tables import CachedTableError, write_parquet
-    from inexflow.model.pool import LeftOutEntries, build_pool, leave_group_out_entries, pool_from_entries
-
-    rng = np.random.default_rng(seed)
-    runs = {f"r{i}": pd.DataFrame({"topic": ["t"] * 8 + ["10"] * 8 + ["9"] * 8,
-                                   "doc": [str(x) for x in rng.choice(["d2", "d10", "a", "b", "c", "e", "f"], 24)]})
-            for i in range(5)}
-    groups = {"r0": "A", "r1": "A", "r2": "B", "r3": "C", "r4": "C"}
-    loo = leave_group_out_entries(runs, groups)
-    for kw in ({"target": 3}, {"depth": 2}):
-        got = pool_from_entries(loo.entries(), **kw)
-        want = build_pool(runs, **kw)
-        assert got[0].equals(want[0]) and got[1].equals(want[1])
-    path = tmp_path / "left_out.parquet"
-    table, meta = loo.to_frame()
-    write_parquet(table, path, meta)
-    back = LeftOutEntries.load(path, ["r4", "r3", "r2", "r1", "r0"])
-    assert back.runs == groups and back.gnames == ["A", "B", "C"]
-    assert back.topics == loo.topics and back.docs == loo.docs
-    for a in ("first", "low", "second", "sortable"):
-        assert np.array_equal(getattr(back, a), getattr(loo, a))
-    for g in ["A", "B", "C", "Z"]:
-        for kw in ({"target": 2}, {"depth": 3}):
-            assert np.array_equal(back.pooled(g, **kw), loo.pooled(g, **kw))
-    # a group none of whose runs is pooled leaves the whole pool
-    assert np.array_equal(back.pooled("Z", depth=3), back.low <= 3)
-    with pytest.raises(CachedTableError, match="built from other runs"):
-        LeftOutEntries.load(path, ["r0", "r1"])
-
-
 @pytest.mark.parametrize("structure", ["demo", "inex2005", "wikipedia"])
 def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
     """The workflow builds its DAG on a fresh clone from the plan: it must name exactly the
@@ -153,7 +118,7 @@ def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
         assert sniff_run(path) == sniffed
         if sniffed:
             run = read_run(path)
-            assert (run.task_label, run.participant) == (sniffed["task"], sniffed["participant"])
+            assert (run.task_label, run.participant) == (sniffed["task_label"], sniffed["participant"])
 
 
 def _selection_by_definition(task, neg, k, doc, start, xpath):
@@ -235,6 +200,51 @@ def test_simulate_command_defaults_are_the_simulation_configs():
     args = build_parser().parse_args(["simulate", "--out", "x", "--docs", "7", "--max-runs", "3"])
     cfg = simulation_config({k: getattr(args, k) for k in SETTINGS})
     assert (cfg.n_docs, cfg.max_runs, cfg.n_topics) == (7, 3, SimulationConfig().n_topics)
+
+
+def test_depth_in_articles_is_the_rank_among_a_runs_distinct_documents(tmp_path):
+    """Pal et al. count pool depth "in terms of articles": a run's top d are its first d
+    distinct documents. By hand, then against pandas on random runs, in every pooling path
+    (entries in memory and from files, the pools without each group)."""
+    from inexflow.io.tables import write_parquet
+    from inexflow.model.pool import (
+        LazyTables,
+        article_ranks,
+        entries_from_first_positions,
+        first_positions,
+        leave_group_out_entries,
+        pool_from_entries,
+    )
+
+    # r1 returns A A B A C, r2 D D D B: first positions A 1, B 3, C 5 and D 1, B 4
+    r1 = pd.DataFrame({"topic": ["1"] * 5, "doc": list("AABAC")})
+    r2 = pd.DataFrame({"topic": ["1"] * 4, "doc": list("DDDB")})
+    fp = {"r1": first_positions(r1), "r2": first_positions(r2)}
+    assert article_ranks(np.zeros(3, np.int64), fp["r1"]["pos"].to_numpy()).tolist() == [1, 2, 3]
+    by_pos = entries_from_first_positions(fp)
+    by_art = entries_from_first_positions(fp, articles=True)
+    assert dict(zip(by_pos["doc"], by_pos["entry"])) == {"A": 1, "B": 3, "C": 5, "D": 1}
+    assert dict(zip(by_art["doc"], by_art["entry"])) == {"A": 1, "B": 2, "C": 3, "D": 1}
+    # depth 2: each run's first two articles (A B, D B); two results reach only A and D
+    assert set(pool_from_entries(by_art, depth=2)[0]["doc"]) == {"A", "B", "D"}
+    assert set(pool_from_entries(by_pos, depth=2)[0]["doc"]) == {"A", "D"}
+    rng = np.random.default_rng(3)
+    runs = {f"r{i}": pd.DataFrame({"topic": rng.choice(["2", "10", "1"], 60), "doc": rng.choice(list("abcdefghij"), 60)})
+            for i in range(4)}
+    fp = {n: first_positions(r) for n, r in runs.items()}
+    ranked = {n: t.assign(pos=t.groupby("topic", sort=False).cumcount() + 1) for n, t in fp.items()}
+    want = entries_from_first_positions(ranked)
+    assert entries_from_first_positions(fp, articles=True).equals(want)
+    paths = {n: tmp_path / f"{n}.parquet" for n in fp}
+    for n, t in fp.items():
+        write_parquet(t, paths[n])
+    assert entries_from_first_positions(LazyTables(paths), articles=True).equals(want)
+    groups = {"r0": "A", "r1": "A", "r2": "B", "r3": "C"}
+    loo = leave_group_out_entries(LazyTables(paths), groups, cached=True, articles=True)
+    key = ["topic", "doc"]
+    for g in "ABC":
+        w = entries_from_first_positions({n: t for n, t in ranked.items() if groups[n] != g})
+        assert loo[g].sort_values(key).reset_index(drop=True).equals(w.sort_values(key).reset_index(drop=True))
 
 
 def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_time(tmp_path):

@@ -38,6 +38,24 @@ def test_2002_quantisations():
     assert q("inex2002", "anyrel", 1, 1) == 1.0 and q("inex2002", "anyrel", 0, 0) == 0.0
 
 
+def test_reduced_2004_scales_by_hand():
+    """Ogilvie & Lalmas 4.1.3: on 0, 1, 2 marginally (1) and fairly (2) merge into somewhat,
+    read as fairly (2); on 0, 1 every relevant grade merges, read as highly (3)."""
+    assert q("inex2002", "gen_e012", 1, 3) == 0.75 and q("inex2002", "gen", 1, 3) == 0.5   # Gen(2, 3)
+    assert q("inex2002", "gen_e012", 3, 1) == 0.75 and q("inex2002", "gen_e012", 2, 2) == 0.5
+    assert q("inex2002", "sog_e012", 1, 1) == 0.1 and q("inex2002", "sog_e012", 1, 3) == 0.9  # SOG(2, 1), SOG(2, 3)
+    assert q("inex2002", "sog_es012", 2, 1) == 0.5 and q("inex2002", "sog", 2, 1) == 0.1     # SOG(2, 2)
+    assert q("inex2002", "sog_es012", 3, 2) == 0.75 and q("inex2002", "sog_es012", 3, 3) == 1.0
+    assert q("inex2002", "strict_e012", 2, 3) == 0.0 and q("inex2002", "strict_es012", 3, 3) == 1.0
+    assert q("inex2002", "strict_es012", 3, 2) == 0.0  # fairly specific stays below highly
+    assert q("inex2002", "gen_e01", 1, 1) == 0.75 and q("inex2002", "sog_e01", 1, 2) == 0.75  # Gen(3, 1), SOG(3, 2)
+    for name in ("strict", "gen", "sog", "strict_e012", "gen_e01", "sog_es012"):
+        assert q("inex2002", name, 0, 0) == 0.0
+    # strict on a 0, 1 exhaustivity scale asks only for highly specific: Hiemstra's s3e321
+    e, s = np.array([1, 1, 2, 3, 3, 0]), np.array([1, 3, 3, 2, 3, 0])
+    assert list(quantise("inex2002", "strict_e01", e, s)) == list(quantise("inex2002", "s3e321", e, s))
+
+
 def test_wrong_scale_is_a_clear_error():
     with pytest.raises(ValueError, match="not defined for assessments on the inex2002 scale"):
         get_quantisation("inex2002", "binexh")

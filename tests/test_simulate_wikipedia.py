@@ -69,7 +69,8 @@ def test_the_bytes_do_not_depend_on_the_processes(tmp_path):
 
 def test_the_collection_index_reads_the_articles(wiki, tmp_path):
     from inexflow.io.collection import index_collection
-    from inexflow.model.collection_index import build_shard, list_documents, plan_shards, read_documents
+    from inexflow.model.collection_index import build_shard, read_documents
+    from inexflow.model.shard_plan import list_documents, plan_shards
 
     root, stats = wiki
     docs = list_documents(root)

@@ -114,7 +114,7 @@ def cli_args(opts) -> list[str]:
     args += ["--topics", j(opts.topic_subset)] if opts.topic_subset else []
     args += ["--mean-doc-length", str(opts.mean_doc_length)] if opts.mean_doc_length else []
     for flag, on in (("-e", opts.empty_topics_zero), ("-c", opts.all_qrels_topics), ("--regroup", opts.regroup),
-                     ("--curves", opts.per_topic_curves)):
+                     ("--curves", opts.per_topic_curves), ("--qr-printed", opts.qr_printed)):
         args += [flag] if on else []
     return args
 
@@ -247,7 +247,7 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
         # an analysed run: parsed, scored and judged again in one job, and only it
         assert sorted(jobs) == sorted([("evaluate_analysed_run", "run=g01-focused-1"),
                                        ("aggregate_task", "task=focused"),
-                                       ("build_pool", ""), ("aggregate", ""), ("correlate", ""), ("report", ""),
+                                       ("build_pool", ""), ("aggregate", ""), ("report", ""),
                                        # the analyses that read the focused scores, the runs or the pool;
                                        # not significance, which reads the thorough task's scores
                                        ("topic_sampling", ""), ("pool_sampling", ""), ("pool_depth", ""),
@@ -267,8 +267,7 @@ def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign
         jobs = dry_run_jobs(campaign)
         assert sorted({r for r, _ in jobs}) == sorted(
             {"evaluate_run", "aggregate_task", "build_pool", "pool_depth", "leave_one_group_out",
-             "aggregate",
-             "correlate", "report", "analysis_summary", "plot_scores", "all"})
+             "aggregate", "report", "analysis_summary", "plot_scores", "all"})
         assert {w for r, w in jobs if r in ("evaluate_run", "aggregate_task", "plot_scores")} == {
             "run=g01-best-in-context-1", "task=best-in-context"}
 
@@ -362,7 +361,7 @@ def test_failing_stage_names_rule_file_and_line(tmp_path):
                                           ("inex2007-2010", {"Focused": "MAiP", "Thorough": "MAiP",
                                                              "RelevantInContext": "MAgP", "BestInContext": "MAgP"}),
                                           ("inex2004", {"CO": "P[10]", "CO.ng": "precision_o[10]",
-                                                        "VCAS": "P[10]"})])
+                                                        "CO.exhaustivity": "precall_MAP", "VCAS": "P[10]"})])
 def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
     """Each preset's whole DAG, its analyses included, on a small simulation, then its report."""
     simulate(tmp_path / "demo", SMALL)
@@ -399,9 +398,38 @@ def test_campaign_presets_run_on_the_demo_formats(tmp_path, preset, tasks):
             r = summary[summary["rank"] > 0].iloc[0]
             row = per_run[(per_run["run"] == r["run"]) & (per_run["cutoff"] == 10)].iloc[0]
             assert f"{row[r['quant']]:.4f}" == f"{r['P[10]']:.4f}"
+        assert_agreement_table(res / "analysis", cfg["analysis"]["significance"])  # Ogilvie & Lalmas, Table 3
     from inexflow.campaign.config import fill_defaults
     assert_cli_equals_workflow(tmp_path, fill_defaults(cfg, yaml.safe_load(
         (ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())))
+
+
+def assert_agreement_table(an: Path, sig: dict):
+    """``significance_agreement_table.tsv`` in Ogilvie & Lalmas' shape (Tables 3-4): per test
+    the configured [predictor, truth] rows, then one per quantisation, with recall, precision,
+    F1 and the % significant per measure; its F1 is the long table's (F1 is symmetric), its
+    % significant the summary's count over all system pairs."""
+    shaped = pd.read_csv(an / "significance_agreement_table.tsv", sep="\t", keep_default_na=False)
+    stats = ("recall", "precision", "F1", "% significant")
+    assert list(shaped.columns) == ["test", "truth", "predictor", *(f"{m} {st}" for m in sig["measures"]
+                                                                     for st in stats)]
+    rows = [r for t in sig["tests"] for r in [(t, q2, q1) for q1, q2 in sig["comparisons"]]
+            + [(t, q, "") for q in sig["quants"]]]
+    assert list(zip(shaped.test, shaped.truth, shaped.predictor)) == rows
+    agree = pd.read_csv(an / "significance_agreement.tsv", sep="\t")
+    summary = pd.read_csv(an / "significance.tsv", sep="\t")
+    runs = pd.read_parquet(an / "significance_pairs.parquet")["run_a"].nunique()
+    for r in shaped.to_dict("records"):
+        for m in sig["measures"]:
+            if r["predictor"]:
+                pair = [r["truth"], r["predictor"]]
+                long = agree[(agree.test == r["test"]) & (agree.measure_a == m) & (agree.measure_b == m)
+                             & agree.quant_a.isin(pair) & agree.quant_b.isin(pair)]
+                assert float(r[f"{m} F1"]) == pytest.approx(long["f1"].iloc[0])
+            else:
+                n = summary[(summary.quant == r["truth"]) & (summary.measure == m) & (summary.test == r["test"])]
+                want = 100 * n["significant_pairs"].iloc[0] / (runs * (runs - 1) / 2)
+                assert float(r[f"{m} % significant"]) == pytest.approx(want)
 
 
 def assert_report_complete(workdir: Path, res: Path, *args):
@@ -443,10 +471,11 @@ def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path
     res = tmp_path / "results" / "inex2005"
     assert_report_complete(tmp_path, res, "--configfile", str(preset))
     tasks = pd.read_csv(res / "evaluation_tasks.tsv", sep="\t", dtype=str)
+    # the ten tasks, and the CO.Thorough runs under Ogilvie & Lalmas' six quantisations
     assert list(tasks["task"]) == ["CO.Focussed", "COS.Focussed", "CO.Thorough", "COS.Thorough", "CO.FetchBrowse",
-                                   "COS.FetchBrowse", "SSCAS", "SVCAS", "VSCAS", "VVCAS"]
+                                   "COS.FetchBrowse", "CO.Thorough.exhaustivity", "SSCAS", "SVCAS", "VSCAS", "VVCAS"]
     assert set(tasks["runs"]) == {"4"}  # 4 groups, one run each per task
-    assert list(tasks["overlap"]) == ["on", "on", "off", "off", "off", "off", "off", "off", "off", "off"]
+    assert list(tasks["overlap"]) == ["on", "on", "off", "off", "off", "off", "off", "off", "off", "off", "off"]
     scores = pd.read_parquet(res / "scores" / "all.parquet")
     # each task is scored on its own topics: COS on the POOLS, CAS on the CAS sets' topics
     topics = {t: set(g["topic"]) - {"all"} for t, g in scores.groupby("task")}
@@ -469,17 +498,15 @@ def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path
     summary = (an / "summary.txt").read_text()
     assert "topic sampling" in summary and "swap error rates" in summary and "pool sampling" not in summary
     assert not (an / "pool_sampling.tsv").exists() and not (an / "logo_runs.tsv").exists()
-    agree = pd.read_csv(an / "significance_agreement.tsv", sep="\t")
-    assert {("gen", "genLifted"), ("gen", "strict"), ("genLifted", "strict")} <= set(zip(agree.quant_a, agree.quant_b))
-    # Tables 3-4 in the paper's shape hold the same F1 as the long table (F1 is symmetric)
-    shaped = pd.read_csv(an / "significance_agreement_table.tsv", sep="\t", keep_default_na=False)
-    for r in agree[agree.measure_a == agree.measure_b].itertuples():
-        cell = shaped[(shaped.test == r.test) & (shaped.measure == r.measure_a) & (shaped.statistic == "F1")
-                      & (shaped.predictor == r.quant_b)][r.quant_a]
-        assert float(cell.iloc[0]) == pytest.approx(r.f1)
+    # Table 4 in the paper's shape: its five comparisons, then the % significant per quantisation
+    sig = cfg["analysis"]["significance"]
+    assert sig["comparisons"][-1] == ["fullyspec", "strict"] and len(sig["quants"]) == 6
+    assert_agreement_table(an, sig)
+    # Figure 1: Gen 5 against Gen Lifted (a)-(b) and Fully Spec against Strict 5 (c)-(d)
     diffs = pd.read_csv(an / "quant_differences.tsv", sep="\t")
     assert list(diffs.columns[:4]) == ["measure", "test", "quant_ref", "quant_other"]
-    assert set(diffs["quant_ref"]) <= {"gen"} and (an / "quant_differences.png").stat().st_size > 5000
+    assert set(zip(diffs["quant_ref"], diffs["quant_other"])) <= {("gen", "genLifted"), ("fullyspec", "strict")}
+    assert set(diffs["test"]) == {"bootstrap"} and (an / "quant_differences.png").stat().st_size > 5000
     sampled = pd.read_csv(an / "topic_sampling.tsv", sep="\t")
     assert sampled.loc[sampled.fraction == 1.0, "tau"].eq(1.0).all()
     # every task is scored by both doors alike (topic subsets and CAS assessment sets included)
@@ -704,10 +731,8 @@ def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(c
     wd = tmp_path / "c"
     shutil.copytree(campaign, wd, symlinks=True)
     res = wd / "results" / "demo"
-    # in this order: a failed job's outputs are removed, and aggregate's are what correlate reads
-    readers = {"scores/all.parquet": ("correlate", "analysis/correlation.tsv"),
-               "pool/pool.parquet": ("pool_depth", "analysis/pool_depth.tsv"),
-               "pool/left_out.parquet": ("leave_one_group_out", "analysis/logo_runs.tsv"),
+    # in this order: a failed job's outputs are removed
+    readers = {"pool/pool.parquet": ("pool_depth", "analysis/pool_depth.tsv"),
                "scores/by_task/focused.parquet": ("aggregate", "scores/all.parquet")}
     old = {table: (res / table).read_bytes() for table in readers}
     run_file = wd / "demo" / "runs" / "g02-focused-1.xml"

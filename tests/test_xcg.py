@@ -23,6 +23,52 @@ def test_spec_worked_example():
     assert m["R"] == pytest.approx(3.5 / 5)
 
 
+def test_q_and_r_as_printed_by_hand(tmp_path):
+    """The 2005 paper's Eq. 13-14 as printed (docs/measures.md's worked example): gen's gains
+    on the printed scale e*s (twice the registry's), cig with the bonus, R-measure over
+    cbg(R) + R; Q and R stay Sakai's."""
+    m = xcg_topic(np.array([0.5, 0, 1, 0]), np.array([1, 0.5, 0.5]), [], (), printed_scale=2.0)
+    # printed: xG = 1 0 2 0, xI = 2 1 1; cbg = 2 2 5 5, cig = 3 5 7 7
+    assert m["Q[printed]"] == pytest.approx((2 / (3 + 1) + 5 / (7 + 3)) / 3)
+    assert m["R[printed]"] == pytest.approx(5 / (5 + 3))
+    assert (m["Q"], m["R"]) == (pytest.approx((1.5 / 2 + 3.5 / 5) / 3), pytest.approx(3.5 / 5))
+    ideal = xcg_topic(np.ones(2), np.ones(2), [], (), printed_scale=1.0)
+    # the ideal run under the printed forms: cbg = cig = 2 4 -> Q = (2/3 + 4/6) / 2, R = 4/6
+    assert (ideal["Q[printed]"], ideal["R[printed]"]) == (pytest.approx(2 / 3), pytest.approx(4 / 6))
+    assert "Q[printed]" not in xcg_topic(np.ones(2), np.ones(2), [])
+
+
+def test_q_and_r_printed_see_the_printed_quantisations(tmp_path):
+    """End to end: gen's gains on e*s (factor 2), strict's as they are (1); --qr-printed adds
+    the two measures and changes nothing else."""
+    from conftest import parse_out, run_cli, write
+    from inexflow.model.quantisation import printed_factor
+
+    assert (printed_factor("inex2005", "gen"), printed_factor("inex2005", "genLifted")) == (2.0, 3.0)
+    assert (printed_factor("inex2005", "strict"), printed_factor("inex2002", "gen")) == (1.0, 1.0)
+    a = write(tmp_path / "a.xml", """<assessments topic="1">
+  <file name="d1">
+    <element path="/article[1]" exhaustivity="1" size="100" rsize="50"/>
+    <element path="/article[1]/sec[1]" exhaustivity="2" size="50" rsize="50"/>
+  </file>
+</assessments>""")
+    r = write(tmp_path / "r.xml", """<inex-submission participant-id="1" run-id="r" task="CO.Thorough">
+  <topic topic-id="1">
+    <result><file>d1</file><path>/article[1]</path><rank>1</rank></result>
+    <result><file>d1</file><path>/article[1]/p[9]</path><rank>2</rank></result>
+  </topic>
+</inex-submission>""")
+    args = ["score", "--task", "thorough", "--assessments", a, "--quant", "gen,strict", "-q", r]
+    plain = parse_out(run_cli(*args, check=0).stdout)
+    both = parse_out(run_cli(*args, "--qr-printed", check=0).stdout)
+    assert {k: v for k, v in both.items() if "[printed]" not in k[0]} == plain
+    # gen printed: xI = 2*1 (sec), 1*.5 (article) = 2, .5; run 0.5, 0 -> cbg 1.5 1.5, cig 3 4.5
+    assert both[("Q[printed].gen", "1")] == pytest.approx((1.5 / (3 + 1)) / 2)
+    assert both[("R[printed].gen", "1")] == pytest.approx(1.5 / (1.5 + 2))
+    # strict: xI = 1 (sec); the run's article scores 0: cbg 0 -> both 0
+    assert (both[("Q[printed].strict", "1")], both[("R[printed].strict", "1")]) == (0.0, 0.0)
+
+
 def test_ideal_run_scores_one():
     xi = np.array([1.0, 0.7, 0.7, 0.2])
     m = xcg_topic(xi.copy(), xi, [1, 2, 4, 10])
@@ -87,3 +133,20 @@ def test_full_gain_recall_is_reached_whatever_the_summation_order():
     want = np.interp(levels, gr, ep, left=ep[0])
     assert m["iMAep"] == pytest.approx(want.mean(), abs=1e-12)
     assert m["MAep"] == pytest.approx(ep.sum() / 6, abs=1e-12)
+
+
+def test_a_task_keeps_the_recall_bases_of_its_own_quantisations(tmp_path):
+    """The workflow hands a task the recall-bases of every quantisation on its assessments
+    (those of the other tasks too); the task is scored under its own, in its order."""
+    from conftest import write
+    from inexflow.measures.session import scoring_context
+    from inexflow.model.assessments import read_assessments
+    from inexflow.model.options import Options
+
+    a = read_assessments(write(tmp_path / "a.xml", """<assessments topic="1">
+  <file name="d1"><element path="/article[1]" exhaustivity="2" size="10" rsize="10"/></file>
+</assessments>"""))
+    rbs = {q: object() for q in ("strict", "gen", "genLifted")}
+    ctx = scoring_context(a, "thorough", ["xcg"], Options(quantisations=("genLifted", "strict")), rbs)
+    assert list(ctx.recallbases) == ["genLifted", "strict"]
+    assert ctx.recallbases["strict"] is rbs["strict"]

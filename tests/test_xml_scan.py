@@ -80,8 +80,8 @@ def test_scan_equals_the_tree_reader_on_random_shapes(tmp_path, caplog, seed):
         return
     assert scanned is not None  # every generated shape is one the scan reads
     pdt.assert_frame_equal(fast.results, slow.results)
-    assert (fast.run_id, fast.participant, fast.task, fast.task_label) == \
-        (slow.run_id, slow.participant, slow.task, slow.task_label)
+    assert (fast.run_id, fast.participant, fast.scoring_type, fast.task_label) == \
+        (slow.run_id, slow.participant, slow.scoring_type, slow.task_label)
 
 
 R = result("d1", "/article[1]", 1, "0.5")

@@ -7,7 +7,6 @@ rule build_pool:
     output:
         pool=f"{RES}/pool/pool.parquet",
         depths=f"{RES}/pool/depths.tsv",
-        left_out=f"{RES}/pool/left_out.parquet",
         pages=table_pages("pool_depths"),
     log:
         f"{LOGS}/build_pool.log",
@@ -192,7 +191,8 @@ if "leave_one_group_out" in ANALYSES:
         input:
             **ANALYSIS_TABLES,
             judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-            left_out=f"{RES}/pool/left_out.parquet",
+            firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
+            pool=f"{RES}/pool/pool.parquet",
         output:
             runs=f"{RES}/analysis/logo_runs.tsv",
             overall=f"{RES}/analysis/logo_overall.tsv",
@@ -222,11 +222,9 @@ if "leave_one_group_out" in ANALYSES:
         params:
             run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
-            table_runs=lambda w: analysis_tables_runs("left_out"),
+            table_runs=lambda w: analysis_tables_runs("pool"),
             pages=page_sources,
             cfg=analysis_cfg(),
-            pool=CAMPAIGN.pool,
-            pool_runs=POOL_RUNS,
         script:
             "../../scripts/leave_one_group_out.py"
 

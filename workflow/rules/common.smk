@@ -17,7 +17,7 @@ try:
     from inexflow.errors import InputError, UsageError
     from inexflow.io.content_keys import file_keys
     from inexflow.measures.registry import needs, table_cutoffs
-    from inexflow.model.collection_index import (
+    from inexflow.model.shard_plan import (
         plan_path,
         plan_shards,
         read_plan,
@@ -59,7 +59,7 @@ TASKS = [t for t in ETASKS if runs_of(RUNS, t)]
 # those scored with the cutoff family: Hiemstra & Mihajlovic's tables
 CUTOFF_TASKS = [t for t in TASKS if "cutoff" in ETASKS[t]["families"]]
 COLLECTION = config.get("collection") or ""
-# the collection indexed once (inexflow.model.collection_index): shards named by their
+# the collection indexed once (inexflow.model.shard_plan, collection_index): shards named by their
 # documents' content keys, in a folder every campaign over the collection shares
 INDEX_CACHE = config["collection_cache"]
 _SHARDS = {}
@@ -147,7 +147,7 @@ RES = f"results/{config['campaign']}"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
 # no scores (build_pool, judge_run, pool_sampling, pool_depth, leave_one_group_out), of those
 # that need one evaluation task's scores (aggregate_task, topic_sampling, swap_rates,
-# significance) and of correlate and analysis_summary (before the plots, which nothing waits
+# significance) and of aggregate and analysis_summary (before the plots, which nothing waits
 # for): each starts as soon as its inputs are there, so the analyses overlap the scoring instead of
 # waiting for all of it (the work is the same)
 EARLY = 10

@@ -1,38 +1,4 @@
-# Campaign outputs that are not analyses: measure correlations, score curves, the plain HTML report.
-
-
-rule correlate:
-    input:
-        scores=f"{RES}/scores/all.parquet",
-    output:
-        correlation=f"{RES}/analysis/correlation.tsv",
-        by_measure=f"{RES}/analysis/correlation_by_measure.tsv",
-        by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
-        table1=f"{RES}/analysis/correlation_measures_table.tsv",
-        table2=f"{RES}/analysis/correlation_quants_table.tsv",
-        pages=table_pages(
-            "correlation",
-            "correlation_by_measure",
-            "correlation_by_quant",
-            "correlation_measures_table",
-            "correlation_quants_table",
-        ),
-    log:
-        f"{LOGS}/correlate.log",
-    benchmark:
-        f"{LOGS}/benchmarks/correlate.tsv"
-    # before the plots, which nothing waits for: the report waits for it
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        table_runs=lambda w: all_scores_runs(),
-        pages=page_sources,
-        measures=CAMPAIGN.correlation,
-        quants=config["quantisations"],
-    script:
-        "../../scripts/correlate.py"
+# Campaign outputs that are not analyses: cut-off tables, score curves, the plain HTML report.
 
 
 if CUTOFF_TASKS:

@@ -41,7 +41,7 @@ rule evaluate_run:
         ENV
     params:
         code=CODE,
-        task=lambda w: RUNS[w.run]["task"],
+        scoring_type=lambda w: RUNS[w.run]["type"],
         participant=lambda w: RUNS[w.run]["participant"],
         collection=COLLECTION,
         tasks=lambda w: {t: TASK_SCORING[t] for t in RUN_TASKS[w.run]},
@@ -94,11 +94,27 @@ rule aggregate:
         means=f"{RES}/scores/means.tsv",
         summaries=summary_tables(),
         tasks=f"{RES}/evaluation_tasks.tsv",
-        pages=table_pages(*summary_tables(), "evaluation_tasks", "means"),
+        correlation=f"{RES}/analysis/correlation.tsv",
+        by_measure=f"{RES}/analysis/correlation_by_measure.tsv",
+        by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
+        table1=f"{RES}/analysis/correlation_measures_table.tsv",
+        table2=f"{RES}/analysis/correlation_quants_table.tsv",
+        pages=table_pages(
+            *summary_tables(),
+            "evaluation_tasks",
+            "means",
+            "correlation",
+            "correlation_by_measure",
+            "correlation_by_quant",
+            "correlation_measures_table",
+            "correlation_quants_table",
+        ),
     log:
         f"{LOGS}/aggregate.log",
     benchmark:
         f"{LOGS}/benchmarks/aggregate.tsv"
+    # before the plots, which nothing waits for: the report waits for it
+    priority: EARLY
     conda:
         ENV
     params:
@@ -109,5 +125,7 @@ rule aggregate:
         main_measures={t: ETASKS[t]["main_measure"] for t in TASKS},
         eval_tasks=ETASKS,
         run_counts={t: len(runs_of(RUNS, t)) for t in ETASKS},
+        measures=CAMPAIGN.correlation,
+        quants=config["quantisations"],
     script:
         "../../scripts/aggregate.py"

@@ -1,21 +1,26 @@
 """Pal, Mitra & Kamps' adaptive pool-depth strategy (Discussion, "a proposed pooling
 strategy"), as an analysis of a campaign: how many judgements it saves against the
-campaign's fixed-size pools, and how well the system ranking it gives agrees with the one
-by the full judgements.
+original pools, and how well the system ranking it gives agrees with the one by the full
+judgements.
 
-Per topic, from the entry depths of the analysed runs' documents: start at depth ``step``;
-judge the pool; deepen by ``step`` while the documents the last step added are relevant at
-a rate of at least ``min_rate`` (relevant among them / added), up to ``max_judged`` documents
-(the budget: a step that would judge more is not taken, so that only the first step, which is
-always judged, can exceed it) or until no run adds anything. The settings and their defaults are config
-``analysis.adaptive_pool`` (workflow/schemas/config.schema.yaml). The
-paper leaves "the rate drops off" open; this reading (the precision of the newly judged
-documents) is recorded in docs/measures.md.
+Per topic, from the entry depths in articles of the analysed runs' documents (Pal et
+al.'s regenerated pool, :func:`~inexflow.model.pool.regenerated_entries`): "1. Start with a
+suitably small pool depth", ``step``; "2. Create the document pool, judge the pool"; "3.
+Increase the pool depth by" ``step``; "4. Repeat steps 2-3 until the rate of finding new
+relevant documents drops off, or a predetermined maximum number of documents to be judged
+is reached". The rate is read as the share of relevant documents among those the last step
+added, dropping off below ``min_rate``; the maximum is ``max_judged`` and is never passed:
+the pool is judged in order of entry depth (ties by document name) and judging stops when
+``max_judged`` documents are judged, partway through a step if need be, the first one
+included. A step that adds nothing is passed over. The settings and their defaults are
+config ``analysis.adaptive_pool`` (workflow/schemas/config.schema.yaml); the reading is
+recorded in docs/measures.md.
 
-Only the campaign's pool was judged: a document the adaptive pool takes from beyond it has
-no judgement, counts as not relevant, and is reported (``unjudged``). The reference ranking
-is the one by every judged relevant document (the full qrels); the adaptive one keeps the
-relevant documents inside each topic's adaptive pool.
+Only the original pool was judged (:func:`~inexflow.analysis.stability.original_pools`): a
+document the adaptive pool takes from beyond it has no judgement, counts as not relevant,
+and is reported (``unjudged``). The reference ranking is the one by every judged relevant
+document (the full qrels); the adaptive one keeps the relevant documents the adaptive pool
+judges.
 """
 
 from __future__ import annotations
@@ -26,63 +31,67 @@ import pandas as pd
 from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
+def _topic_orders(entry: pd.DataFrame):
+    """Per topic of ``entry`` (topic, doc, entry depth): its documents and entry depths in the
+    order the adaptive pool judges them, by entry depth, ties by document name."""
+    for t, g in entry.groupby("topic", sort=False):
+        g = g.sort_values(["entry", "doc"], kind="stable")
+        yield t, g["doc"].to_numpy(object), g["entry"].to_numpy(np.int64)
+
+
+def _stop(e: np.ndarray, rel: np.ndarray, step: int, min_rate: float, max_judged: int | None) -> tuple:
+    """One topic's strategy over its entry depths ``e`` (ascending) and relevance flags
+    ``rel``: (the depth of the last step, the documents judged, why it stopped)."""
+    crel = np.r_[0, np.cumsum(rel)]
+    depth, n, first = 0, 0, True
+    while n < len(e):
+        depth += step
+        n_next = int(np.searchsorted(e, depth, side="right"))
+        if n_next == n:  # nothing new at this step: deeper steps are looked at
+            continue
+        if max_judged is not None and n_next > max_judged:  # the maximum is reached partway through the step
+            return depth, max_judged, "budget"
+        if not first and (crel[n_next] - crel[n]) / (n_next - n) < min_rate:
+            return depth, n_next, "rate"
+        n, first = n_next, False
+        if max_judged is not None and n == max_judged:
+            return depth, n, "budget"
+    return depth, n, "exhausted"
+
+
 def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int, min_rate: float,
                     max_judged: int | None) -> pd.DataFrame:
     """Per topic (``entry``: topic, doc, entry depth over the analysed runs; ``relevant`` and
-    ``judged``: (topic, doc) pairs): the depth the strategy stops at, the documents it judges,
-    the relevant ones it finds, those it takes from outside the judged pool, and why it
-    stopped (``rate``, ``budget`` or ``exhausted``)."""
+    ``judged``: (topic, doc) pairs): the depth of the strategy's last step (judged partway
+    when the maximum stopped it), the documents it judges (never more than ``max_judged``), the relevant ones it finds, those it takes from
+    outside the judged pool, and why it stopped (``rate``, ``budget`` or ``exhausted``)."""
     rows = []
-    for t, g in entry.groupby("topic", sort=False):
-        order = np.argsort(g["entry"].to_numpy(np.int64), kind="stable")
-        e = g["entry"].to_numpy(np.int64)[order]
-        docs = g["doc"].to_numpy(object)[order]
+    for t, docs, e in _topic_orders(entry):
         rel = np.array([(t, d) in relevant for d in docs], dtype=np.int64)
-        unj = np.array([(t, d) not in judged for d in docs], dtype=np.int64)
-        crel, cunj = np.r_[0, np.cumsum(rel)], np.r_[0, np.cumsum(unj)]
-        depth, why = step, "exhausted"
-        while True:
-            n = int(np.searchsorted(e, depth, side="right"))
-            if max_judged is not None and n >= max_judged:
-                why = "budget"
-                break
-            if n == len(e):
-                break
-            n_next = int(np.searchsorted(e, depth + step, side="right"))
-            if max_judged is not None and n_next > max_judged:  # the step would judge beyond the budget
-                why = "budget"
-                break
-            if n_next == n:  # nothing new at the next step: deeper steps are looked at
-                depth += step
-                continue
-            depth += step
-            added = n_next - n
-            if (crel[n_next] - crel[n]) / added < min_rate:
-                why = "rate"
-                break
-        n = int(np.searchsorted(e, depth, side="right"))
-        rows.append((t, int(depth), n, int(crel[n]), int(cunj[n]), why))
+        depth, n, why = _stop(e, rel, step, min_rate, max_judged)
+        rows.append((t, int(depth), n, int(rel[:n].sum()), sum((t, d) not in judged for d in docs[:n]), why))
     return pd.DataFrame(rows, columns=["topic", "depth", "judged", "relevant", "unjudged", "stopped"])
 
 
-def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, pool: pd.DataFrame, step: int,
+def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original: dict, step: int,
                            min_rate: float, max_judged: int | None):
-    """(per topic, per measure) tables of the adaptive strategy against the campaign's pool
-    ``pool`` (topic, doc, entry). ``judged_runs`` is a :class:`~inexflow.analysis.rejudge.JudgedRuns`;
-    the per-measure table holds the judgements of the fixed and the adaptive pools, the
-    judgements saved (also in percent), the relevant documents each finds, the unjudged
-    documents the adaptive pool takes, and tau and tau_AP between the rankings by the full and
-    by the adaptive judgements."""
-    relevant = {(t, d) for t, docs in judged_runs.rel_docs.items() for d in docs}
-    in_pool = set(zip(pool["topic"].tolist(), pool["doc"].tolist()))  # (lists: iterating Arrow strings is slow)
+    """(per topic, per measure) tables of the adaptive strategy against the original pools
+    ``original`` (topic -> documents, :func:`~inexflow.analysis.stability.original_pools`).
+    ``judged_runs`` is a :class:`~inexflow.analysis.rejudge.JudgedRuns`; the per-measure table
+    holds the judgements of the original (``fixed``) and the adaptive pools, the judgements
+    saved (also in percent), the relevant documents each finds, the unjudged documents the
+    adaptive pool takes, and tau and tau_AP between the rankings by the full and by the
+    adaptive judgements."""
+    relevant = judged_runs.relevant_pairs()
+    in_pool = {(t, d) for t, docs in original.items() for d in docs}
     topics = adaptive_depths(entry, relevant, in_pool, step, min_rate, max_judged)
-    fixed = pool.groupby("topic", sort=False).size()
-    topics["fixed_judged"] = topics["topic"].map(fixed).fillna(0).astype(np.int64)
-    topics["fixed_relevant"] = [sum((t, d) in in_pool for d in judged_runs.rel_docs.get(t, ())) for t in topics["topic"]]
-    depth = dict(zip(topics["topic"].tolist(), topics["depth"].tolist()))
-    ent = dict(zip(zip(entry["topic"].tolist(), entry["doc"].tolist()), entry["entry"].tolist()))
-    masks = {t: np.array([ent.get((t, d), np.inf) <= depth.get(t, -1) for d in docs], bool)
-             for t, docs in judged_runs.rel_docs.items()}
+    topics["fixed_judged"] = topics["topic"].map({t: len(d) for t, d in original.items()}).fillna(0).astype(np.int64)
+    topics["fixed_relevant"] = [sum((t, d) in in_pool for d, c in zip(judged_runs.rel_docs.get(t, ()),
+                                                                       judged_runs.rel_chars.get(t, ())) if c > 0)
+                                for t in topics["topic"]]
+    n_judged = dict(zip(topics["topic"].tolist(), topics["judged"].tolist()))
+    adaptive = {(t, d) for t, docs, _ in _topic_orders(entry) for d in docs[:n_judged[t]]}
+    masks = {t: np.array([(t, d) in adaptive for d in docs], bool) for t, docs in judged_runs.rel_docs.items()}
     full = judged_runs.score(judged_runs.full_masks(), measures)
     est = judged_runs.score(masks, measures)
     rows = []

@@ -1,10 +1,20 @@
 """Leave-one-group-out (Pal, Mitra & Kamps, "Leave-One-Out", Tables 8-10).
 
-For each group: the pool is rebuilt from the other groups' runs (same pooling rule and
-target), the relevant documents outside the new pool count as non-relevant, and the
-group's runs are re-scored. Relative change = (baseline - new) / baseline * 100 (positive:
-the new score is lower), binned as in the paper; a two-sided paired t-test per run over
-the topics says whether the change is significant.
+"We start with the 100% pool reconstructed from the INEX focused submissions (see the
+Reducing Pool-Depth subsection) as our baseline. For each participating group, a pool is
+recreated by excluding all the focused runs from that group. Each excluded run is then
+evaluated using the assessments generated from this pool. We compare the new scores with
+those computed from baseline qrels for each query and for each run."
+
+The baseline is the 100% pool of :mod:`.stability`: the pool regenerated from the analysed
+runs, depth counted in articles, cut per topic at the smallest depth where it holds the
+topic's original pool size (:func:`~inexflow.analysis.stability.original_pools`); the
+baseline qrels are the original relevant documents inside it. Leaving group g out, the pool
+is recreated the same way from the other groups' analysed runs (the same per-topic size, so
+deeper where g's documents are missing) and the new qrels are the original relevant
+documents inside it. Relative change = (baseline - new) / baseline * 100 (positive: the
+new score is lower), binned as in the paper; a two-sided paired t-test per run over the
+topics says whether the change is significant.
 """
 
 from __future__ import annotations
@@ -53,26 +63,29 @@ def change_bin(baseline: float, new: float) -> str:
     return BINS[7]
 
 
-def leave_one_group_out(judged, entries, groups: dict[str, str], measures, target: int | None, depth: int | None):
-    """``entries``: the pooled runs' :class:`~inexflow.model.pool.LeftOutEntries` (from
-    :func:`~inexflow.model.pool.leave_group_out_entries`, or as build_pool cached it); ``groups``:
-    the group of every judged run.
+def leave_one_group_out(judged, entries, groups: dict[str, str], measures, sizes: dict[str, int]):
+    """``entries``: the analysed runs' :class:`~inexflow.model.pool.LeftOutEntries` in articles
+    (:func:`~inexflow.model.pool.leave_group_out_entries` with ``articles=True``); ``groups``:
+    the group of every judged run; ``sizes``: each topic's original pool size.
 
     Returns (per-run table: group, run, measure, baseline, new, change_bin, t_p, significant;
     per-query bin counts: measure, bin, count)."""
-    full = judged.score(judged.full_masks(), measures)
-    run_rows, query_bins = [], []
     rel_pairs = {t: entries.pair_index(t, docs) for t, docs in judged.rel_docs.items()}
+
+    def masks(pooled):
+        return {t: (ix >= 0) & pooled[np.maximum(ix, 0)] if len(pooled) else np.zeros(len(ix), bool)
+                for t, ix in rel_pairs.items()}
+
+    full = judged.score(masks(entries.pooled(None, target=sizes)), measures)  # the baseline: the 100% pool
+    run_rows, query_bins = [], []
     for g in sorted(set(groups.values()) | set(entries.runs.values())):
         members = [r for r in judged.runs if groups.get(r) == g]
         others = [r for r, rg in entries.runs.items() if rg != g]
         if not members or not others:
             continue
-        pooled = entries.pooled(g, target=target, depth=depth)  # = pool_from_entries(entries[g], ...)
+        pooled = entries.pooled(g, target=sizes)  # = pool_from_entries(entries[g], ...) per topic size
         logging.getLogger("inexflow").info("leave-one-group-out: group %s (%d runs)", g, len(members))
-        masks = {t: (ix >= 0) & pooled[np.maximum(ix, 0)] if len(pooled) else np.zeros(len(ix), bool)
-                 for t, ix in rel_pairs.items()}
-        new = judged.score(masks, measures, runs=members)
+        new = judged.score(masks(pooled), measures, runs=members)
         for m in measures:
             base_m = full[m].loc[members]
             new_m = new[m].reindex(columns=base_m.columns, fill_value=0.0)

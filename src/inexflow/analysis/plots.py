@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from inexflow.io.tables import atomic_path  # noqa: E402
+from inexflow.io.atomic import atomic_path  # noqa: E402
 from inexflow.measures.catalogue import CURVES, NO_QUANT, curve_point, curve_title  # noqa: E402
 
 
@@ -43,7 +43,7 @@ def tau_curves(df: pd.DataFrame, level: str, xlabel: str, title: str, path):
 
 
 def relevant_vs_depth(curve: pd.DataFrame, path):
-    """Relevant documents found in each topic's pool against the pool depth (Pal et al.,
+    """Relevant documents found in each topic's pool against the pool depth in articles (Pal et al.,
     Figure 6); both axes are counts, with integer ticks. One step line per topic, in the
     colour cycle's order, drawn as one collection: a line artist per topic cost a hundred
     topics 0.035 s more."""
@@ -61,7 +61,7 @@ def relevant_vs_depth(curve: pd.DataFrame, path):
         ax.autoscale_view()
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("pool depth")
+    ax.set_xlabel("pool depth (articles)")
     ax.set_ylabel("relevant documents in the pool")
     ax.set_title("Relevant documents found versus pool depth")
     if 0 < len(steps) <= 12:
@@ -74,7 +74,8 @@ def quant_differences(df: pd.DataFrame, path):
     score differences of the pairs significant under either, under the reference (x)
     against the other (y), by agreement; (b) the density of the reference differences of
     the pairs both found and of those only one found. One row of two panels per
-    comparison; with a single quantisation configured, a note saying so."""
+    comparison, in the order of ``df``, lettered on: the second row is (c)-(d), as the
+    paper's Strict 5 against Fully Spec; with no comparison, a note saying so."""
     from inexflow.analysis.significance import AGREEMENT
 
     keys = list(dict.fromkeys(zip(df["measure"], df["quant_ref"], df["quant_other"])))
@@ -82,9 +83,10 @@ def quant_differences(df: pd.DataFrame, path):
     if not keys:
         for ax in axes[0]:
             ax.axis("off")
-        axes[0][0].text(0, 0.5, "one quantisation in analysis.significance.quants:\nno quantisations to compare",
-                        fontsize=11)
-    for row, (m, qr, qo) in zip(axes, keys):
+        axes[0][0].text(0, 0.5, "no pair of quantisations to compare\n(analysis.significance.quants has one, or "
+                        "analysis.significance.differences is empty)", fontsize=11)
+    for k, (row, (m, qr, qo)) in enumerate(zip(axes, keys)):
+        scatter, density = chr(ord("a") + 2 * k), chr(ord("b") + 2 * k)
         g = df[(df["measure"] == m) & (df["quant_ref"] == qr) & (df["quant_other"] == qo)]
         for label, marker in zip(AGREEMENT, ("o", "x", "+")):
             sel = g[g["agreement"] == label]
@@ -93,7 +95,7 @@ def quant_differences(df: pd.DataFrame, path):
         row[0].axvline(0, color="grey", lw=0.6)
         row[0].set_xlabel(f"{m} difference, {qr}")
         row[0].set_ylabel(f"{m} difference, {qo}")
-        row[0].set_title(f"(a) pairs significant under {qr} or {qo}")
+        row[0].set_title(f"({scatter}) {m}: significant under {qr} or {qo}", fontsize=9)
         row[0].legend(fontsize=8)
         for label, sel in (("both agree", g[g["agreement"] == AGREEMENT[0]]),
                            ("only one", g[g["agreement"] != AGREEMENT[0]])):
@@ -101,10 +103,10 @@ def quant_differences(df: pd.DataFrame, path):
             if len(x):
                 bins = np.histogram_bin_edges(g["diff_ref"].to_numpy(float), bins=min(20, max(len(g) // 2, 1)))
                 dens, edges = np.histogram(x, bins=bins, density=len(set(x)) > 1 or None)
-                row[1].step(edges[:-1], dens, where="post", label=f"{label} ({len(x)})")
+                row[1].stairs(dens, edges, label=f"{label} ({len(x)})")
         row[1].set_xlabel(f"{m} difference, {qr}")
         row[1].set_ylabel("density")
-        row[1].set_title("(b) differences where the quantisations agree or not")
+        row[1].set_title(f"({density}) {m}: density, {qr} and {qo} agree or not", fontsize=9)
         row[1].legend(fontsize=8)
     fig.tight_layout()
     _save(fig, path)

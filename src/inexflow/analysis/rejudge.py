@@ -168,6 +168,11 @@ class JudgedRuns:
             np.zeros(len(key), bool)
         return tix, np.where(found, self._rel_didx[pos] if len(self._rel_keys) else -1, -1)
 
+    def relevant_pairs(self) -> set[tuple[str, str]]:
+        """(topic, doc) of every judged document with highlighted text; the judged
+        non-relevant documents (``rel_chars`` 0) of :attr:`rel_docs` are not among them."""
+        return {(t, d) for t, docs in self.rel_docs.items() for d, c in zip(docs, self.rel_chars[t]) if c > 0}
+
     def full_masks(self) -> dict[str, np.ndarray]:
         return {t: np.ones(len(d), bool) for t, d in self.rel_docs.items()}
 

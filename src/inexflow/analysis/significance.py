@@ -183,14 +183,19 @@ def all_pairs(matrix: pd.DataFrame, tests=TESTS, n_boot: int = 10000, seed: int 
         columns=["test", "run_a", "run_b", "p", "significant"])
 
 
-def pvalue_table(pairs: pd.DataFrame, means: dict) -> pd.DataFrame:
+def pvalue_table(pairs: pd.DataFrame, means: dict, missing: dict | None = None) -> pd.DataFrame:
     """The p-values of every pair of runs in one readable row: for each (quant, measure) and
     pair the run with the higher mean first (``run_a``; on equal means the first by name),
     both means and their difference, and per test the one-sided p-value that ``run_a`` is
     better, that p-value adjusted by Benjamini-Yekutieli over all ordered pairs (``p_by_``:
     :func:`by_adjusted`) and whether it is significant (``all_pairs``'s decision: ``p_by`` at
-    most alpha). ``means``: {(quant, measure): Series of each run's mean over topics}."""
+    most alpha). ``means``: {(quant, measure): Series of each run's mean over the topics
+    tested}; ``missing``: {(quant, measure): Series of the topics each run has no value for},
+    which the means and the tests count 0 (``missing_a_scored_0``, ``missing_b_scored_0``;
+    where they are not 0 the mean differs from the official one, which leaves them out)."""
     cols = ["quant", "measure", "run_a", "run_b", "mean_a", "mean_b", "difference"]
+    if missing is not None:
+        cols += ["missing_a_scored_0", "missing_b_scored_0"]
     if pairs.empty:
         return pd.DataFrame(columns=cols)
     pairs = pairs.assign(p_by=pairs.groupby(["quant", "measure", "test"], sort=False)["p"].transform(
@@ -204,6 +209,9 @@ def pvalue_table(pairs: pd.DataFrame, means: dict) -> pd.DataFrame:
     wide.insert(4, "mean_a", [means[k][r] for k, r in zip(key, wide["run_a"])])
     wide.insert(5, "mean_b", [means[k][r] for k, r in zip(key, wide["run_b"])])
     wide.insert(6, "difference", wide["mean_a"] - wide["mean_b"])
+    if missing is not None:
+        wide.insert(7, "missing_a_scored_0", [int(missing[k][r]) for k, r in zip(key, wide["run_a"])])
+        wide.insert(8, "missing_b_scored_0", [int(missing[k][r]) for k, r in zip(key, wide["run_b"])])
     first = (wide["difference"] > 0) | ((wide["difference"] == 0) & (wide["run_a"] < wide["run_b"]))
     for c in wide.columns:
         if c.startswith("significant_"):
@@ -269,30 +277,33 @@ def test_error_rates(matrix: pd.DataFrame, tests=TESTS, splits: int = 50, n_boot
                                        "both_halves"])
 
 
-def agreement_table(sig_sets: dict, quants, measures, tests, n_runs: dict) -> pd.DataFrame:
-    """Ogilvie & Lalmas, Tables 3-4 in their shape: for each test and measure, how well the
-    decisions under one quantisation (the predictor Q1, a row) predict those under another
-    (the truth Q2, a column): recall |rej(Q1) & rej(Q2)| / |rej(Q2)|, precision
-    |rej(Q1) & rej(Q2)| / |rej(Q1)| and their F1 (section 3.4), then the percentage of all
-    system pairs found significant under each quantisation (their "identified 15% of all
-    possible system differences"). ``sig_sets[(quant, measure, test)]`` holds the ordered
-    pairs found significant; ``n_runs[(quant, measure)]`` the runs compared."""
+def agreement_table(sig_sets: dict, comparisons, quants, measures, tests, n_runs: dict) -> pd.DataFrame:
+    """Ogilvie & Lalmas, Tables 3-4 in their shape: per test, one row per comparison
+    (predictor Q1, truth Q2) of ``comparisons``, with for each measure how well the decisions
+    under Q1 predict those under Q2 (section 3.4): ``MEASURE recall`` |rej(Q1) & rej(Q2)| /
+    |rej(Q2)|, ``MEASURE precision`` |rej(Q1) & rej(Q2)| / |rej(Q1)| and ``MEASURE F1``; then
+    one row per quantisation of ``quants`` (predictor empty) whose ``MEASURE % significant`` is
+    the percentage of all system pairs found significant under it (their "identified 15% of all
+    possible system differences"). ``sig_sets[(quant, measure, test)]`` holds the ordered pairs
+    found significant; ``n_runs[(quant, measure)]`` the runs compared."""
+    stats = ("recall", "precision", "F1", "% significant")
+    columns = ["test", "truth", "predictor", *(f"{m} {st}" for m in measures for st in stats)]
     rows = []
     for test in tests:
-        for m in measures:
-            for stat in ("recall", "precision", "F1"):
-                for q1 in quants:
-                    row = {"test": test, "measure": m, "statistic": stat, "predictor": q1}
-                    for q2 in quants:
-                        p, r, f = agreement(sig_sets[(q2, m, test)], sig_sets[(q1, m, test)])
-                        row[q2] = {"recall": r, "precision": p, "F1": f}[stat]
-                    rows.append(row)
-            row = {"test": test, "measure": m, "statistic": "% significant", "predictor": ""}
-            for q in quants:
-                n = n_runs[(q, m)]
-                row[q] = 100.0 * len(sig_sets[(q, m, test)]) / (n * (n - 1) / 2) if n > 1 else float("nan")
+        for q1, q2 in comparisons:
+            row = {"test": test, "truth": q2, "predictor": q1}
+            for m in measures:
+                p, r, f = agreement(sig_sets[(q2, m, test)], sig_sets[(q1, m, test)])
+                row |= {f"{m} recall": r, f"{m} precision": p, f"{m} F1": f}
             rows.append(row)
-    return pd.DataFrame(rows, columns=["test", "measure", "statistic", "predictor", *quants])
+        for q in quants:
+            row = {"test": test, "truth": q, "predictor": ""}
+            for m in measures:
+                n = n_runs[(q, m)]
+                row[f"{m} % significant"] = (100.0 * len(sig_sets[(q, m, test)]) / (n * (n - 1) / 2) if n > 1
+                                             else float("nan"))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=columns)
 
 
 AGREEMENT = ("both", "reference only", "other only")
@@ -300,8 +311,11 @@ AGREEMENT = ("both", "reference only", "other only")
 
 def quant_differences(ref: pd.DataFrame, other: pd.DataFrame, sig_ref: set, sig_other: set) -> pd.DataFrame:
     """Ogilvie & Lalmas, Figure 1: where two quantisations disagree. ``ref`` and ``other``
-    are the run x topic score matrices of one measure under the reference quantisation (the
-    one predicted, Gen in their Figures 1a-b) and the other (the predictor, Gen Lifted);
+    are the run x topic score matrices of one measure under the reference quantisation, whose
+    differences are the x axis (Gen 5 in their Figures 1a-b, Fully Spec in 1c-d: "the
+    prediction of the Gen Lifted quantisation could be improved with a simple threshold
+    applied to the differences in scores"), and the other, the one it predicts (Gen Lifted,
+    Strict 5);
     ``sig_ref``/``sig_other`` the ordered pairs (A, B) found significant ("A is better")
     under each. One row per ordered pair significant under either: the mean score
     differences A - B under both and which quantisations found it (:data:`AGREEMENT`)."""

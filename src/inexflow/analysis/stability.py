@@ -4,10 +4,15 @@ Kamps, "Pool Sampling" and "Query Sampling"; INEX 2005 paper section 7).
 - pool sampling: at each fraction f, ``samples`` random subsets of each topic's relevant
   documents (whole documents; ceil(f * n), at least one per topic) stay relevant, the
   others count as non-relevant; every run is re-scored (:mod:`.rejudge`);
-- pool-depth reduction ("Reducing pool depth"): the X% pool of a topic is the pool
-  regenerated from the runs down to d_Q(X), the smallest depth at which it holds at least
-  X% of the topic's original pool size (:func:`depth_levels`); the relevant documents inside
-  it stay relevant (:func:`depth_reduction`);
+- pool-depth reduction ("Reducing Pool Depth"): the pool is regenerated from the analysed
+  runs with its depth counted in articles (a run's top d are its first d distinct
+  documents, :func:`~inexflow.model.pool.article_ranks`; the paper's INEX pool depth "is at
+  least 30 in terms of articles"); the X% pool of topic Q is that pool down to d_Q(X), "the
+  minimum depth at which the number of distinct documents in the generated pool is greater
+  than (or equal to)" X% of "the original pool size for Q" (:func:`depth_levels`), the
+  original pool being the documents Q's qrels judge (:func:`original_pools`); the X% qrels
+  are the original relevant documents inside the X% pool (:func:`depth_reduction`), the
+  100% qrels those inside the pool at d_Q(100);
 - topic sampling: ``samples`` random subsets of ceil(f * T) topics.
 
 For each sample, Kendall tau-b and tau_AP between the system ranking (mean over topics)
@@ -143,20 +148,55 @@ def paper_shape(summary: pd.DataFrame, level: str) -> pd.DataFrame:
     return df.reset_index()
 
 
+ORIGINAL_FROM = ("qrels", "campaign pool")  # where original_pools finds each topic's original pool
+
+
+def original_pools(judged, pool: pd.DataFrame) -> tuple[dict[str, list], str]:
+    """Pal et al.'s original pool of each topic, whose size the regenerated pools are cut to
+    ("the original pool size for Q", "Reducing Pool Depth"): the documents the qrels judge for
+    it, relevant or not ("the original qrels contain assessed nonrelevant units as well",
+    footnote 3). Qrels that list no judged non-relevant document at all (the INEX 2009-2010
+    FOL qrels, the demo's) do not record what was judged; the campaign's pool ``pool`` (topic,
+    doc: build_pool's, at ``pool.target`` or ``pool.depth``) then stands in for every topic.
+    ``judged`` is a :class:`~inexflow.analysis.rejudge.JudgedRuns`. Returns topic -> documents
+    and where they come from (:data:`ORIGINAL_FROM`)."""
+    log = logging.getLogger("inexflow")
+    if any((c <= 0).any() for c in judged.rel_chars.values()):
+        log.info("original pools (the sizes Pal et al.'s pools are cut to): the documents the qrels judge")
+        return {t: list(d) for t, d in judged.rel_docs.items()}, ORIGINAL_FROM[0]
+    log.warning("original pools (the sizes Pal et al.'s pools are cut to): the campaign's pool, as the qrels list "
+                "no judged non-relevant document")
+    out: dict[str, list] = {}
+    for t, d in zip(pool["topic"].tolist(), pool["doc"].tolist()):
+        out.setdefault(str(t), []).append(d)
+    return out, ORIGINAL_FROM[1]
+
+
 def depth_levels(entry: pd.DataFrame, pool_sizes: dict, percents) -> pd.DataFrame:
-    """Pal, Mitra & Kamps, "Reducing pool depth": per topic Q and level X (100 always
+    """Pal, Mitra & Kamps, "Reducing Pool Depth": per topic Q and level X (100 always
     included), d_Q(X), the smallest depth at which the pool regenerated from ``entry``
-    (topic, doc, entry depth) holds at least ceil(X% of the original pool size of Q) documents
-    (every document when it never does), and the size of the pool at that depth."""
+    (topic, doc, entry depth in articles) holds at least ceil(X% of ``pool_sizes[Q]``, the
+    original pool size of Q) documents (every document when it never does), the size of the
+    pool at that depth and the original pool size."""
     levels = sorted({float(x) for x in percents} | {100.0})
     rows = []
     for t, g in entry.groupby("topic", sort=False):
         e = np.sort(g["entry"].to_numpy(np.int64))
+        size = pool_sizes.get(t, 0)
         for x in levels:
-            target = max(1, math.ceil(round(x / 100 * pool_sizes.get(t, 0), 9)))
+            target = max(1, math.ceil(round(x / 100 * size, 9)))
             d = int(e[min(target, len(e)) - 1])
-            rows.append((t, x, d, int(np.searchsorted(e, d, side="right"))))
-    return pd.DataFrame(rows, columns=["topic", "percent", "depth", "pool_size"])
+            rows.append((t, x, d, int(np.searchsorted(e, d, side="right")), size))
+    return pd.DataFrame(rows, columns=["topic", "percent", "depth", "pool_size", "original_pool"])
+
+
+def pool_at(entry: pd.DataFrame, levels: pd.DataFrame, percent) -> pd.DataFrame:
+    """The rows of ``entry`` inside each topic's X% pool (entry depth <= d_Q(X) of
+    :func:`depth_levels`)."""
+    sel = levels[levels["percent"] == float(percent)]
+    depth = dict(zip(sel["topic"].tolist(), sel["depth"].tolist()))
+    cut = np.array([depth.get(t, -1) for t in entry["topic"].tolist()], dtype=np.int64)
+    return entry[entry["entry"].to_numpy(np.int64) <= cut]
 
 
 def depth_reduction(judged, measures, entry: pd.DataFrame, levels: pd.DataFrame, percents) -> pd.DataFrame:
@@ -171,14 +211,15 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, levels: pd.DataFrame,
         return {t: np.array([ent.get((t, d), np.inf) <= depth.get((t, x), -1) for d in docs], bool)
                 for t, docs in judged.rel_docs.items()}
 
+    relevant = {t: c > 0 for t, c in judged.rel_chars.items()}  # the judged non-relevant documents count nowhere
     full_masks = masks(100.0)
     full = judged.score(full_masks, measures)
     full_means = {m: v.mean(axis=1).to_numpy() for m, v in full.items()}
-    n_topics = sum(bool(k.any()) for k in full_masks.values())
+    n_topics = sum(bool((k & relevant[t]).any()) for t, k in full_masks.items())
     rows = []
     for x in sorted({float(p) for p in percents}):
         mx = masks(x)
-        reldocs = int(sum(int(k.sum()) for k in mx.values()))
+        reldocs = int(sum(int((k & relevant[t]).sum()) for t, k in mx.items()))
         est = judged.score(mx, measures)
         for m in measures:
             e = est[m].reindex(index=full[m].index, columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
@@ -189,8 +230,9 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, levels: pd.DataFrame,
 
 
 def reduced_pools(entry: pd.DataFrame, levels: pd.DataFrame, judged) -> pd.DataFrame:
-    """Per topic and level X: d_Q(X), the pool size at that depth and its relevant documents."""
-    rel = {(t, d) for t, docs in judged.rel_docs.items() for d in docs}
+    """Per topic and level X: d_Q(X), the pool size at that depth, the original pool size
+    and the pool's relevant documents."""
+    rel = judged.relevant_pairs()
     found = {}
     for t, g in entry.groupby("topic", sort=False):
         r = np.array([(t, d) in rel for d in g["doc"].tolist()], bool)
@@ -200,8 +242,9 @@ def reduced_pools(entry: pd.DataFrame, levels: pd.DataFrame, judged) -> pd.DataF
 
 
 def relevant_vs_depth(judged, entry: pd.DataFrame) -> pd.DataFrame:
-    """Per topic: relevant documents found in the pool down to each entry depth (Figure 6)."""
-    rel = {(t, d) for t, docs in judged.rel_docs.items() for d in docs}
+    """Per topic: relevant documents found in the pool ``entry`` (topic, doc, entry depth)
+    down to each entry depth (Figure 6, "Number of relevant documents vs. pool-depth")."""
+    rel = judged.relevant_pairs()
     e = entry.assign(relevant=[(t, d) in rel for t, d in zip(entry["topic"].tolist(), entry["doc"].tolist())])
     out = (e.groupby(["topic", "entry"], sort=False)["relevant"].sum().groupby(level=0).cumsum()
            .rename("relevant_found").reset_index().rename(columns={"entry": "depth"}))

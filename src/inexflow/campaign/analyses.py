@@ -16,8 +16,11 @@ Without an ``analysis`` key every analysis the data allows runs (``analysis: fal
 - ``quant``: the task's first quantisation when its first family is quantised and it has several;
 - ``significance``: Ogilvie & Lalmas' tests on the analysed task, over the headline measures of
   its first family (the main measure first, two measures as in their Tables 3-4) and every
-  quantisation its scores carry;
-- ``leave_one_group_out``: needs runs of at least two participants in the pool.
+  quantisation its scores carry; Tables 3-4 compare every ordered pair of them
+  (``comparisons``: predictor, truth) and Figure 1 draws the first against each other
+  (``differences``: reference, other);
+- ``leave_one_group_out``: needs analysed runs of at least two participants (Pal et al.'s pools
+  are regenerated from the analysed runs).
 
 Each analysis is switched off by setting its key to ``false``: :data:`SWITCHES`.
 """
@@ -147,16 +150,38 @@ def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, optio
             with p.check():
                 check_score_quants(sig["quants"], st, sig["task"], "config analysis.significance.quants",
                                    sig["measures"], options(st))
-    pool_tasks = config.get("pool", {}).get("tasks") or list(tasks)
-    groups = {runs[r]["participant"] for pt in pool_tasks if pt in tasks for r in runs_of(runs, pt)}
+            sig.setdefault("comparisons", default_comparisons(sig["quants"]))
+            sig.setdefault("differences", [[sig["quants"][0], q] for q in sig["quants"][1:]])
+            for key in ("comparisons", "differences"):
+                with p.check():
+                    _check_quant_pairs(sig[key], sig["quants"], f"config analysis.significance.{key}")
+    groups = {runs[r]["participant"] for r in runs_of(runs, an["task"])}  # the pools it recreates are of these runs
     if an.get("leave_one_group_out") is None:
         an["leave_one_group_out"] = len(groups) >= 2
         if an["rejudge"] and len(groups) < 2:
-            log.warning("no leave-one-group-out analysis: the pooled runs come from %d participant", len(groups))
+            log.warning("no leave-one-group-out analysis: the analysed runs come from %d participant", len(groups))
     if problems is None:
         p.raise_any()
     on = [name for name, key in SWITCHES.items() if an.get(key) is not False and an.get(key) is not None]
     return [name for name in on if an["rejudge"] or name not in REJUDGING]
+
+
+def default_comparisons(quants) -> list[list[str]]:
+    """Every (predictor, truth) pair of distinct ``quants``, grouped by truth in their order:
+    the rows of Ogilvie & Lalmas' Tables 3-4 when the config names none."""
+    return [[q1, q2] for q2 in quants for q1 in quants if q1 != q2]
+
+
+def _check_quant_pairs(pairs, quants, key: str):
+    """Each pair of ``pairs`` names two different quantisations of ``quants``."""
+    for pair in pairs:
+        a, b = pair
+        for q in pair:
+            if q not in quants:
+                raise ConfigError(f"{key}: {q!r} (in [{a}, {b}]) is not one of analysis.significance.quants "
+                                  f"({', '.join(quants)}); add it there or name one of those")
+        if a == b:
+            raise ConfigError(f"{key}: [{a}, {b}] compares {a!r} with itself; name two different quantisations")
 
 
 def check_score_quants(quants, task: dict, name: str, key: str, measures=(), options=None):

@@ -56,8 +56,8 @@ from inexflow.simulate.simconfig import simulation_config
 
 
 def sniff_run(path: str) -> dict:
-    """The ``task`` and ``participant`` (``participant-id``) an INEX XML run names in its
-    ``<inex-submission>`` element; nothing for a text run."""
+    """The ``task_label`` (its ``task`` attribute) and ``participant`` (``participant-id``) an
+    INEX XML run names in its ``<inex-submission>`` element; nothing for a text run."""
     with open_bytes(path, "run file") as fh:
         head = fh.read(4096).decode("utf-8", "replace")
     if not head.lstrip().startswith("<"):
@@ -65,7 +65,7 @@ def sniff_run(path: str) -> dict:
     out = {}
     m = re.search(r"<inex-submission\b[^>]*>", head)
     if m:
-        for key, name in (("task", "task"), ("participant", "participant-id")):
+        for key, name in (("task_label", "task"), ("participant", "participant-id")):
             a = re.search(rf'\b{name}\s*=\s*["\']([^"\']*)["\']', m.group(0))
             if a:
                 out[key] = a.group(1)
@@ -152,12 +152,12 @@ def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
         raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
                           f"{runs[stem]['file']} (run names are file names without extension, nor compression suffix)")
     sniff = planned[f] if planned else sniff_run(f)
-    task_name = entry.get("task") or sniff.get("task")
+    task_name = entry.get("task") or sniff.get("task_label")
     if not task_name:
         raise ConfigError(f"config runs[{i}]: no task for {f}: give 'task' in the entry "
                           "(text runs do not name their task)")
-    task = normalise_task(task_name)
-    if task is None:
+    scoring_type = normalise_task(task_name)
+    if scoring_type is None:
         raise ConfigError(f"config runs[{i}]: unknown task {task_name!r} for {f} "
                           f"(one of {', '.join(TASKS)})")
     participant = entry.get("participant")
@@ -172,7 +172,7 @@ def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
                               f"does not match {name!r} with a group named 'participant'")
         participant = m.group("participant")
     participant = participant or sniff.get("participant") or stem
-    runs[stem] = {"file": f, "task": task, "label": task_name, "participant": str(participant)}
+    runs[stem] = {"file": f, "type": scoring_type, "label": task_name, "participant": str(participant)}
 
 
 def assessment_files(spec: str, planned=None, key="assessments.path") -> list[str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from inexflow import __version__
 from inexflow.errors import UsageError
+from inexflow.io.atomic import write_text
 
 _HERE = Path(__file__).resolve().parents[1]  # the inexflow package
 
@@ -78,8 +79,6 @@ def init(dest, force: bool = False) -> list[Path]:
     """Deploy the workflow into ``dest``: ``workflow/Snakefile`` (the module declaration),
     ``workflow/profiles/`` and ``config/``. Existing files are kept unless ``force``; returns
     the paths written."""
-    from inexflow.io.tables import write_text  # pandas: the Snakefile imports this module without it
-
     dest = Path(dest)
     wf, cfg = workflow_dir(), config_dir()
     targets = [dest / "workflow" / "Snakefile", dest / "workflow" / "profiles", dest / "config"]

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.io.tables import readable_strings, write_text
+from inexflow.io.atomic import write_text
+from inexflow.io.tables import readable_strings
 from inexflow.measures.catalogue import is_count
 
 # columns of the analysis tables that hold counts (sizes, depths, numbers of runs, pairs or

@@ -139,19 +139,19 @@ def select_runs(tasks: dict[str, dict], runs: dict[str, dict], key: str) -> None
     for name, et in tasks.items():
         for stem, r in runs.items():
             if et["labels"] is None and et["paths"] is None:
-                chosen = r["task"] == et["type"]
+                chosen = r["type"] == et["type"]
             else:
                 chosen = any(task_key(lab) == task_key(r.get("label") or "") for lab in et["labels"] or ()) or any(
                     fnmatch.fnmatchcase(r["file"], g) for g in et["paths"] or ())
             if not chosen:
                 continue
-            if r["task"] != et["type"]:
-                raise _error(f"config {et['key']}: run {stem} ({r['file']}) is a {r['task']} run but the evaluation "
+            if r["type"] != et["type"]:
+                raise _error(f"config {et['key']}: run {stem} ({r['file']}) is a {r['type']} run but the evaluation "
                              f"task scores {et['type']} runs")
             r["eval_tasks"].append(name)
     for stem, r in runs.items():
         if not r["eval_tasks"]:
-            what = f"a {r['task']} run" + (f" labelled {r['label']!r}" if r.get("label") else "")
+            what = f"a {r['type']} run" + (f" labelled {r['label']!r}" if r.get("label") else "")
             raise _error(f"config: run {stem} ({r['file']}) is {what} but no entry of '{key}' takes it "
                          f"(configured: {', '.join(tasks)})")
 
@@ -171,7 +171,7 @@ class Campaign:
     - ``eval_tasks``: {evaluation task: its settings} (:func:`evaluation_tasks`), each with the
       id of its assessment set (``aset``);
     - ``assessment_sets``: {id: {path, format, files}} (:func:`assessment_sets`);
-    - ``runs``: {run name: {file, task (its scoring type), label (its submission's task label),
+    - ``runs``: {run name: {file, type (its scoring type), label (its submission's task label),
       participant, eval_tasks}};
     - ``planned``: the files rule simulate_demo will write when the campaign is still to be
       simulated, else None;

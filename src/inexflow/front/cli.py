@@ -18,6 +18,7 @@ import sys
 from inexflow import __version__
 from inexflow.campaign.deploy import init, workflow_dir
 from inexflow.errors import InputError, UsageError
+from inexflow.io.atomic import write_text
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
 from inexflow.measures.registry import (
@@ -102,6 +103,9 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
     p.add_argument("--alpha", type=_fraction, default=d.alpha, help=f"overlap alpha for focused XCG (default {d.alpha:g})")
     p.add_argument("--curves", action="store_true",
                    help="print the ep/gr curve ep[0.01..1.00] and the nxCG curve nxCG@[k] per topic too")
+    p.add_argument("--qr-printed", action="store_true",
+                   help="XCG: add Q[printed] and R[printed], the 2005 paper's Eq. 13-14 as printed, on the printed "
+                        "gen = e*s and genLifted = (e+1)*s, to compare with published numbers (Q and R stay Sakai's)")
     p.add_argument("--max-list-length", type=_positive, default=d.max_list_length,
                    help=f"list length whose 1..100%% give the nxCG curve ranks (default {d.max_list_length})")
     p.add_argument("--cutoffs", type=_cutoffs, default=list(d.cutoffs),
@@ -322,7 +326,8 @@ def _positive(text: str) -> int:
 def options_from_args(args):
     """The :class:`~inexflow.model.options.Options` of an ``inexflow score`` command line."""
     return Options(quantisations=args.quant, ideal_tie=args.ideal_tie, cutoffs=args.cutoffs,
-                   max_list_length=args.max_list_length, per_topic_curves=args.curves, overlap=args.overlap,
+                   max_list_length=args.max_list_length, per_topic_curves=args.curves, qr_printed=args.qr_printed,
+                   overlap=args.overlap,
                    alpha=args.alpha, empty_topics_zero=args.empty_topics_zero, all_qrels_topics=args.all_qrels_topics,
                    topic_subset=args.topic_subset, beta=args.beta, bep_distance=args.bep_distance,
                    regroup=args.regroup, bepd_a=args.bepd_a, mean_doc_length=args.mean_doc_length,
@@ -394,7 +399,7 @@ def cmd_compare(args) -> int:
     for m in measures:
         per_topic = scores[(scores["measure"] == per_topic_name(m)) & (scores["topic"] != "all")]
         for q in dict.fromkeys(per_topic["quant"]) or [None]:
-            mat = score_matrix(scores, runs[0].task, m, q).reindex(names, fill_value=0.0)
+            mat = score_matrix(scores, runs[0].scoring_type, m, q).reindex(names, fill_value=0.0)
             answered = per_topic[per_topic["quant"] == q].groupby("run")["topic"].nunique()
             for name in names:
                 missing = mat.shape[1] - int(answered.get(name, 0))
@@ -672,7 +677,6 @@ def cmd_convert(args) -> int:
         lengths = d[d["doc_chars"] > 0].drop_duplicates("doc").set_index("doc")["doc_chars"].to_dict()
     text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths))
     if args.out:
-        from inexflow.io.tables import write_text
         write_text(text, args.out)
     else:
         sys.stdout.write(text)

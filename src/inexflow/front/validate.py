@@ -44,7 +44,7 @@ class Report:
     path: str
     problems: list[tuple[str, str, str]] = field(default_factory=list)
     run_id: str = ""
-    task: str = ""
+    scoring_type: str = ""
     topics: int = 0
     results: int = 0
 
@@ -60,7 +60,7 @@ class Report:
         warnings = len(self.problems) - self.errors
         counts = ", ".join(f"{n} {what}{'s' * (n != 1)}" for n, what in ((self.errors, "error"),
                                                                        (warnings, "warning")) if n)
-        task = f", task {self.task}" if self.task else ""
+        task = f", task {self.scoring_type}" if self.scoring_type else ""
         what = f" (run {self.run_id}{task}, {self.topics} topic{'s' * (self.topics != 1)}, {self.results} " \
                f"result{'s' * (self.results != 1)})" if self.run_id else ""
         return f"{self.path}: {'OK' if not self.errors else 'FAILED'}{what}" + (f": {counts}" if counts else "")
@@ -112,15 +112,15 @@ def _check(report: Report, path, task, assessments, topics, max_list_length):
     report.run_id, report.results = run.run_id, len(res)
     report.topics = int(res["topic"].nunique())
     wanted = normalise_task(task) if task else None
-    if wanted and run.task and run.task != wanted:
-        report.problems.append(("error", str(path), f"the run is a {run.task} run (task {run.task_label!r}), not "
+    if wanted and run.scoring_type and run.scoring_type != wanted:
+        report.problems.append(("error", str(path), f"the run is a {run.scoring_type} run (task {run.task_label!r}), not "
                                 f"{wanted} as --task {task} says"))
-    report.task = wanted or run.task
-    if not report.task:
+    report.scoring_type = wanted or run.scoring_type
+    if not report.scoring_type:
         report.problems.append(("error", str(path), f"the run does not name its task: give --task ({', '.join(TASKS)} "
                                 "or a submission label)"))
         return
-    run.task = report.task
+    run.scoring_type = report.scoring_type
     answered = set(res["topic"].astype(str))
     # what the workflow warns an organiser of (the readers warn of repeated results themselves)
     warnings = long_lists(res, max_list_length) + all_tied(res)
@@ -135,7 +135,7 @@ def _check(report: Report, path, task, assessments, topics, max_list_length):
             report.problems.append(("warning", report.path, f"the run answers {len(expected & answered)} of the "
                                     f"{len(expected)} topics in the topic set; missing: {_named(expected - answered)}"))
         _extra_topics(report, answered, expected, "in the topic set", "")
-    if report.task in NO_OVERLAP:
+    if report.scoring_type in NO_OVERLAP:
         _overlap(report, run, assessments)
 
 
@@ -159,7 +159,7 @@ def _overlap(report: Report, run, assessments):
             r = res[flags].iloc[0]
             report.problems.append(("warning", f"{report.path}:line {r.line}", f"{int(flags.sum())} results "
                                     f"overlap another of their topic (the first: topic {r.topic}, element "
-                                    f"{r.doc}{r.xpath}); the {run.task} task asks for none (the measures penalise "
+                                    f"{r.doc}{r.xpath}); the {run.scoring_type} task asks for none (the measures penalise "
                                     "overlap)"))
         return
     in_file = in_file_order(run)

@@ -95,7 +95,7 @@ class RunTable:
 
     run_id: str
     participant: str
-    task: str
+    scoring_type: str  # how the run is scored (inexflow.io.task_labels.TASKS)
     format: str
     source: str
     results: pd.DataFrame

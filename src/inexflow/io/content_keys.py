@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from inexflow.errors import InputError, open_input
-from inexflow.io.tables import atomic_path
+from inexflow.io.atomic import atomic_path
 
 _COLUMNS = ("name", "dev", "ino", "size", "mtime_ns", "ctime_ns", "key")
 

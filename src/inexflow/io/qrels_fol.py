@@ -23,9 +23,9 @@ characters twice.
 from __future__ import annotations
 
 from inexflow.errors import InputError, decode_text, warn_input
+from inexflow.io.atomic import write_text
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table
 from inexflow.io.compressed import read_bytes
-from inexflow.io.tables import write_text
 from inexflow.io.topic_order import topic_sort_key
 
 INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int

@@ -19,9 +19,9 @@ import pyarrow.compute as pc
 from lxml import etree
 
 from inexflow.errors import InputError, warn_input
+from inexflow.io.atomic import write_text
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
 from inexflow.io.compressed import read_bytes
-from inexflow.io.tables import write_text
 from inexflow.io.task_labels import normalise_task
 from inexflow.io.xmlutil import attr, check_tag, local, parse_xml, safe_parser, where
 from inexflow.io.xpath import canonical_xpath

@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape, quoteattr
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
-from inexflow.io.tables import write_text
+from inexflow.io.atomic import write_text
 from inexflow.io.xmlutil import attr, local, parse_xml, where
 
 TOPIC_COLUMNS = ["topic", "ct_no", "type", "title", "castitle", "description", "narrative"]

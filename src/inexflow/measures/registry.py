@@ -130,14 +130,16 @@ def curve_ranks(max_length: int) -> list[int]:
 
 def xcg_measure_names(opts: dict) -> list[str]:
     cutoffs = [int(k) for k in _opt(opts, "cutoffs")]
+    printed = ["Q[printed]", "R[printed]"] if _opt(opts, "qr_printed") else []
     return ([f"nxCG[{k}]" for k in cutoffs] + [f"MAnxCG[{k}]" for k in cutoffs] + ["MAep", "iMAep", "Q", "R"]
-            + [f"ep[{p / 100:.2f}]" for p in GAIN_RECALL_PERCENTS]
+            + printed + [f"ep[{p / 100:.2f}]" for p in GAIN_RECALL_PERCENTS]
             + [f"nxCG@[{k}]" for k in curve_ranks(int(_opt(opts, "max_list_length")))]
             + ["num_q"])
 
 
 register(Family("xcg", "inexflow.measures.xcg:score_xcg", xcg_measure_names,
-                (*RECALLBASE_OPTIONS, "cutoffs", "overlap", "alpha", "max_list_length", "per_topic_curves"),
+                (*RECALLBASE_OPTIONS, "cutoffs", "overlap", "alpha", "max_list_length", "per_topic_curves",
+                 "qr_printed"),
                 needs=frozenset({"recallbases"}),
                 headline=lambda opts: ["MAep", "iMAep", *(f"nxCG[{int(k)}]" for k in _opt(opts, "cutoffs")), "Q", "R"]))
 register(Family("fetchbrowse", "inexflow.measures.fetchbrowse:score_fetchbrowse",

@@ -27,7 +27,9 @@ from inexflow.model.runs import resolve_extents
 def scoring_context(a: Assessments, task: str, families, options: Options, recallbases=None,
                     index: pd.DataFrame | None = None) -> ScoringContext:
     """The context families score in. Recall-bases and index are kept only for families that
-    declare they need them, so that both doors give every family the same inputs."""
+    declare they need them, and the recall-bases only of ``options.quantisations`` (the
+    workflow builds those of every task on the same assessments), so that both doors give
+    every family the same inputs."""
     need = needs(families)
     if a.scale == "trec" and set(families) != {"trec"}:
         other = ", ".join(f for f in families if f != "trec")
@@ -35,7 +37,8 @@ def scoring_context(a: Assessments, task: str, families, options: Options, recal
                          "qrels (topic iteration doc grade: document grades only). Score them with the trec family "
                          "(trec_eval's measures: map, P_k, bpref, ndcg, ...), or give FOL qrels (topic Q0 doc rel_chars doc_chars [bep "
                          "offset:length ...]) for the passage measures")
-    return ScoringContext(a, dict(recallbases or {}) if "recallbases" in need else {}, options.for_task(task),
+    rbs = {q: recallbases[q] for q in options.quantisations if q in (recallbases or {})}
+    return ScoringContext(a, rbs if "recallbases" in need else {}, options.for_task(task),
                           index if "index" in need else None)
 
 
@@ -99,5 +102,5 @@ def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
     fn = get_family(family).score_function()
     df = fn(in_evaluation_order(run, family), ctx)
     df.insert(0, "run", run.name)
-    df.insert(2, "task", run.task)
+    df.insert(2, "task", run.scoring_type)
     return df[SCORE_COLUMNS]

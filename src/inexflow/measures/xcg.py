@@ -20,7 +20,15 @@ value past |xI| (Eq. 1-2):
   docs/measures.md): cbg(i) = sum_{j<=i} (xG[j] + 1 if xG[j] > 0), the cumulated bonused
   gain; cig(i) = xCI[i], the ideal cumulated gain without the bonus (held past |xI|);
   Q = (1/R) sum_i [xG[i] > 0] cbg(i) / (cig(i) + i); R-measure = cbg(R) / (cig(R) + R),
-  R = |xI|. Sakai's blended ratio makes the ideal run score exactly 1.
+  R = |xI|. Sakai's blended ratio makes the ideal run score exactly 1. Q and R, unlike the
+  other measures, change with the scale of the gains: they see the registry's gen = e s / 2
+  and genLifted = (e + 1) s / 3 (:mod:`inexflow.model.quantisation`).
+- ``Q[printed]`` and ``R[printed]`` (option ``qr_printed``): Eq. 13-14 as printed, for
+  comparison with published numbers: the gains on the printed scale of Eq. 1-3 (gen = e s,
+  genLifted = (e + 1) s: :func:`~inexflow.model.quantisation.printed_factor`); cig(j) "the
+  cumulated bonus gain derived for the ideal vector (analogue to cbg)", i.e. with the bonus;
+  Q[printed] = (1/R) sum_j isrel(d_j) cbg(j) / (cig(j) + j) (Eq. 13) and R[printed] =
+  cbg(R) / (cbg(R) + R) (Eq. 14).
 
 The Thorough task (overlap off) takes xG[i] = quant of the result's assessment (0 for
 unassessed elements) and xI = every element of the full recall-base. The Focused task
@@ -38,16 +46,37 @@ from inexflow.measures.context import ScoringContext, element_results, tidy
 from inexflow.measures.overlap import focused_gains
 from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
 from inexflow.measures.topicset import scored_topics
+from inexflow.model.quantisation import printed_factor
 
 GR_LEVELS = np.round(np.asarray(GAIN_RECALL_PERCENTS) / 100, 2)
 GR_TOLERANCE = 1e-9  # gain-recall within this of a level reaches it (summation-order rounding)
 
 
-def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=()) -> dict[str, float]:
+def cumulated_bonus_gain(g: np.ndarray) -> np.ndarray:
+    """cbg(i) = bg(i) + cbg(i - 1), bg(i) = g(i) + 1 if g(i) > 0 else 0 (2005 paper, section 3.4)."""
+    return np.cumsum(np.where(g > 0, g + 1.0, 0.0))
+
+
+def printed_q_r(xg: np.ndarray, xi: np.ndarray) -> dict[str, float]:
+    """Q and R as the 2005 paper prints them (Eq. 13-14), on gains ``xg`` and the ideal vector
+    ``xi`` (sorted descending, all > 0) already on the printed scale: cig is the ideal's
+    cumulated *bonus* gain, held past |xI|, and R-measure's denominator is cbg(R) + R."""
+    n, L = len(xi), len(xg)
+    cbg, cig = cumulated_bonus_gain(xg), cumulated_bonus_gain(xi)
+    j = np.arange(1, L + 1)
+    q = float(((xg > 0) * cbg / (cig[np.minimum(j, n) - 1] + j)).sum() / n) if L else 0.0
+    cbg_r = cbg[min(n, L) - 1] if L else 0.0
+    return {"Q[printed]": q, "R[printed]": float(cbg_r / (cbg_r + n))}
+
+
+def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_scale: float | None = None
+              ) -> dict[str, float]:
     """All XCG measures for one topic (xi sorted descending, all > 0).
 
     ``curve_ranks`` adds nxCG at those ranks (the nxCG curve) as ``nxCG@[k]``; the ep/gr
-    curve ``ep[0.01]`` .. ``ep[1.00]`` is always computed (iMAep is its mean).
+    curve ``ep[0.01]`` .. ``ep[1.00]`` is always computed (iMAep is its mean). A
+    ``printed_scale`` adds ``Q[printed]`` and ``R[printed]`` (:func:`printed_q_r`) on the
+    gains times it (the quantisation's :func:`~inexflow.model.quantisation.printed_factor`).
     """
     n = len(xi)
     xci = np.cumsum(xi)
@@ -82,13 +111,15 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=()) -> dict[s
     # Q and R
     L = len(xg)
     isrel = xg > 0
-    cbg = np.cumsum(np.where(isrel, xg + 1.0, 0.0))
+    cbg = cumulated_bonus_gain(xg)
     cig_full = xci
     i = np.arange(1, L + 1)
     cig = cig_full[np.minimum(i, n) - 1] if L else np.zeros(0)
     out["Q"] = float((isrel * cbg / (cig + i)).sum() / n)
     cbg_r = cbg[min(n, L) - 1] if L else 0.0
     out["R"] = float(cbg_r / (cig_full[n - 1] + n))
+    if printed_scale is not None:
+        out |= printed_q_r(xg * printed_scale, xi * printed_scale)
     for lv, v in zip(GR_LEVELS, at):
         out[f"ep[{lv:.2f}]"] = float(v)
     for k in curve_ranks:
@@ -136,9 +167,11 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     alpha = float(ctx.opt("alpha"))
     ranks = curve_ranks(int(ctx.opt("max_list_length")))
     keep_curves = bool(ctx.opt("per_topic_curves"))
+    printed = bool(ctx.opt("qr_printed"))
     results = element_results(run, "xcg")
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
+        scale = printed_factor(ctx.assessments.scale, quant) if printed else None
         ideal_by_topic = ideal_vectors(rb, overlap)
         topics = scored_topics(run, [t for t in ctx.assessments.topics if t in ideal_by_topic], ctx,
                                judged=ctx.assessments.topics)
@@ -146,7 +179,7 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
         by_topic = {t: gains[idx] for t, idx in results.groupby("topic", sort=False).indices.items()}
         per = {}
         for t in topics:
-            per[t] = xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs, ranks)
+            per[t] = xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs, ranks, scale)
             rows.extend((t, quant, m, v) for m, v in per[t].items()
                         if keep_curves or not (m.startswith("ep[") or m.startswith("nxCG@[")))
         rows.extend(mean_rows("xcg", per, quant))

@@ -32,6 +32,7 @@ class Options:
     cutoffs: tuple[int, ...] = (5, 10, 25, 50)  # nxCG / MAnxCG and EPRUM precision-at-k cut-offs
     max_list_length: int = 1500                # the nxCG curve is taken at 1..100 % of these ranks
     per_topic_curves: bool = False             # keep ep/gr and nxCG curves per topic (means always kept)
+    qr_printed: bool = False                   # XCG: add Q[printed], R[printed] (2005 paper Eq. 13-14 as printed)
     overlap: str | None = None                 # XCG overlap on/off; None = default_overlap(task)
     alpha: float = 1.0                         # XCG overlap alpha
     empty_topics_zero: bool = False            # -e: topics assessed but absent from the run score 0
@@ -141,7 +142,7 @@ def _topics(name, v):
 
 
 _CHECKS = {"quantisations": _each(_text), "ideal_tie": _one_of("ancestor", "descendant"),
-           "cutoffs": _each(_whole(1)), "max_list_length": _whole(1), "per_topic_curves": _flag,
+           "cutoffs": _each(_whole(1)), "max_list_length": _whole(1), "per_topic_curves": _flag, "qr_printed": _flag,
            "overlap": _one_of(None, "on", "off"), "alpha": _number(0, 1, low_open=False),
            "empty_topics_zero": _flag, "all_qrels_topics": _flag, "topic_subset": _topics,
            "beta": _number(0), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0)),

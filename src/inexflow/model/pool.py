@@ -1,10 +1,20 @@
 """INEX document-level pooling (Pal, Mitra & Kamps, section 3; INEX 2005 paper, section 7).
 
-For one topic, each run contributes the documents of its top d results; the pool depth
-is the smallest d at which the distinct documents of all runs reach the target pool
-size (all documents if the target is never reached). ``position`` is the 1-based
-position of a result in the run's ranked list for the topic; a document enters the pool
-at the smallest position at which any run returns it.
+For one topic, each run contributes the documents of its top d; the pool depth is the
+smallest d at which the distinct documents of all runs reach the target pool size (all
+documents if the target is never reached). A document enters the pool at the smallest
+depth at which any run returns it. Depth is counted one of two ways:
+
+- in result positions (the campaign's pool, build_pool, and the simulator's): a run's top
+  d are its first d results, ``pos``, the 1-based position of a document's first result in
+  the run's list for the topic;
+- in articles (Pal et al.'s pools, ``articles=True``): a run's top d are its first d
+  distinct documents, ``pos`` replaced by the document's rank among them
+  (:func:`article_ranks`). Pal et al. count the INEX pool depth this way: "the dynamically
+  chosen pool depth, which is at least 30 in terms of articles (and substantially higher in
+  terms of elements)" (Introduction), and regenerate their pools from it ("d_Q is taken to be
+  the minimum depth at which the number of distinct documents in the generated pool is
+  greater than (or equal to) the original pool size for Q", "Reducing Pool Depth").
 """
 
 from __future__ import annotations
@@ -17,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.io.tables import CachedTableError, read_codes, read_parquet, read_parquet_metadata
+from inexflow.io.tables import read_codes, read_parquet
 from inexflow.io.topic_order import topic_sort_key
 
 
@@ -36,12 +46,30 @@ def entry_depths(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return entries_from_first_positions({name: first_positions(runs[name]) for name in runs})
 
 
-def entries_from_first_positions(firstpos) -> pd.DataFrame:
+def article_ranks(topic_codes: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Per row of one run's first-positions table (a topic's code and its document's first
+    position; each document once per topic): the document's rank among the run's distinct
+    documents for the topic, 1 for the first, the depth in articles at which the run
+    contributes it to a pool (Pal et al., "at least 30 in terms of articles")."""
+    n = len(positions)
+    if not n:
+        return np.zeros(0, np.int64)
+    order = np.lexsort((positions, topic_codes))  # by topic, then position
+    t = np.asarray(topic_codes)[order]
+    start = np.r_[True, t[1:] != t[:-1]]
+    first = np.maximum.accumulate(np.where(start, np.arange(n), 0))  # each row's topic's first row
+    ranks = np.empty(n, np.int64)
+    ranks[order] = np.arange(n) - first + 1
+    return ranks
+
+
+def entries_from_first_positions(firstpos, articles: bool = False) -> pd.DataFrame:
     """Entry depths from the runs' cached first positions (:func:`first_positions`), in the
-    order the (topic, doc) pairs first come in the runs taken by name. ``firstpos`` maps run
-    names to tables; a :class:`LazyTables` reads each only when it is its turn, so the
-    memory held is one table and integer arrays for all of them."""
-    keys, pos, topics, docs, _ = _first_position_keys(firstpos, sorted(firstpos))
+    order the (topic, doc) pairs first come in the runs taken by name; in result positions,
+    or with ``articles`` in articles (:func:`article_ranks`). ``firstpos`` maps run names to
+    tables; a :class:`LazyTables` reads each only when it is its turn, so the memory held is
+    one table and integer arrays for all of them."""
+    keys, pos, topics, docs, _ = _first_position_keys(firstpos, sorted(firstpos), articles)
     if not len(keys):
         return pd.DataFrame({"topic": pd.Series([], dtype=object), "doc": pd.Series([], dtype=object),
                              "entry": pd.Series([], dtype=np.int64)})
@@ -53,10 +81,10 @@ def entries_from_first_positions(firstpos) -> pd.DataFrame:
 
 
 def regenerated_entries(paths) -> pd.DataFrame:
-    """Pal et al.'s pool regenerated from some runs (the analysed ones): the entry depths
-    (:func:`entries_from_first_positions`) of the first-positions tables at ``paths``, each
-    named by its file (``firstpos/RUN.parquet``) and read one at a time."""
-    return entries_from_first_positions(LazyTables({Path(p).stem: p for p in paths}))
+    """Pal et al.'s pool regenerated from some runs (the analysed ones): the entry depths in
+    articles (:func:`entries_from_first_positions`) of the first-positions tables at
+    ``paths``, each named by its file (``firstpos/RUN.parquet``) and read one at a time."""
+    return entries_from_first_positions(LazyTables({Path(p).stem: p for p in paths}), articles=True)
 
 
 class LazyTables(Mapping):
@@ -82,11 +110,11 @@ class LazyTables(Mapping):
         return len(self.paths)
 
 
-def _first_position_keys(firstpos, names):
+def _first_position_keys(firstpos, names, articles: bool = False):
     """One pass over the tables ``names`` of ``firstpos``: every row's (topic, doc) as one
     int64 key (topic number << 32 | doc number, both numbered in order of first appearance),
-    its position, the topic and doc names, and each table's row count. Only integer arrays
-    are kept."""
+    its position (with ``articles``, its rank in articles, :func:`article_ranks`), the topic
+    and doc names, and each table's row count. Only integer arrays are kept."""
     tid: dict[str, int] = {}
     did: dict[str, int] = {}
     keys, pos, counts = [], [], []
@@ -98,6 +126,8 @@ def _first_position_keys(firstpos, names):
         if len(p) and p.max() > np.iinfo(np.int32).max:
             raise UsageError(f"run {name}: a result position over {np.iinfo(np.int32).max} (a list that long cannot be "
                              "pooled)")
+        if articles:
+            p = article_ranks(tc, p)
         pos.append(p.astype(np.int32))  # positions in one run's list: int32 halves the largest arrays
         counts.append(len(p))
     all_keys = _concat(keys)
@@ -177,10 +207,11 @@ def build_pool(runs: dict[str, pd.DataFrame], target: int | None = None,
 NEVER = np.iinfo(np.int64).max  # the entry depth of a pair no (other) group retrieves
 
 
-def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False) -> LeftOutEntries:
+def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False,
+                            articles: bool = False) -> LeftOutEntries:
     """For every group, the entry depths of the pool built without that group's runs, as a
     mapping group -> table (topic, doc, entry) computed when asked for, rows in (topic, doc)
-    order.
+    order; depths in result positions, or with ``articles`` in articles.
 
     ``runs`` holds result tables, or (``cached=True``) the runs' first positions (a
     :class:`LazyTables` reads them one at a time). Computed once from a (topic, doc) x group
@@ -190,7 +221,7 @@ def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False) 
     """
     names = sorted(runs)
     source = runs if cached else LazyTables({n: n for n in names}, lambda _, n: first_positions(runs[n]))
-    keys, pos, topics, docs, counts = _first_position_keys(source, names)
+    keys, pos, topics, docs, counts = _first_position_keys(source, names, articles)
     gnames = sorted({groups.get(n, n) for n in names})
     gidx = {g: i for i, g in enumerate(gnames)}
     # the distinct (topic, doc) pairs numbered in (topic, doc) order as the strings sort
@@ -220,8 +251,7 @@ class LeftOutEntries(Mapping):
     """group -> entry depths without that group (see :func:`leave_group_out_entries`): the
     distinct (topic, doc) pairs of all runs are numbered in (topic, doc) order (``sortable``:
     topic rank x number of docs + doc rank, ascending). ``runs`` maps the pooled runs to their
-    groups. The build_pool stage caches it (:meth:`to_frame`, :meth:`load`), so that
-    leave-one-group-out does not read every run's first positions again."""
+    groups."""
 
     never = NEVER
 
@@ -232,42 +262,9 @@ class LeftOutEntries(Mapping):
         self._nd = max(len(docs), 1)
         self.tcode = sortable // self._nd      # topic rank of every pair, ascending
 
-    def entries(self) -> pd.DataFrame:
-        """Every pair's entry depth in the pool of all groups (topic, doc, entry), what
-        :func:`entries_from_first_positions` gives in another row order."""
-        return pd.DataFrame({"topic": self.topics_of_pairs(), "doc": self.docs_of_pairs(), "entry": self.low})
-
-    def to_frame(self) -> tuple[pd.DataFrame, dict]:
-        """The table and metadata :meth:`load` reads back: per pair, in (topic, doc) order, its
-        topic and doc, its entry depth over all groups, the group that retrieves it first
-        (``first``, a number in the metadata's ``groups``) and the entry depth over the other
-        groups (``second``)."""
-        table = pd.DataFrame({"topic": pd.Categorical.from_codes(self.tcode, self.topics),
-                              "doc": pd.Categorical.from_codes(self.sortable % self._nd, self.docs),
-                              "entry": self.low, "first": self.first.astype(np.int32), "second": self.second})
-        return table, {"groups": self.gnames, "runs": self.runs}
-
-    @classmethod
-    def load(cls, path, runs=None) -> LeftOutEntries:
-        """The table build_pool cached at ``path`` (:meth:`to_frame`); with ``runs`` (the
-        pooled runs' names), a table built from other runs is a
-        :class:`~inexflow.io.tables.CachedTableError` naming it."""
-        meta = read_parquet_metadata(path)
-        if runs is not None and sorted(meta.get("runs") or {}) != sorted(runs):
-            raise CachedTableError(path, "cached table was built from other runs than the campaign's pooled runs")
-        t = read_parquet(path, categories=("topic", "doc"))
-        tcode, topics = pd.factorize(t["topic"], sort=True)
-        dcode, docs = pd.factorize(t["doc"], sort=True)
-        topics, docs = [str(x) for x in topics], [str(x) for x in docs]
-        sortable = tcode.astype(np.int64) * max(len(docs), 1) + dcode
-        if len(sortable) > 1 and not (np.diff(sortable) > 0).all():
-            raise CachedTableError(path, "cached table's (topic, doc) pairs are not distinct and in order")
-        return cls(meta["runs"], meta["groups"], t["first"].to_numpy(np.int64), t["entry"].to_numpy(np.int64),
-                   t["second"].to_numpy(np.int64), sortable, topics, docs)
-
     def best(self, g) -> np.ndarray:
         """Every pair's entry depth in the pool without group ``g`` (``never``: no other group
-        retrieves it); a group none of whose runs is pooled takes nothing away."""
+        retrieves it); a group none of whose runs is pooled (``None``) takes nothing away."""
         if g not in self.gnames:
             return self.low
         k = self.gnames.index(g)
@@ -281,24 +278,28 @@ class LeftOutEntries(Mapping):
         return pd.DataFrame({"topic": self.topics_of_pairs()[keep], "doc": self.docs_of_pairs()[keep],
                              "entry": best[keep]})
 
-    def pooled(self, g, target: int | None = None, depth: int | None = None) -> np.ndarray:
-        """Which pairs the pool built without group ``g`` holds: :func:`pool_from_entries`'
-        rule (per topic, every document entering at or above the depth where the pool first
-        reaches ``target`` documents, or at or above ``depth``) on integers, with no strings
-        built per group."""
+    def pooled(self, g, target: int | Mapping | None = None, depth: int | None = None) -> np.ndarray:
+        """Which pairs the pool built without group ``g`` (``None``: with every group) holds:
+        :func:`pool_from_entries`' rule (per topic, every document entering at or above the
+        depth where the pool first reaches ``target`` documents, or at or above ``depth``) on
+        integers, with no strings built per group. ``target`` is one size for every topic or a
+        mapping topic -> size (a topic it lacks: 1)."""
         if (target is None) == (depth is None):
             raise UsageError("give exactly one of target (pool size) or depth")
         best = self.best(g)
         keep = best != self.never
         if depth is not None:
             return keep & (best <= int(depth))
+        if isinstance(target, Mapping):
+            target = np.array([target.get(t, 1) for t in self.topics], dtype=np.int64)
         return keep & (best <= self._target_depths(best, keep, target)[self.tcode])
 
-    def _target_depths(self, best, keep, target: int) -> np.ndarray:
-        """Per topic, the ``target``-th smallest entry depth among the pairs ``keep`` holds
-        (the largest when fewer; -1 when none): from a (topic, depth) histogram when the depths
-        are list positions (6x faster than sorting, for leave-one-group-out's one call per
-        group), else by sorting."""
+    def _target_depths(self, best, keep, target) -> np.ndarray:
+        """Per topic, the ``target``-th smallest entry depth (``target``: one number, or one
+        per topic in :attr:`topics` order) among the pairs ``keep`` holds (the largest when
+        fewer; -1 when none): from a (topic, depth) histogram when the depths are list
+        positions (6x faster than sorting, for leave-one-group-out's one call per group), else
+        by sorting."""
         nt = len(self.topics)
         kept = best[keep]
         hi = int(kept.max()) + 1 if len(kept) else 1

@@ -3,7 +3,8 @@
 One registry, keyed by (scale, name); adding a quantisation is one decorated function.
 Definitions follow ``docs/measures.md`` (Quantisations), which settles the 2005
 paper (Kazai & Lalmas, INEX 2005 evaluation measures, section 4), the 2006 paper
-(section 3) and the 2002-2004 scale of Hiemstra & Mihajlovic (section 2).
+(section 3), the 2002-2004 scale of Hiemstra & Mihajlovic (section 2) and Ogilvie &
+Lalmas' reduced scales of the 2004 grades (section 4.1.3).
 
 Encoding of the assessment table: on ``inex2005`` exh is -1 for ``?`` (too small), 0, 1
 or 2 and spec is rsize/size; on ``inex2006`` and ``fol`` only spec counts; on
@@ -68,6 +69,18 @@ def q2005_gen(e, s):
 def q2005_gen_lifted(e, s):
     """(e' + 1) * s / 3 for relevant elements (s > 0), e' = 0 for ``?``."""
     return np.where(s > 0, (np.maximum(e, 0) + 1) * s / 3, 0.0)
+
+
+# What the registry's values are multiplied by to give the printed quantisations of the 2005
+# paper (Eq. 2-3: gen = e s in [0, 2], genLifted = (e + 1) s in [0, 3]); the registry keeps
+# every gain in [0, 1]. nxCG, MAep and iMAep are unchanged by a common factor; Q and R are not.
+PRINTED_FACTORS = {("inex2005", "gen"): 2.0, ("inex2005", "genLifted"): 3.0}
+
+
+def printed_factor(scale: str, name: str) -> float:
+    """The factor from quantisation ``name``'s registry values to its printed ones (1 where
+    the registry holds the printed function)."""
+    return PRINTED_FACTORS.get((SCALE_ALIASES.get(scale, scale), name), 1.0)
 
 
 @register("inex2005", "binexh")
@@ -145,3 +158,34 @@ def q2002_liberal(e, s):
 @register("inex2002", "anyrel")
 def q2002_anyrel(e, s):
     return (e > 0).astype(float)
+
+
+# --- Ogilvie & Lalmas' reduced scales of the 2002-2004 grades (section 4.1.3) ------------------
+# "A reduced scale of 0, 1, 2 where 0 corresponds to not exhaustive/specific, 1 to somewhat
+# exhaustive/specific, and 2 to highly exhaustive/specific": marginally (1) and fairly (2)
+# merge into somewhat; the 0, 1 scale keeps only relevant or not (1, 2 and 3 merge). A merged
+# grade is read as the highest grade it merges (docs/measures.md, Quantisations): each scale
+# maps a 0..3 grade to that grade, so the top grade stays 3 and strict keeps its meaning.
+REDUCED_SCALES = {"012": np.array([0, 2, 2, 3]), "01": np.array([0, 3, 3, 3])}
+# the 2004 quantisations Ogilvie & Lalmas apply on the reduced scales (Strict 4, Gen 4, SOG)
+REDUCED_BASES = ("strict", "gen", "sog")
+
+
+def reduced(base: str, scale: str, specificity: bool) -> QuantFn:
+    """The 2004 quantisation ``base`` on assessments whose exhaustivity (and with
+    ``specificity`` their specificity too) were given on the reduced ``scale``
+    (:data:`REDUCED_SCALES`): ``base`` of the grades each merged grade is read as."""
+    fn, to = QUANTISATIONS[("inex2002", base)], REDUCED_SCALES[scale]
+
+    def on_reduced(e, s):
+        return fn(to[e.astype(int)], to[s.astype(int)] if specificity else s)
+    return on_reduced
+
+
+# BASE_eSCALE: exhaustivity on the reduced scale (INEX 2005 reduced exhaustivity only);
+# BASE_es012: both dimensions, as the paper's sentence reads. On the 0, 1 scale for both
+# dimensions every base is anyrel (1 for any relevant element), so it is not repeated.
+for _base in REDUCED_BASES:
+    for _scale in REDUCED_SCALES:
+        register("inex2002", f"{_base}_e{_scale}")(reduced(_base, _scale, specificity=False))
+    register("inex2002", f"{_base}_es012")(reduced(_base, "012", specificity=True))

@@ -50,8 +50,8 @@ class Run(RunTable):
         return bool((self.results["offset"] >= 0).any())
 
     def meta(self) -> dict:
-        return {"run_id": self.run_id, "name": self.name, "participant": self.participant, "task": self.task,
-                "task_label": self.task_label or self.task, "format": self.format, "source": self.source,
+        return {"run_id": self.run_id, "name": self.name, "participant": self.participant, "scoring_type": self.scoring_type,
+                "task_label": self.task_label or self.scoring_type, "format": self.format, "source": self.source,
                 **({"rank_error": self.rank_error} if self.rank_error else {})}
 
     def save(self, path, made_from: dict | None = None, run_key: str | None = None):
@@ -68,9 +68,9 @@ class Run(RunTable):
         if name is not None:
             check_identity(path, m, name=name)
         try:
-            return cls(m["run_id"], m["participant"], m["task"], m["format"], m["source"],
+            return cls(m["run_id"], m["participant"], m["scoring_type"], m["format"], m["source"],
                        read_parquet(path, categories=("topic", "doc") if categorical else None),
-                       m.get("task_label", m["task"]), m.get("name", ""), rank_error=m.get("rank_error", ""))
+                       m.get("task_label", m["scoring_type"]), m.get("name", ""), rank_error=m.get("rank_error", ""))
         except KeyError as e:
             raise CachedTableError(path, f"cached run table has no {e.args[0]!r} in its metadata") from None
 
@@ -94,7 +94,7 @@ def read_run(path, task: str | None = None, participant: str | None = None, fmt:
         if t is None:
             raise InputError(path, None, f"unknown task {task!r}", ", ".join(TASKS) + " or a submission label "
                              "such as CO.Focussed, SSCAS, AllInContext")
-        run.task, run.task_label = t, str(task)
+        run.scoring_type, run.task_label = t, str(task)
     if participant:
         run.participant = str(participant)
     if not run.participant:

@@ -54,18 +54,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from inexflow.io.atomic import write_json, write_text
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, RESULT_COLUMNS, make_table
 from inexflow.io.collection import INDEX_COLUMNS, index_document, index_files
 from inexflow.io.qrels_fol import write_fol_qrels
 from inexflow.io.run_text import fol_run_text
 from inexflow.io.run_xml import write_xml_run
-from inexflow.io.tables import write_json, write_text
 from inexflow.io.topics import write_topics
 from inexflow.model.assessments import Assessments
-from inexflow.model.collection_index import document_name
 from inexflow.model.pool import entries_from_first_positions, first_positions, pool_from_entries
 from inexflow.model.recallbase import overlap_with_passages
 from inexflow.model.runs import Run
+from inexflow.model.shard_plan import document_name
 from inexflow.simulate.simconfig import SETTINGS, STRUCTURES, SimulationConfig, simulation_config  # noqa: F401
 from inexflow.simulate.wikipedia import doc_ids, write_collection
 
@@ -309,7 +309,7 @@ def assessment_files(out: Path, cfg: SimulationConfig) -> dict[str, str]:
 def planned_files(outdir, cfg: SimulationConfig) -> dict:
     """The files :func:`simulate` writes for ``cfg``, known without simulating: ``marker``
     (``campaign.json``, written last), ``topics``, ``assessments`` (every file) and ``runs``
-    ({path: what :func:`inexflow.campaign.config.sniff_run` will read in it: the XML ``task`` label and
+    ({path: what :func:`inexflow.campaign.config.sniff_run` will read in it: the XML ``task_label`` and
     ``participant``, nothing for a text run}) and ``formats`` ({assessment file: its format}). The
     workflow plans a missing demo campaign with it."""
     if cfg.max_runs is not None:
@@ -323,7 +323,7 @@ def planned_files(outdir, cfg: SimulationConfig) -> dict:
                 continue
             for r in range(cfg.runs_per_group):
                 name, _, group = _run_file(g, key, r)
-                runs[str(out / "runs" / name)] = {} if key == "fol" else {"task": label, "participant": group}
+                runs[str(out / "runs" / name)] = {} if key == "fol" else {"task_label": label, "participant": group}
     return {"marker": str(out / "campaign.json"), "topics": str(out / "topics.xml"),
             "assessments": list(formats), "formats": formats, "runs": runs}
 
