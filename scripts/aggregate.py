@@ -6,7 +6,7 @@ from pathlib import Path
 
 from inexflow.analysis.aggregate import combine_scores, read_task_scores, summary_counts, task_summary, task_warnings
 from inexflow.analysis.correlate import averaged_table, measure_correlations, paper_matrix
-from inexflow.campaign.stage import merged_run_keys, run_stage
+from inexflow.campaign.stage import merged_keys, run_stage
 from inexflow.campaign.tasks import task_table
 from inexflow.io.tables import write_parquet, write_tsv
 
@@ -14,7 +14,7 @@ from inexflow.io.tables import write_parquet, write_tsv
 def main(smk, log):
     scores = combine_scores([read_task_scores(p) for p in smk.input.scores])
     warnings = {Path(p).stem: task_warnings(p) for p in smk.input.scores}
-    write_parquet(scores, smk.output.scores, {"run_keys": merged_run_keys(smk.input.scores)})
+    write_parquet(scores, smk.output.scores, merged_keys(smk.input.scores))
     write_tsv(scores, smk.output.scores_tsv)
     write_tsv(scores[scores["topic"] == "all"], smk.output.means)
     participants = dict(smk.params.participants)

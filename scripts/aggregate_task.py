@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from inexflow.analysis.aggregate import combine_scores
-from inexflow.campaign.stage import recorded_run_keys, run_stage
+from inexflow.campaign.stage import merged_keys, recorded_run_keys, run_stage
 from inexflow.io.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
 
 
@@ -26,7 +26,8 @@ def main(smk, log):
     scores = combine_scores([s for s, _ in parts.values()])
     log.info("task %s: %d score tables, %d values", task, len(smk.input.scores), len(scores))
     write_parquet(scores, smk.output.scores, {"task": task, "warnings": {r: w for r, (_, w) in parts.items() if w},
-                                              "run_keys": recorded_run_keys(smk.input.scores)})
+                                              "run_keys": recorded_run_keys(smk.input.scores),
+                                              **merged_keys(smk.input.scores, ["input_keys"])})
 
 
 run_stage(main, snakemake)  # noqa: F821

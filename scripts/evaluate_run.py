@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from inexflow.analysis.rejudge import JudgedRuns
-from inexflow.campaign.stage import check_unchanged, made_from, run_stage
+from inexflow.campaign.stage import check_unchanged, made_from, merged_keys, run_stage
 from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
 from inexflow.measures.context import SCORE_COLUMNS
 from inexflow.measures.session import Session, scoring_context
@@ -79,7 +79,8 @@ def main(smk, log):
             tables.append(scores.assign(task=task))
     scores = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
     write_parquet(scores, smk.output.scores, {"run": name, "tasks": list(smk.params.tasks), "warnings": warnings,
-                                              "made_from": inputs, "run_key": run_key})
+                                              "made_from": inputs, "run_key": run_key,
+                                              **merged_keys([*smk.input.tables, *smk.input.index, *smk.input.recallbases])})
 
     if smk.output.get("judged"):
         aset = smk.params.analysis_aset

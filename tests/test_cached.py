@@ -114,3 +114,40 @@ def test_another_runs_table_is_named_as_such_before_its_key_is_compared(tmp_path
     job = SimpleNamespace(input=[str(by_run / "A.parquet")], params=SimpleNamespace(run_keys={"A": "kA"}))
     with pytest.raises(CachedTableError, match="cached table holds run 'B', not 'A'"):
         check_run_keys(job)
+
+
+def test_a_table_made_from_other_runs_or_other_assessment_files_is_refused_naming_them(tmp_path):
+    """check_table_runs: each field a table records (its runs' keys, its input files' keys) is
+    compared with what the job was planned with, both ways; merged_keys is what a table made
+    from tables records."""
+    from types import SimpleNamespace
+
+    from inexflow.campaign.stage import check_table_runs, merged_keys
+
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    write_parquet(pd.DataFrame({"x": [1]}), a, {"run_keys": {"r1": "k1"}, "input_keys": {"q.fol": "f1"}})
+    write_parquet(pd.DataFrame({"x": [1]}), b, {"input_keys": {"q2.fol": "f2"}})
+    made = merged_keys([a, b])
+    assert made == {"run_keys": {"r1": "k1"}, "input_keys": {"q.fol": "f1", "q2.fol": "f2"}}
+    assert merged_keys([b]) == {"input_keys": {"q2.fol": "f2"}}  # a field no table records is left out
+    merged = tmp_path / "m.parquet"
+    write_parquet(pd.DataFrame({"x": [1]}), merged, made)
+
+    def check(**fields):
+        check_table_runs(SimpleNamespace(params=SimpleNamespace(table_runs={str(merged): fields})))
+
+    check(run_keys={"r1": "k1"}, input_keys={"q.fol": "f1", "q2.fol": "f2"})
+    check(run_keys=None, input_keys=None)  # a simulated campaign not written yet: nothing to compare
+    for fields, problem in [
+        (dict(input_keys={"q.fol": "f1", "q2.fol": "new"}), "made from another version of q2.fol (stale: the table"),
+        (dict(input_keys={"q.fol": "f1"}), "made with input file q2.fol, which the campaign no longer has"),
+        (dict(input_keys={"q.fol": "f1", "q2.fol": "f2", "q3.fol": "f3"}), "made without input file q3.fol (stale"),
+        (dict(run_keys={"r1": "k0"}), "made from another version of run r1's file (stale"),
+        (dict(run_keys={"r1": "k1", "r2": "k2"}), "made without run r2 (stale"),
+    ]:
+        with pytest.raises(CachedTableError) as e:
+            check(**fields)
+        assert str(e.value).startswith(f"{merged}: cached table was {problem}"), str(e.value)
+    write_parquet(pd.DataFrame({"x": [1]}), merged, {"run_keys": {"r1": "k1"}})  # from before files were recorded
+    with pytest.raises(CachedTableError, match="does not record the input files it was made from"):
+        check(input_keys={"q.fol": "f1"})

@@ -160,6 +160,30 @@ def test_a_bad_run_among_good_ones_leaves_no_partial_output(tmp_path):
         assert p.returncode == 2 and p.stdout == "" and "bad.run:line 1" in p.stderr
 
 
+def test_two_run_files_with_one_run_id_are_named_where_the_output_shows_only_the_id(tmp_path):
+    """trec_eval's runid line (and the run column of tsv and json) is all that tells two runs'
+    scores apart: two files with one run id get a warning naming both, on the Arrow path and the
+    general one, in one process or several; inex's blocks name their file, trec_eval's layout
+    without the runid line names no run: no warning there."""
+    from conftest import run_cli
+
+    q = write(tmp_path / "q.trec", "1 0 a 1\n1 0 c 0\n")
+    a = write(tmp_path / "a.run", "1 Q0 a 1 1.0 same\n")
+    b = write(tmp_path / "b.run", "1 Q0 c 1 1.0 same\n\n")  # a blank line: read by the general path
+    c = write(tmp_path / "c.run", "1 Q0 c 1 1.0 other\n")
+    said = f"inexflow: warning: {b}: run id 'same' is the run id of {a} too"
+    for extra in ([], ["--format", "tsv"], ["--format", "json"], ["-m", "runid", "-m", "map"], ["-j", "1"]):
+        p = run_cli("score", *extra, q, a, c, b)
+        assert [line for line in p.stderr.splitlines() if "run id" in line] == [
+            f"{said}: the output tells their scores apart only by their order"], p.stderr
+        if "--format" not in extra:  # both blocks, in the order of the files, as trec_eval prints them
+            assert [line.split()[2] for line in p.stdout.splitlines() if line.startswith("runid")] == [
+                "same", "other", "same"]
+    for extra in (["--format", "inex"], ["-m", "map"], []):
+        p = run_cli("score", *extra, q, a, c, *([a] if not extra else [b]))  # the same file twice: one run
+        assert "run id" not in p.stderr, p.stderr
+
+
 def test_an_output_that_cannot_be_written_is_one_line(tmp_path):
     from conftest import run_cli
 

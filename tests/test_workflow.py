@@ -755,6 +755,46 @@ def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(c
                                                                    "pool_depth.tsv").read_bytes()
 
 
+def test_a_stale_table_made_from_the_assessments_is_refused_naming_it_and_the_file(campaign, tmp_path):
+    """The parsed assessments record their files' content keys, and the tables made from them
+    (the collection index, the recall-bases, a run's and a task's scores) carry them: assessments
+    restored with an older date are parsed again, and an older copy of one of those tables put
+    back (newer-dated than what reads it) is refused by the job that reads it, naming the table
+    and the assessment file; deleted, as the message says, it is made again: the clean run's bytes."""
+    wd = tmp_path / "c"
+    shutil.copytree(campaign, wd, symlinks=True)
+    res = wd / "results" / "demo"
+    # in this order: each stale table is deleted once refused, and made again by the next call
+    readers = {"scores/by_task/thorough.parquet": ("aggregate", "scores/all.parquet"),
+               "scores/by_run/g01-thorough-1.parquet": ("aggregate_task", "scores/by_task/thorough.parquet"),
+               "recallbase/main/gen.parquet": ("evaluate_run", "scores/by_run/g01-thorough-1.parquet"),
+               "collection/index.parquet": ("ideal_recallbase", "recallbase/main/gen.parquet"),
+               "assessments/main/elements.parquet": ("ideal_recallbase", "recallbase/main/gen.parquet")}
+    qrels = wd / "demo" / "assessments" / "qrels.fol"
+    original, st = qrels.read_bytes(), qrels.stat()
+    qrels.write_bytes(original.split(b"\n", 1)[1])  # one judgement fewer
+    p = snakemake(wd, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    stale = {table: (res / table).read_bytes() for table in readers}
+    qrels.write_bytes(original)
+    os.utime(qrels, ns=(st.st_atime_ns, st.st_mtime_ns))  # the original back, older-dated than the tables
+    p = snakemake(wd, "--cores", "2")  # parsed again (its content key), and all that is made from it
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert_same_tree(campaign / "results", wd / "results")
+    stale_message = "cached table was made from another version of demo/assessments/qrels.fol (stale"
+    for table, (rule, target) in readers.items():
+        assert (res / table).read_bytes() != stale[table]
+        (res / table).write_bytes(stale[table])
+        p = snakemake(wd, f"results/demo/{target}", "--cores", "1", "--forcerun", rule)
+        out = p.stdout + p.stderr
+        assert p.returncode != 0 and "Traceback" not in out, out
+        assert f"rule {rule} failed: results/demo/{table}: {stale_message}" in out, out
+        (res / table).unlink()  # as the message says
+    p = snakemake(wd, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert_same_tree(campaign / "results", wd / "results")
+
+
 def test_a_config_file_without_campaign_data_does_not_run_the_demo(tmp_path):
     make_campaign(tmp_path)
     (tmp_path / "mine.yaml").write_text("campaign: mine\n")

@@ -90,6 +90,7 @@ if "pool_sampling" in ANALYSES:
         params:
             run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
+            table_runs=lambda w: analysis_tables_runs(),
             pages=page_sources,
             cfg=analysis_cfg("pool_fractions"),
         script:
@@ -144,7 +145,7 @@ if "pool_depth" in ANALYSES:
         params:
             run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
-            table_runs=lambda w: pool_table_runs("pool"),
+            table_runs=lambda w: analysis_tables_runs("pool"),
             pages=page_sources,
             cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
             pool_target=CAMPAIGN.pool.get("target"),
@@ -221,7 +222,7 @@ if "leave_one_group_out" in ANALYSES:
         params:
             run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
-            table_runs=lambda w: pool_table_runs("pool"),
+            table_runs=lambda w: analysis_tables_runs("pool"),
             pages=page_sources,
             cfg=analysis_cfg(),
         script:

@@ -187,24 +187,89 @@ def run_keys(runs):
     return dict(zip(runs, keys)) if keys is not None else None
 
 
+def keys_of(files):
+    """{file: content key} of input files other than runs (assessments, topics), as a job's
+    params: parse_assessments and parse_topics record them in their tables; None until a
+    simulated campaign is written."""
+    keys = content_keys(files)
+    return dict(zip(files, keys)) if keys is not None else None
+
+
+def aset_keys(asets):
+    """keys_of the files of the assessment sets ``asets``."""
+    return keys_of(list(dict.fromkeys(f for a in asets for f in ASETS[a]["files"])))
+
+
+def made_of(runs=None, asets=None):
+    """What a cached table made from the runs ``runs`` and the assessment sets ``asets`` (directly
+    or through the tables it read) records of them ({field: {source: content key}}: the run files'
+    keys as run_keys, the assessment files' as input_keys), for the jobs that read it: their
+    params table_runs ({table: made_of(...)}), checked by campaign.stage.check_table_runs, which
+    refuses a table made from other runs or files or other versions of them."""
+    made = {}
+    if runs is not None:
+        made["run_keys"] = run_keys(runs)
+    if asets is not None:
+        made["input_keys"] = aset_keys(asets)
+    return made
+
+
+def index_asets():
+    """The assessment sets the collection index is made from: every set's assessed documents."""
+    return list(ASETS) if COLLECTION else []
+
+
+def scored_asets(runs):
+    """The assessment sets that the scores of ``runs`` are made from: those of their
+    evaluate_run jobs' tables (run_asets) and of the collection index."""
+    return list(dict.fromkeys([a for r in runs for a in run_asets(r)] + index_asets()))
+
+
+def aset_tables_runs(asets, kinds=("elements", "passages", "documents")):
+    """{assessment table: made_of} of the parsed tables ``kinds`` of the assessment sets ``asets``."""
+    return {aset_tables(a)[k]: made_of(asets=[a]) for a in asets for k in kinds}
+
+
+def index_runs():
+    """{collection index: made_of} (nothing without a collection)."""
+    if not COLLECTION:
+        return {}
+    return {f"{RES}/collection/index.parquet": made_of(asets=index_asets())}
+
+
+def scored_tables_runs(asets):
+    """{table: made_of} of what a job scoring against the assessment sets ``asets`` reads: their
+    parsed tables and the collection index."""
+    return aset_tables_runs(asets) | index_runs()
+
+
 def score_tables_runs(scores):
-    """{score table: {run: content key of its file}} of evaluation task score tables (a path
-    or a list of them, as task_scores and analysis_scores give), for the jobs that read them:
-    campaign.stage.check_table_runs refuses a table made from other runs or other versions.
+    """{score table: made_of} of evaluation task score tables (a path or a list of them, as
+    task_scores and analysis_scores give): the task's runs and what they were scored against.
     """
     paths = [scores] if isinstance(scores, str) else scores
-    return {p: run_keys(runs_of(RUNS, Path(p).stem)) for p in paths}
+    return {
+        p: made_of(runs, scored_asets(runs))
+        for p in paths
+        for runs in [runs_of(RUNS, Path(p).stem)]
+    }
+
+
+def run_scores_runs(runs):
+    """{scores/by_run/RUN.parquet: made_of} of ``runs``: what their scores were made against (each
+    per-run table's own run is checked by params run_keys)."""
+    return {run_scores(r): made_of(asets=scored_asets([r])) for r in runs}
 
 
 def all_scores_runs():
-    """{scores/all.parquet: {run: content key}}: the runs of every evaluation task."""
+    """{scores/all.parquet: made_of}: the runs of every evaluation task."""
     runs = sorted({r for t in TASKS for r in runs_of(RUNS, t)})
-    return {f"{RES}/scores/all.parquet": run_keys(runs)}
+    return {f"{RES}/scores/all.parquet": made_of(runs, scored_asets(runs))}
 
 
 def pool_table_runs(table):
-    """{pool table: {run: content key}} of one of build_pool's tables: the pooled runs."""
-    return {f"{RES}/pool/{table}.parquet": run_keys(POOL_RUNS)}
+    """{pool table: made_of} of one of build_pool's tables: the pooled runs."""
+    return {f"{RES}/pool/{table}.parquet": made_of(POOL_RUNS)}
 
 
 def task_scores(task):
@@ -543,28 +608,51 @@ def runs_regex(runs):
     return "|".join(re.escape(r) for r in runs) if runs else "(?!)"
 
 
+def run_asets(run):
+    """The assessment sets whose tables a run's evaluate_run job reads: those of its evaluation
+    tasks, and the analysis' set when the run is judged for the analyses."""
+    asets = list(dict.fromkeys([TASK_SCORING[t]["aset"] for t in RUN_TASKS[run]]))
+    if run in ANALYSED_RUNS and ANALYSIS_ASET not in asets:
+        asets.append(ANALYSIS_ASET)
+    return asets
+
+
+def run_recallbases(run):
+    """The recall-bases a run's evaluation tasks score with."""
+    tasks = RUN_TASKS[run]
+    return list(
+        dict.fromkeys(
+            f"{RES}/recallbase/{ETASKS[t]['aset']}/{q}.parquet"
+            for t in tasks
+            if "recallbases" in needs(ETASKS[t]["families"])
+            for q in ETASKS[t]["quantisations"]
+        )
+    )
+
+
 def evaluate_run_inputs(w):
     """The inputs of one run's evaluate_run job: the run file, the collection index, the
     assessment tables and recall-bases of its evaluation tasks (and of the analysis' set when
     the run is judged for the analyses)."""
-    tasks = RUN_TASKS[w.run]
-    asets = list(dict.fromkeys([TASK_SCORING[t]["aset"] for t in tasks]))
-    if w.run in ANALYSED_RUNS and ANALYSIS_ASET not in asets:
-        asets.append(ANALYSIS_ASET)
-    recallbases = [
-        f"{RES}/recallbase/{ETASKS[t]['aset']}/{q}.parquet"
-        for t in tasks
-        if "recallbases" in needs(ETASKS[t]["families"])
-        for q in ETASKS[t]["quantisations"]
-    ]
     simulated()
     return {
         "run": RUNS[w.run]["file"],
         "index": [f"{RES}/collection/index.parquet"] if COLLECTION else [],
         "shards": shard_files(),
-        "tables": [f for a in asets for f in aset_tables(a).values()],
-        "recallbases": list(dict.fromkeys(recallbases)),
+        "tables": [f for a in run_asets(w.run) for f in aset_tables(a).values()],
+        "recallbases": run_recallbases(w.run),
     }
+
+
+def evaluate_run_tables(w):
+    """{table: made_of} of the cached tables a run's evaluate_run job reads (its params
+    table_runs): the assessment tables, the collection index and the recall-bases, each made from
+    the assessment files."""
+    recallbases = {
+        rb: made_of(asets=[Path(rb).parent.name] + index_asets())
+        for rb in run_recallbases(w.run)
+    }
+    return scored_tables_runs(run_asets(w.run)) | recallbases
 
 
 def analysis_scores(*path):
@@ -575,6 +663,15 @@ def analysis_scores(*path):
     for key in path:
         task = (task or {}).get(key)
     return task_scores(task) if task else []
+
+
+def analysis_tables_runs(*pool):
+    """{table: made_of} of the analysis' assessment tables and of the pool tables ``pool``
+    (pool_table_runs), for the analyses that re-judge the runs."""
+    tables = aset_tables_runs([ANALYSIS_ASET])
+    for table in pool:
+        tables |= pool_table_runs(table)
+    return tables
 
 
 def analysis_cfg(*keys):

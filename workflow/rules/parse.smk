@@ -39,7 +39,7 @@ rule parse_assessments:
     params:
         code=CODE,
         format=lambda w: ASETS[w.aset]["format"],
-        content=lambda w: content_keys(ASETS[w.aset]["files"]),
+        content=lambda w: aset_keys([w.aset]),
     script:
         "../../scripts/parse_assessments.py"
 
@@ -57,9 +57,7 @@ rule parse_topics:
         ENV
     params:
         code=CODE,
-        content=lambda w: content_keys(
-            [config["topics"]] if config.get("topics") else []
-        ),
+        content=lambda w: keys_of([config["topics"]] if config.get("topics") else []),
     script:
         "../../scripts/parse_topics.py"
 
@@ -100,6 +98,7 @@ rule index_collection:
         ENV
     params:
         code=CODE,
+        table_runs=lambda w: aset_tables_runs(ASETS, ["documents"]),
         collection=COLLECTION,
     script:
         "../../scripts/index_collection.py"

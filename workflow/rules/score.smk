@@ -17,6 +17,7 @@ rule ideal_recallbase:
         ENV
     params:
         code=CODE,
+        table_runs=lambda w: scored_tables_runs([w.aset]),
         ideal_tie=config["ideal_tie"],
     script:
         "../../scripts/ideal_recallbase.py"
@@ -47,6 +48,7 @@ rule evaluate_run:
         aset_dirs={a: str(Path(aset_tables(a)["elements"]).parent) for a in ASETS},
         analysis_aset=ANALYSIS_ASET,
         content=lambda w: content_keys([RUNS[w.run]["file"]]),
+        table_runs=evaluate_run_tables,
     script:
         "../../scripts/evaluate_run.py"
 
@@ -78,6 +80,7 @@ rule aggregate_task:
     params:
         code=CODE,
         run_keys=lambda w: run_keys(runs_of(RUNS, w.task)),
+        table_runs=lambda w: run_scores_runs(runs_of(RUNS, w.task)),
     script:
         "../../scripts/aggregate_task.py"
 

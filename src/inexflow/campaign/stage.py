@@ -70,6 +70,12 @@ def check_unchanged(path, planned: str | None) -> None:
                          "planned this job)", "an unchanged file: run snakemake again")
 
 
+def check_all_unchanged(keys: dict | None) -> None:
+    """:func:`check_unchanged` for each file of ``keys`` ({path: planned content key}; None: none)."""
+    for path, key in (keys or {}).items():
+        check_unchanged(path, key)
+
+
 # the folders of the per-run tables evaluate_run writes (workflow/rules/score.smk), each table
 # named by its run and recording the run file's content key (``run_key``)
 RUN_TABLES = ("runs", "firstpos", "judged", "by_run")
@@ -106,41 +112,61 @@ def recorded_run_keys(paths) -> dict:
     return {Path(p).stem: read_parquet_metadata(p).get("run_key") for p in map(str, paths)}
 
 
-def merged_run_keys(paths) -> dict:
-    """The ``run_keys`` that the tables ``paths`` record, in one mapping."""
+# what a cached table records of the campaign's input files it was made from, directly or through
+# the tables it read (checked by check_table_runs): the content keys of its runs' files
+# ({run: key}) and of its other input files, assessments and topics ({path: key}); with how an
+# error names one of them and all of them
+SOURCES = {"run_keys": ("run {}", "run {}'s file", "runs"),
+           "input_keys": ("input file {}", "{}", "input files")}
+
+
+def merged_keys(paths, fields=tuple(SOURCES)) -> dict:
+    """{field: {source: key}} of the :data:`SOURCES` ``fields`` that the tables ``paths``
+    record, each merged over them: what a table made from them records (a field none of them
+    records is left out)."""
     from inexflow.io.tables import read_parquet_metadata  # pandas: see made_from
 
-    return {r: k for p in map(str, paths) for r, k in (read_parquet_metadata(p).get("run_keys") or {}).items()}
+    metas = [read_parquet_metadata(p) for p in map(str, paths)]
+    return {f: {s: k for m in metas for s, k in (m.get(f) or {}).items()}
+            for f in fields if any(f in m for m in metas)}
 
 
 def check_table_runs(smk) -> None:
-    """Every table made from several runs (a task's scores, all scores, the pool) among a job's
-    inputs must have been made from the runs the campaign has now, at their current contents:
-    its recorded ``run_keys`` against the job's ``params.table_runs`` ({table: {run: content key}},
-    computed when the workflow planned the job; None while a simulated campaign is still to be
-    written). A table restored from an older copy, or left from before a run joined or left the
-    campaign, is an error naming the table and the run, not numbers of the old runs."""
+    """Every cached table among a job's inputs made from the campaign's input files (a task's
+    scores, all scores, the pool; the parsed assessments, the collection index, the recall-bases,
+    a run's scores) must have been made from the runs and input files the campaign has now, at
+    their current contents: each :data:`SOURCES` field the table records against the job's
+    ``params.table_runs`` ({table: {field: {source: content key}}}, computed when the workflow
+    planned the job; a field None while a simulated campaign is still to be written). A table
+    restored from an older copy, or left from before a run or file joined or left the campaign,
+    is an error naming the table and the run or file, not numbers of the old inputs."""
     expected = getattr(getattr(smk, "params", None), "table_runs", None)
     if not expected:
         return
     from inexflow.io.tables import CachedTableError, read_parquet_metadata  # pandas: see made_from
 
-    for path, keys in expected.items():
-        if keys is None:
-            continue
-        have = read_parquet_metadata(path).get("run_keys")
-        if have is None:
-            raise CachedTableError(path, "cached table does not record the runs it was made from (made by an older "
-                                         "inexflow, or replaced)")
-        for run in sorted(set(have) | set(keys)):
-            if run not in keys:
-                raise CachedTableError(path, f"cached table was made with run {run}, which the campaign no longer "
-                                             "has (stale)")
-            if run not in have:
-                raise CachedTableError(path, f"cached table was made without run {run} (stale: older than the run)")
-            if have[run] != keys[run]:
-                raise CachedTableError(path, f"cached table was made from another version of run {run}'s file "
-                                             "(stale: the table or the run file was replaced by an older copy)")
+    for path, fields in expected.items():
+        meta = None
+        for field, keys in fields.items():
+            if keys is None:
+                continue
+            meta = read_parquet_metadata(path) if meta is None else meta
+            have = meta.get(field)
+            name, file, plural = SOURCES[field]
+            if have is None:
+                raise CachedTableError(path, f"cached table does not record the {plural} it was made from (made by an "
+                                             "older inexflow, or replaced)")
+            for source in sorted(set(have) | set(keys)):
+                if source not in keys:
+                    raise CachedTableError(path, f"cached table was made with {name.format(source)}, which the "
+                                                 "campaign no longer has (stale)")
+                if source not in have:
+                    raise CachedTableError(path, f"cached table was made without {name.format(source)} (stale: made "
+                                                 "before it joined the campaign)")
+                if have[source] != keys[source]:
+                    raise CachedTableError(path, f"cached table was made from another version of "
+                                                 f"{file.format(source)} (stale: the table or the file was replaced "
+                                                 "by an older copy)")
 
 
 def run_stage(fn, smk):

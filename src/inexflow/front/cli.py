@@ -368,9 +368,9 @@ def cmd_score(args) -> int:
     progress = Progress(len(args.runs), "runs scored", enabled=not args.quiet)
     if jobs > 1 and len(args.runs) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(jobs, len(args.runs))) as pool:
-            _write_in_order(pool.imap(_score_one, args.runs), progress, head)
+            _write_in_order(args.runs, pool.imap(_score_one, args.runs), progress, head, labels_by_run_id(args))
     else:
-        _write_in_order(map(_score_one, args.runs), progress, head)
+        _write_in_order(args.runs, map(_score_one, args.runs), progress, head, labels_by_run_id(args))
     return 0
 
 
@@ -522,9 +522,10 @@ def output_format(families) -> str:
     return "trec_eval" if list(families) == ["trec"] else "inex"
 
 
-def _score_one(path) -> tuple[str, list, InputError | None]:
-    """One run's output block, the warnings it raised and its input error, if any (run in a
-    worker process when scoring in parallel, so that warnings keep the order of the runs)."""
+def _score_one(path) -> tuple[str, list, InputError | None, str | None]:
+    """One run's output block, the warnings it raised, its input error, if any, and its run id
+    (run in a worker process when scoring in parallel, so that warnings keep the order of the
+    runs)."""
     from inexflow.front import documents
     from inexflow.measures.output import format_scores, json_lines, rows_of, select_scores, trec_eval_lines
 
@@ -538,7 +539,8 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
     try:
         plain = documents.plain_run(path) if judged is not None else None
         if plain is not None:
-            return documents.score_text(path, plain, judged, args), caught.records, None
+            text, run_id = documents.score_text(path, plain, judged, args)
+            return text, caught.records, None, run_id
         from inexflow.model.runs import read_run  # pandas: only for the runs the document path does not read
 
         if session is None:  # a run the document path does not read: the general path
@@ -571,9 +573,9 @@ def _score_one(path) -> tuple[str, list, InputError | None]:
                 out.append(text)
         if args.format == "inex":
             out.append("</eval>\n")
-        return "".join(out), caught.records, None
+        return "".join(out), caught.records, None, run.run_id
     except InputError as e:
-        return "", caught.records, e
+        return "", caught.records, e, None
     finally:
         log.removeHandler(caught)
         log.propagate = propagate
@@ -589,20 +591,33 @@ class _Collect(logging.Handler):
         self.records.append(record)
 
 
-def _write_in_order(results, progress: Progress | None = None, head: str = ""):
-    """Each run's warnings as it is scored, in the order of the runs; the output (``head``,
-    then every run's text) only once every run is scored, so that a bad run leaves no partial
-    table on stdout."""
+def labels_by_run_id(args) -> bool:
+    """Whether ``inexflow score``'s output tells runs apart by their run id alone: trec_eval's
+    ``runid`` line, the first column of ``tsv``, the ``run`` of ``json`` (``inex`` names each
+    run's file too; trec_eval's layout without the ``runid`` line names no run)."""
+    return args.format in ("tsv", "json") or (args.format == "trec_eval" and trec_runid(args.measures))
+
+
+def _write_in_order(paths, results, progress: Progress | None = None, head: str = "", by_id: bool = False):
+    """Each run's warnings as it is scored, in the order of the runs (``results`` of the run
+    files ``paths``), and with ``by_id`` (:func:`labels_by_run_id`) a warning for a run whose id
+    another run file has too; the output (``head``, then every run's text) only once every run
+    is scored, so that a bad run leaves no partial table on stdout."""
     log = logging.getLogger("inexflow")
-    texts = [head]
-    for text, records, error in results:
+    texts, first = [head], {}
+    for path, (text, records, error, run_id) in zip(paths, results):
         shown = [r for r in records if r.levelno >= log.getEffectiveLevel()]
-        if (shown or error is not None) and progress:
+        # the first run file of this run id, when the output tells runs apart by their ids alone
+        earlier = first.setdefault(run_id, path) if by_id and error is None else path
+        if (shown or error is not None or earlier != path) and progress:
             progress.clear()
         for r in shown:
             log.handle(r)
         if error is not None:
             raise error
+        if earlier != path:
+            log.warning("%s: run id %r is the run id of %s too: the output tells their scores apart only by their "
+                        "order", path, run_id, earlier)
         texts.append(text)
         if progress:
             progress.step()

@@ -82,8 +82,8 @@ def measure_names(args) -> list[str]:
     return select_measures(args.measures or [OFFICIAL], ["trec"], {"trec_measures": trec_parameters(args.measures)})
 
 
-def score_text(path, run: PlainRun, judged: Judged, args) -> str:
-    """What ``inexflow score`` prints for ``run`` (read from ``path``)."""
+def score_text(path, run: PlainRun, judged: Judged, args) -> tuple[str, str]:
+    """What ``inexflow score`` prints for ``run`` (read from ``path``), and the run's id."""
     tcode, run_topics = codes_of(run.topic)
     order = trec_order(tcode, run.rsv, run.doc)
     # the run's topics in topic order, as the general reader orders them
@@ -99,10 +99,10 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> str:
         rows += [(t, "-", rs, s) for t, s in zip(topics, ranking.relstring(relstring_length(rs)))]
     run_id = run.run_id.dictionary[0].as_py()
     if args.format == "trec_eval":
-        return trec_eval_lines(rows, args.per_topic, run_id if trec_runid(args.measures) else None)
+        return trec_eval_lines(rows, args.per_topic, run_id if trec_runid(args.measures) else None), run_id
     text = format_rows(rows, args.per_topic, align=args.format == "inex")
     if args.format == "inex":
-        return f'<eval run-id="{run_id}" file="{path}">\n{text}</eval>\n'
+        return f'<eval run-id="{run_id}" file="{path}">\n{text}</eval>\n', run_id
     if args.format == "tsv":
-        return "".join(f"{run_id}\t{line}\n" for line in text.splitlines())
-    return text
+        return "".join(f"{run_id}\t{line}\n" for line in text.splitlines()), run_id
+    return text, run_id

@@ -41,9 +41,11 @@ class Assessments(AssessmentTables):
         ts = set(self.documents["topic"]) | set(self.elements["topic"]) | set(self.passages["topic"])
         return sorted(ts, key=topic_sort_key)
 
-    def save(self, outdir):
+    def save(self, outdir, recorded: dict | None = None):
+        """The three tables in ``outdir``, each recording the scale, the source and ``recorded``
+        (what the workflow records of the files they were made from: their content keys)."""
         out = Path(outdir)
-        meta = {"scale": self.scale, "source": self.source}
+        meta = {"scale": self.scale, "source": self.source, **(recorded or {})}
         write_parquet(self.elements, out / "elements.parquet", meta)
         write_parquet(self.passages, out / "passages.parquet", meta)
         write_parquet(self.documents, out / "documents.parquet", meta)
