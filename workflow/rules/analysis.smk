@@ -145,7 +145,7 @@ if "pool_depth" in ANALYSES:
         params:
             run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
-            table_runs=lambda w: analysis_tables_runs("pool"),
+            table_runs=lambda w: analysis_tables_runs(pool=True),
             pages=page_sources,
             cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
             pool_target=CAMPAIGN.pool.get("target"),
@@ -222,7 +222,7 @@ if "leave_one_group_out" in ANALYSES:
         params:
             run_keys=lambda w: run_keys(ANALYSIS_RUNS),
             code=CODE,
-            table_runs=lambda w: analysis_tables_runs("pool"),
+            table_runs=lambda w: analysis_tables_runs(pool=True),
             pages=page_sources,
             cfg=analysis_cfg(),
         script:

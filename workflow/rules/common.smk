@@ -267,9 +267,9 @@ def all_scores_runs():
     return {f"{RES}/scores/all.parquet": made_of(runs, scored_asets(runs))}
 
 
-def pool_table_runs(table):
-    """{pool table: made_of} of one of build_pool's tables: the pooled runs."""
-    return {f"{RES}/pool/{table}.parquet": made_of(POOL_RUNS)}
+def pool_table_runs():
+    """{pool/pool.parquet: made_of}: build_pool's table, made from the pooled runs."""
+    return {f"{RES}/pool/pool.parquet": made_of(POOL_RUNS)}
 
 
 def task_scores(task):
@@ -665,13 +665,11 @@ def analysis_scores(*path):
     return task_scores(task) if task else []
 
 
-def analysis_tables_runs(*pool):
-    """{table: made_of} of the analysis' assessment tables and of the pool tables ``pool``
+def analysis_tables_runs(pool=False):
+    """{table: made_of} of the analysis' assessment tables and, with ``pool``, of the pool
     (pool_table_runs), for the analyses that re-judge the runs."""
     tables = aset_tables_runs([ANALYSIS_ASET])
-    for table in pool:
-        tables |= pool_table_runs(table)
-    return tables
+    return tables | pool_table_runs() if pool else tables
 
 
 def analysis_cfg(*keys):
