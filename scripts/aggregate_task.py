@@ -27,7 +27,7 @@ def main(smk, log):
     log.info("task %s: %d score tables, %d values", task, len(smk.input.scores), len(scores))
     write_parquet(scores, smk.output.scores, {"task": task, "warnings": {r: w for r, (_, w) in parts.items() if w},
                                               "run_keys": recorded_run_keys(smk.input.scores),
-                                              **merged_keys(smk.input.scores, ["input_keys"])})
+                                              **merged_keys(smk.input.scores, ["input_keys", "settings"])})
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from inexflow.analysis.rejudge import JudgedRuns
-from inexflow.campaign.stage import check_unchanged, made_from, merged_keys, run_stage
+from inexflow.campaign.stage import check_unchanged, made_from, merged_keys, run_stage, task_settings
 from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
 from inexflow.measures.context import SCORE_COLUMNS
 from inexflow.measures.session import Session, scoring_context
@@ -78,9 +78,11 @@ def main(smk, log):
             log.info("task %s family %s: %d values", task, family, len(scores))
             tables.append(scores.assign(task=task))
     scores = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
+    # what the scores were made from and under which settings (the recall-bases' and the tasks' scoring)
+    made = merged_keys([*smk.input.tables, *smk.input.index, *smk.input.recallbases])
+    made["settings"] = made.get("settings", {}) | task_settings(dict(smk.params.tasks))
     write_parquet(scores, smk.output.scores, {"run": name, "tasks": list(smk.params.tasks), "warnings": warnings,
-                                              "made_from": inputs, "run_key": run_key,
-                                              **merged_keys([*smk.input.tables, *smk.input.index, *smk.input.recallbases])})
+                                              "made_from": inputs, "run_key": run_key, **made})
 
     if smk.output.get("judged"):
         aset = smk.params.analysis_aset

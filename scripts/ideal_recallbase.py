@@ -1,7 +1,7 @@
 """Stage ideal_recallbase: assessments (+ index) -> full and ideal recall-base of one quantisation."""
 from pathlib import Path
 
-from inexflow.campaign.stage import made_from, merged_keys, run_stage
+from inexflow.campaign.stage import made_from, merged_keys, run_stage, settings_of
 from inexflow.io.tables import read_parquet, write_parquet
 from inexflow.model.assessments import Assessments
 from inexflow.model.recallbase import build_recallbases
@@ -15,7 +15,8 @@ def main(smk, log):
     log.info("quant %s: %d relevant elements, %d ideal", quant, len(rb), int(rb["ideal"].sum()))
     write_parquet(rb, smk.output.recallbase, {"quant": quant, "scale": a.scale, "ideal_tie": smk.params.ideal_tie,
                                                 "made_from": made_from(smk),
-                                                **merged_keys(smk.input)})
+                                                **merged_keys(smk.input),
+                                                "settings": settings_of({"ideal_tie": smk.params.ideal_tie})})
 
 
 run_stage(main, snakemake)  # noqa: F821

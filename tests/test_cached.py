@@ -151,3 +151,34 @@ def test_a_table_made_from_other_runs_or_other_assessment_files_is_refused_namin
     write_parquet(pd.DataFrame({"x": [1]}), merged, {"run_keys": {"r1": "k1"}})  # from before files were recorded
     with pytest.raises(CachedTableError, match="does not record the input files it was made from"):
         check(input_keys={"q.fol": "f1"})
+
+
+def test_a_table_made_under_other_settings_is_refused_naming_the_setting(tmp_path):
+    """The settings a table was made with (a task's scoring, the recall-base's tie rule, the
+    pool's size) are recorded as digests of their values, merged like the keys, and compared
+    with those the job was planned with: a copy made under another config is refused."""
+    from types import SimpleNamespace
+
+    from inexflow.campaign.stage import check_table_runs, merged_keys, settings_of, task_settings
+
+    focused = {"type": "focused", "options": {"beta": 0.25, "overlap": ["on"]}}
+    assert task_settings({"F": focused}) == settings_of({"task F": focused})
+    # the digest is of the value as JSON: equal values equal, a changed option another digest
+    assert settings_of({"s": {"b": 1, "a": (2, 3)}}) == settings_of({"s": {"a": [2, 3], "b": 1}})
+    assert settings_of({"s": 0.25}) != settings_of({"s": 0.5})
+    a, b, merged = tmp_path / "a.parquet", tmp_path / "b.parquet", tmp_path / "m.parquet"
+    write_parquet(pd.DataFrame({"x": [1]}), a, {"settings": task_settings({"F": focused})})
+    write_parquet(pd.DataFrame({"x": [1]}), b, {"settings": settings_of({"ideal_tie": "first"})})
+    write_parquet(pd.DataFrame({"x": [1]}), merged, merged_keys([a, b]))
+
+    def check(settings):
+        check_table_runs(SimpleNamespace(params=SimpleNamespace(table_runs={str(merged): {"settings": settings}})))
+
+    check(task_settings({"F": focused}) | settings_of({"ideal_tie": "first"}))
+    changed = {**focused, "options": {"beta": 1.0, "overlap": ["on"]}}
+    with pytest.raises(CachedTableError) as e:
+        check(task_settings({"F": changed}) | settings_of({"ideal_tie": "first"}))
+    assert str(e.value).startswith(f"{merged}: cached table was made with another value of setting task F (stale: "
+                                   "the config changed since"), str(e.value)
+    with pytest.raises(CachedTableError, match="made without setting task G"):
+        check(task_settings({"F": focused, "G": focused}) | settings_of({"ideal_tie": "first"}))

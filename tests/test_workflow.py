@@ -826,3 +826,24 @@ def test_a_run_removed_from_the_config_leaves_nothing_behind(tmp_path):
         assert gone not in f.read_text(), f
     scores = pd.read_parquet(tmp_path / "results" / "demo" / "scores" / "all.parquet")
     assert gone not in set(scores["run"]) and "g02-focused-1" in set(scores["run"])
+
+
+def test_a_table_made_under_other_settings_is_refused_naming_the_setting(campaign, tmp_path):
+    """A task's scores record the settings they were made with (the task's scoring options, as
+    digests): after a changed setting, an older copy made under the old one put back
+    (newer-dated than what reads it) is refused by the job that reads it, naming the table and
+    the setting, not read as it is."""
+    wd = tmp_path / "c"
+    shutil.copytree(campaign, wd, symlinks=True)
+    table = wd / "results" / "demo" / "scores" / "by_task" / "relevant-in-context.parquet"
+    old = table.read_bytes()
+    p = snakemake(wd, "--cores", "2", "--config", "beta=1.0")  # Relevant in Context scored again under beta 1
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert table.read_bytes() != old
+    table.write_bytes(old)  # the copy made under beta 0.25
+    p = snakemake(wd, "results/demo/scores/all.parquet", "--cores", "1", "--config", "beta=1.0",
+                  "--forcerun", "aggregate")
+    out = p.stdout + p.stderr
+    assert p.returncode != 0 and "Traceback" not in out, out
+    assert ("rule aggregate failed: results/demo/scores/by_task/relevant-in-context.parquet: cached table was made "
+            "with another value of setting task relevant-in-context (stale: the config changed since") in out, out

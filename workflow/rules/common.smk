@@ -12,7 +12,7 @@ from snakemake.exceptions import WorkflowError
 try:
     from inexflow import __version__
     from inexflow.campaign.config import config_digest, prepare_config
-    from inexflow.campaign.stage import code_fingerprint
+    from inexflow.campaign.stage import code_fingerprint, settings_of, task_settings
     from inexflow.campaign.tasks import runs_of, task_options
     from inexflow.errors import InputError, UsageError
     from inexflow.io.content_keys import file_keys
@@ -200,18 +200,36 @@ def aset_keys(asets):
     return keys_of(list(dict.fromkeys(f for a in asets for f in ASETS[a]["files"])))
 
 
-def made_of(runs=None, asets=None):
+def made_of(runs=None, asets=None, settings=None):
     """What a cached table made from the runs ``runs`` and the assessment sets ``asets`` (directly
-    or through the tables it read) records of them ({field: {source: content key}}: the run files'
-    keys as run_keys, the assessment files' as input_keys), for the jobs that read it: their
-    params table_runs ({table: made_of(...)}), checked by campaign.stage.check_table_runs, which
-    refuses a table made from other runs or files or other versions of them."""
+    or through the tables it read) under the ``settings`` ({name: digest}) records of them
+    ({field: {source: content key}}: the run files' keys as run_keys, the assessment files' as
+    input_keys, the settings' digests as settings), for the jobs that read it: their params
+    table_runs ({table: made_of(...)}), checked by campaign.stage.check_table_runs, which refuses
+    a table made from other runs or files, other versions of them or under other settings.
+    """
     made = {}
     if runs is not None:
         made["run_keys"] = run_keys(runs)
     if asets is not None:
         made["input_keys"] = aset_keys(asets)
+    if settings is not None:
+        made["settings"] = settings
     return made
+
+
+def recallbase_settings():
+    """The settings a recall-base is made with (rule ideal_recallbase's params)."""
+    return settings_of({"ideal_tie": config["ideal_tie"]})
+
+
+def run_settings(runs):
+    """The settings the scores of ``runs`` are made with: their evaluation tasks' scoring
+    (evaluate_run's params tasks) and, where they score with recall-bases, the recall-bases'.
+    """
+    tasks = list(dict.fromkeys(t for r in runs for t in RUN_TASKS[r]))
+    rb = recallbase_settings() if any(run_recallbases(r) for r in runs) else {}
+    return rb | task_settings({t: TASK_SCORING[t] for t in tasks})
 
 
 def index_asets():
@@ -249,7 +267,7 @@ def score_tables_runs(scores):
     """
     paths = [scores] if isinstance(scores, str) else scores
     return {
-        p: made_of(runs, scored_asets(runs))
+        p: made_of(runs, scored_asets(runs), run_settings(runs))
         for p in paths
         for runs in [runs_of(RUNS, Path(p).stem)]
     }
@@ -258,18 +276,32 @@ def score_tables_runs(scores):
 def run_scores_runs(runs):
     """{scores/by_run/RUN.parquet: made_of} of ``runs``: what their scores were made against (each
     per-run table's own run is checked by params run_keys)."""
-    return {run_scores(r): made_of(asets=scored_asets([r])) for r in runs}
+    return {
+        run_scores(r): made_of(asets=scored_asets([r]), settings=run_settings([r]))
+        for r in runs
+    }
 
 
 def all_scores_runs():
     """{scores/all.parquet: made_of}: the runs of every evaluation task."""
     runs = sorted({r for t in TASKS for r in runs_of(RUNS, t)})
-    return {f"{RES}/scores/all.parquet": made_of(runs, scored_asets(runs))}
+    return {
+        f"{RES}/scores/all.parquet": made_of(
+            runs, scored_asets(runs), run_settings(runs)
+        )
+    }
 
 
 def pool_table_runs():
     """{pool/pool.parquet: made_of}: build_pool's table, made from the pooled runs."""
-    return {f"{RES}/pool/pool.parquet": made_of(POOL_RUNS)}
+    return {f"{RES}/pool/pool.parquet": made_of(POOL_RUNS, settings=pool_settings())}
+
+
+def pool_settings():
+    """The settings the pool is made with (rule build_pool's params target and depth)."""
+    return settings_of(
+        {"pool": [CAMPAIGN.pool.get("target"), CAMPAIGN.pool.get("depth")]}
+    )
 
 
 def task_scores(task):
@@ -649,7 +681,10 @@ def evaluate_run_tables(w):
     table_runs): the assessment tables, the collection index and the recall-bases, each made from
     the assessment files."""
     recallbases = {
-        rb: made_of(asets=[Path(rb).parent.name] + index_asets())
+        rb: made_of(
+            asets=[Path(rb).parent.name] + index_asets(),
+            settings=recallbase_settings(),
+        )
         for rb in run_recallbases(w.run)
     }
     return scored_tables_runs(run_asets(w.run)) | recallbases

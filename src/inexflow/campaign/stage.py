@@ -9,6 +9,7 @@ a non-zero exit and no traceback. Outputs are written atomically by
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import sys
@@ -117,7 +118,24 @@ def recorded_run_keys(paths) -> dict:
 # ({run: key}) and of its other input files, assessments and topics ({path: key}); with how an
 # error names one of them and all of them
 SOURCES = {"run_keys": ("run {}", "run {}'s file", "runs"),
-           "input_keys": ("input file {}", "{}", "input files")}
+           "input_keys": ("input file {}", "{}", "input files"),
+           "settings": ("setting {}", "setting {}", "settings")}
+
+
+def settings_of(values: dict) -> dict:
+    """{name: digest} of the settings ``values`` ({name: a JSON-able value}) a cached table was
+    made with, as it records them (field ``settings``) and as the jobs reading it expect them
+    (checked by :func:`check_table_runs`): a table put back from a run under other settings (a
+    task's scoring options, the recall-base's tie rule, the pool's size) is refused like one made
+    from older input files."""
+    return {name: hashlib.blake2b(json.dumps(value, sort_keys=True).encode(), digest_size=8).hexdigest()
+            for name, value in values.items()}
+
+
+def task_settings(tasks: dict) -> dict:
+    """:func:`settings_of` each evaluation task's scoring ({task: its TASK_SCORING entry in the
+    workflow, a run's evaluate_run params ``tasks``}), named ``task NAME``."""
+    return settings_of({f"task {t}": v for t, v in tasks.items()})
 
 
 def merged_keys(paths, fields=tuple(SOURCES)) -> dict:
@@ -135,11 +153,12 @@ def check_table_runs(smk) -> None:
     """Every cached table among a job's inputs made from the campaign's input files (a task's
     scores, all scores, the pool; the parsed assessments, the collection index, the recall-bases,
     a run's scores) must have been made from the runs and input files the campaign has now, at
-    their current contents: each :data:`SOURCES` field the table records against the job's
-    ``params.table_runs`` ({table: {field: {source: content key}}}, computed when the workflow
-    planned the job; a field None while a simulated campaign is still to be written). A table
-    restored from an older copy, or left from before a run or file joined or left the campaign,
-    is an error naming the table and the run or file, not numbers of the old inputs."""
+    their current contents and under the current settings: each :data:`SOURCES` field the table
+    records against the job's ``params.table_runs`` ({table: {field: {source: content key or
+    digest}}}, computed when the workflow planned the job; a field None while a simulated
+    campaign is still to be written). A table restored from an older copy, left from before a run
+    or file joined or left the campaign, or made under a config since changed, is an error naming
+    the table and the run, file or setting, not numbers of the old inputs."""
     expected = getattr(getattr(smk, "params", None), "table_runs", None)
     if not expected:
         return
@@ -163,6 +182,10 @@ def check_table_runs(smk) -> None:
                 if source not in have:
                     raise CachedTableError(path, f"cached table was made without {name.format(source)} (stale: made "
                                                  "before it joined the campaign)")
+                if have[source] != keys[source] and field == "settings":
+                    raise CachedTableError(path, f"cached table was made with another value of {name.format(source)} "
+                                                 "(stale: the config changed since, and the table was replaced by an "
+                                                 "older copy)")
                 if have[source] != keys[source]:
                     raise CachedTableError(path, f"cached table was made from another version of "
                                                  f"{file.format(source)} (stale: the table or the file was replaced "
