@@ -221,7 +221,9 @@ def pvalue_table(pairs: pd.DataFrame, means: dict, missing: dict | None = None) 
 
 
 def agreement(sig_a: set, sig_b: set) -> tuple[float, float, float]:
-    """Precision, recall, F1 of the significant ordered pairs ``sig_b`` against ``sig_a``."""
+    """Precision, recall, F1 of the significant ordered pairs ``sig_b`` against ``sig_a``
+    (Ogilvie & Lalmas, section 3.4); an empty set to divide by gives 1 when both are empty
+    (they agree), 0 when only that one is (docs/measures.md)."""
     inter = len(sig_a & sig_b)
     p = inter / len(sig_b) if sig_b else (1.0 if not sig_a else 0.0)
     r = inter / len(sig_a) if sig_a else (1.0 if not sig_b else 0.0)

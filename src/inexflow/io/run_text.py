@@ -192,6 +192,7 @@ def fol_run_text(run) -> str:
     if bad.any():
         r = res[bad].iloc[0]
         raise InputError(run.source, f"line {r.line}", f"result {r.doc}{r.xpath} has no character range "
-                         f"({int(bad.sum())} such results)", "a collection or FOL qrels giving document lengths")
+                         f"({int(bad.sum())} such results)", "--collection to resolve an element result or a "
+                         "document's length (FOL qrels give the lengths of the documents they list only)")
     return "".join(f"{t} Q0 {d} {k} {s!r} {run.run_id} {o} {n}\n" for t, d, k, s, o, n in zip(
         res["topic"], res["doc"], res["rank"], res["rsv"], res["offset"], res["length"]))

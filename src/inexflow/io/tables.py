@@ -77,7 +77,7 @@ def read_arrow_metadata(path) -> dict:
         return json.loads(raw) if raw else {}
 
 
-RECOVER = "delete it and run snakemake again, which rebuilds it (or: snakemake --forcerun RULE)"
+RECOVER = "delete it and run snakemake again, which rebuilds it"
 
 
 class CachedTableError(InputError):
