@@ -171,7 +171,7 @@ def test_true_is_not_an_analysis_setting():
 def test_element_assessments_run_the_analyses_over_the_scores_alone():
     c = cfg(assessments={"path": "demo/assessments/inex2006", "format": "inex2006"}, tasks={
         "thorough": {"families": ["xcg"], "main_measure": "MAep"},
-        "focused": {"families": ["xcg"], "main_measure": "MAep"}}, quantisations=["gen", "strict"])
+        "focused": {"families": ["xcg"], "main_measure": "MAep"}}, quantisations=["gen", "spec"])  # the 2006 scale's
     for k in ("analysis", "correlation", "pool"):
         del c[k]
     c["runs"] = [{"path": "demo/runs/*-thorough-*.xml"}, {"path": "demo/runs/*-focused-*.xml"}]
@@ -181,14 +181,14 @@ def test_element_assessments_run_the_analyses_over_the_scores_alone():
     assert an["task"] == "thorough" and an["rejudge"] is False
     assert an["measures"] == ["MAep", "iMAep", "nxCG[5]", "nxCG[10]", "nxCG[25]", "nxCG[50]", "Q", "R"]
     assert an["quant"] == "gen"  # the task has several: the first
-    assert an["significance"]["measures"] == ["MAep", "iMAep"] and an["significance"]["quants"] == ["gen", "strict"]
-    # Tables 3-4 compare each with the other (grouped by truth); Figure 1 draws gen against strict
-    assert an["significance"]["comparisons"] == [["strict", "gen"], ["gen", "strict"]]
-    assert an["significance"]["differences"] == [["gen", "strict"]]
+    assert an["significance"]["measures"] == ["MAep", "iMAep"] and an["significance"]["quants"] == ["gen", "spec"]
+    # Tables 3-4 compare each with the other (grouped by truth); Figure 1 draws gen against spec
+    assert an["significance"]["comparisons"] == [["spec", "gen"], ["gen", "spec"]]
+    assert an["significance"]["differences"] == [["gen", "spec"]]
     assert campaign.analyses == ["topic_sampling", "swap_rates", "significance"]
     for key, pairs, message in (
             ("differences", [["gen", "genLifted"]], "config analysis.significance.differences: 'genLifted' (in [gen, "
-                                                    "genLifted]) is not one of analysis.significance.quants (gen, strict)"),
+                                                    "genLifted]) is not one of analysis.significance.quants (gen, spec)"),
             ("comparisons", [["gen", "gen"]], "config analysis.significance.comparisons: [gen, gen] compares 'gen' "
                                               "with itself")):
         c3 = copy.deepcopy(c)

@@ -355,7 +355,10 @@ def check_quantisations(aset: dict, quants, key="assessments.path"):
             break
     if scale is None:
         return  # no file shows an element yet: the parse stage reads them all
+    known = {n for _, n in QUANTISATIONS}
     for q in quants:
+        if q not in known:
+            continue  # an unknown name is said once, by the check of the names
         try:
             get_quantisation(scale, q)
         except UsageError as e:
