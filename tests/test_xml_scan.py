@@ -47,11 +47,12 @@ def submission(topics, header="", decl='<?xml version="1.0" encoding="UTF-8"?>\n
             f"{header}{body}{nl}</inex-submission>{nl}")
 
 
-def random_run(rng) -> str:
+def random_run(rng, one_per_line: bool = False) -> str:
     """A run in a random one of the shapes the scan reads: layout, line ends, ranks and rsvs,
-    document names with .xml, xpaths that need canonical form, a header, repeated results."""
-    sep = rng.choice(["", "\n", "\n    ", " "])
-    nl = rng.choice(["\n", "\r\n", ""])
+    document names with .xml, xpaths that need canonical form, a header, repeated results;
+    ``one_per_line``: a result a line, with blank lines and varied indentation here and there."""
+    sep = "" if one_per_line else rng.choice(["", "\n", "\n    ", " "])
+    nl = "\n" if one_per_line else rng.choice(["\n", "\r\n", ""])
     has_rank, has_rsv = rng.random() < 0.7, rng.random() < 0.7
     xps = ["/article[1]/bdy[1]/sec[2]", "/article/bdy/sec[3]/p[2]/", " /article[1] ", "/article[1]/fm[1]"]
     topics = []
@@ -61,7 +62,9 @@ def random_run(rng) -> str:
             doc = f"{rng.integers(1, 6)}{'.xml' if rng.random() < 0.2 else ''}"
             rsv = rng.choice(["1.0", "0.5", "-2.5e-3", ".25", "7", "1E5", " 3.0 "])
             rs.append(result(doc, rng.choice(xps), (rng.choice([k + 1, 1, 0, -3]) if has_rank else None),
-                             rsv if has_rsv else None, sep, "  "))
+                             rsv if has_rsv else None, sep, rng.choice(["  ", "\t", ""]) if one_per_line else "  "))
+            if one_per_line and rng.random() < 0.1:
+                rs.append(rng.choice(["", "   ", "\t"]))
         topics.append((str(rng.choice([2009001 + t, 5, "a1"])), rs))
     header = rng.choice(["", '<topic-fields title="yes" castitle="no"/>\n<description>vsm, &amp; more</description>\n'
                              "<collections><collection>ieee</collection></collections>\n"])
@@ -127,3 +130,69 @@ def test_text_between_results_is_ignored_by_both(tmp_path, caplog):
     assert scanned is not None and fast_warn == slow_warn
     pdt.assert_frame_equal(fast.results, slow.results)
     assert list(fast.results["doc"]) == ["d1", "d2"] and list(fast.results["line"]) == [4, 6]  # line 5: the text
+
+
+def tag_scan_only(monkeypatch, data):
+    """_scan with the line reader off: every body read from its tags' byte positions."""
+    with monkeypatch.context() as m:
+        m.setattr(run_xml, "_scan_lines", lambda *a: None)
+        return run_xml._scan(data)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_line_reader_equals_the_tag_scan_and_the_tree(tmp_path, caplog, monkeypatch, seed):
+    rng = np.random.default_rng(1000 + seed)
+    data = random_run(rng, one_per_line=seed % 4 != 0).encode()
+    p = tmp_path / "r.xml"
+    p.write_bytes(data)
+    scanned, fast, slow, fast_warn, slow_warn = both(p, caplog)
+    assert fast_warn == slow_warn
+    if isinstance(slow, str):
+        assert fast == slow
+    else:
+        pdt.assert_frame_equal(fast.results, slow.results)
+    used = []
+    real = run_xml._scan_lines
+    monkeypatch.setattr(run_xml, "_scan_lines", lambda *a: used.append(real(*a)) or used[-1])
+    by_lines = run_xml._scan(data)
+    by_tags = tag_scan_only(monkeypatch, data)
+    assert (by_lines is None) == (by_tags is None)
+    if by_tags is not None:
+        pdt.assert_frame_equal(by_lines[1], by_tags[1])
+        assert by_lines[2] == by_tags[2]
+    one_per_line = b"\r" not in data and all(line.strip().startswith((b"<result>", b"<topic", b"</topic>"))
+                                             and line.count(b"<result>") <= 1
+                                             for line in data.split(b"\n")[data.count(b"\n", 0, data.find(b"<topic")):-2])
+    if by_tags is not None and one_per_line and b"<result><file>" in data:
+        assert used and used[0] is not None  # the usual layout is read line by line
+
+
+LAID_OUT_OTHERWISE = {  # read by the tag scan, not line by line; the same results
+    "two results on a line": submission([("1", [R + R.replace("d1", "d2")])]),
+    "result over lines": submission([("1", [result("d1", "/article[1]", 1, "0.5", sep="\n")])]),
+    "text before a result": submission([("1", ["x " + R])]),
+    "text after a topic tag": submission([("1", [R])]).replace('<topic topic-id="1">', '<topic topic-id="1"> x'),
+    "spaces after a result": submission([("1", [R + "  "])]),
+    "a rank-only result among full ones": submission([("1", [R, result("d2", "/article[1]", 2)])]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAID_OUT_OTHERWISE))
+def test_layouts_the_line_reader_leaves_to_the_tag_scan(monkeypatch, name):
+    data = LAID_OUT_OTHERWISE[name].encode()
+    first = data.find(b"<topic")
+    assert run_xml._scan_lines(data, first, data.rfind(b"</topic>") + len(b"</topic>")) is None
+    by_tags = tag_scan_only(monkeypatch, data)
+    scanned = run_xml._scan(data)
+    assert (scanned is None) == (by_tags is None)
+    if by_tags is not None:
+        pdt.assert_frame_equal(scanned[1], by_tags[1])
+
+
+def test_the_line_reader_numbers_lines_and_topics(monkeypatch):
+    data = submission([("7", [R, "", result("d2", "/article[1]/sec[1]", 2, "0.25")]), ("8", [R])]).encode()
+    first = data.find(b"<topic")
+    df, ranked = run_xml._scan_lines(data, first, data.rfind(b"</topic>") + len(b"</topic>"))
+    # line 1 the declaration, 2 the root, 3 topic 7, 4 a result, 5 blank, 6 a result, 7 </topic>, 8 topic 8
+    assert list(df["line"]) == [4, 6, 9] and list(df["topic"]) == ["7", "7", "8"] and ranked
+    assert list(df["xpath"]) == ["/article[1]", "/article[1]/sec[1]"] + ["/article[1]"]
