@@ -42,3 +42,32 @@ def test_every_family_is_declared_with_a_loadable_scorer():
     for name, family in registry.FAMILIES.items():
         assert family.name == name and callable(family.score_function())
         assert family.measures({}) and set(family.defaults()) >= set(registry.TOPIC_OPTIONS)
+
+
+def test_planning_a_campaign_and_hashing_its_inputs_loads_no_pandas(tmp_path):
+    """What each snakemake call does before its first job, run for real: the benchmark-shaped
+    config prepared (schema, analyses), and the inputs' content keys hashed with a cold cache,
+    read from it, and one file hashed again after a change. pyarrow imports pandas on its
+    conversions from Python objects (``pa.array``, ``pa.scalar``, ``pq.read_table``), about a
+    quarter of a second of every call."""
+    root = Path(__file__).parents[1]
+    files = [tmp_path / f"f{i}.txt" for i in range(3)]
+    for i, f in enumerate(files):
+        f.write_text(f"run {i}\n")
+    code = textwrap.dedent(f"""
+        import sys, yaml
+        from inexflow.campaign.config import prepare_config
+        from inexflow.io.content_keys import file_keys
+        config = yaml.safe_load(open({str(root / 'config' / 'config.yaml')!r}))
+        prepare_config(config, schema={str(root / 'workflow' / 'schemas' / 'config.schema.yaml')!r})
+        paths = {{p: p for p in {[str(f) for f in files]!r}}}
+        cache = {str(tmp_path / 'keys.parquet')!r}
+        first = file_keys(paths, cache)
+        assert file_keys(paths, cache) == first
+        open({str(files[0])!r}, "a").write("changed\\n")
+        assert file_keys(paths, cache)[{str(files[0])!r}] != first[{str(files[0])!r}]
+        print(" ".join(sys.modules))
+    """)
+    modules = set(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                                 cwd=root).stdout.split())
+    assert "inexflow.campaign.analyses" in modules and "pandas" not in modules

@@ -19,15 +19,13 @@ import numpy as np
 import pandas as pd
 
 from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
-from inexflow.measures.catalogue import MEANS, per_topic_name
+from inexflow.measures.catalogue import per_topic_name
 from inexflow.measures.passage import grouped_cumsum, ip_from_running_sums, passage_results
+from inexflow.measures.registry import PASSAGE_MEASURES
 from inexflow.measures.session import in_evaluation_order
 from inexflow.model.assessments import Assessments
 from inexflow.model.pool import LazyTables
 from inexflow.model.recallbase import normalised_passages, overlap_with_passages
-
-# per-topic measure -> the interpolated-precision level it reads (None = AiP, the mean)
-PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "iP[0.10]": 10}
 
 
 def labelled(names) -> tuple[list[str], Callable]:
@@ -41,12 +39,6 @@ def labelled(names) -> tuple[list[str], Callable]:
         return df.assign(measure=df["measure"].map(lambda m: back.get(m, m))) if len(df) else df
 
     return per_topic, relabel
-
-
-def analysis_measures() -> list[str]:
-    """The measure names the re-judging analyses can compute (config ``analysis.measures``):
-    the passage measures below and their means (``MAiP``)."""
-    return [m for m, per in MEANS.items() if per in PASSAGE_MEASURES] + list(PASSAGE_MEASURES)
 
 
 class JudgedRuns:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from inexflow.campaign.tasks import check_task_name, runs_of
 from inexflow.errors import ConfigError, Problems, log
-from inexflow.measures.registry import check_measures, get_family, headline_measures, measure_quants, score_quants
+from inexflow.measures.registry import analysis_measures, check_measures, get_family, headline_measures, measure_quants, score_quants
 
 # the analyses, by rule name, each with the ``analysis`` key whose ``false`` switches it off
 SWITCHES = {
@@ -85,8 +85,6 @@ def resolve_analyses(config: dict, tasks: dict, runs: dict, formats: dict, optio
     options of an evaluation task (:func:`inexflow.campaign.config.measure_options`). Errors are
     :class:`~inexflow.errors.ConfigError` naming the key, each check's collected in
     ``problems`` (raised at once without it)."""
-    from inexflow.analysis.rejudge import analysis_measures  # pandas: the Snakefile imports this module without it
-
     p = problems or Problems()
     an = config.get("analysis")
     if not an:

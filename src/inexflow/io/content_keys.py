@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from inexflow.errors import InputError, open_input
+from inexflow.io.arrow_arrays import arrow_of, numpy_of, strings_of
 from inexflow.io.atomic import atomic_path
 
 _COLUMNS = ("name", "dev", "ino", "size", "mtime_ns", "ctime_ns", "key")
@@ -44,7 +45,7 @@ def _read_cache(cache_file: Path) -> pa.Table | None:
     """The cache table (:data:`_SCHEMA`); a missing, unreadable or older-shaped one is only a
     cold cache: None."""
     try:
-        return pq.read_table(cache_file).select(list(_COLUMNS)).cast(_SCHEMA)
+        return pq.ParquetFile(cache_file).read(columns=list(_COLUMNS)).cast(_SCHEMA)
     except (OSError, KeyError, pa.ArrowException):
         return None
 
@@ -72,11 +73,10 @@ def file_keys(paths: Mapping[str, Path | str], cache_file, what: str = "file") -
     same = np.zeros(len(names), dtype=bool)
     cached = _read_cache(cache_file)
     if cached is not None and len(names):
-        at = pc.fill_null(pc.index_in(pa.array(names, pa.string()), value_set=cached["name"]), -1)
-        at = at.to_numpy(zero_copy_only=False)
+        at = numpy_of(pc.index_in(strings_of(names), value_set=cached["name"]), fill=-1)
         hit = np.flatnonzero(at >= 0)
-        same[hit] = np.logical_and.reduce([cached[c].to_numpy()[at[hit]] == stamp[c][hit] for c in _STAMP_TYPES])
-        keys[same] = cached["key"].to_numpy(zero_copy_only=False)[at[same]]
+        same[hit] = np.logical_and.reduce([numpy_of(cached[c])[at[hit]] == stamp[c][hit] for c in _STAMP_TYPES])
+        keys[same] = cached["key"].take(arrow_of(at[same])).to_pylist()
     fresh = np.flatnonzero(~same)
     for i in fresh:
         try:
@@ -86,9 +86,9 @@ def file_keys(paths: Mapping[str, Path | str], cache_file, what: str = "file") -
         except InputError as e:  # a special file: named as the caller's kind of input
             raise InputError(files[i], None, e.problem, f"a {what}") from None
     if len(fresh):
-        new = pa.table({"name": pa.array([names[i] for i in fresh], pa.string()),
-                        **{c: pa.array(stamp[c][fresh]) for c in _STAMP_TYPES},
-                        "key": pa.array(keys[fresh].tolist(), pa.string())}, schema=_SCHEMA)
+        new = pa.Table.from_arrays([strings_of([names[i] for i in fresh]),
+                                    *(arrow_of(stamp[c][fresh]) for c in _STAMP_TYPES),
+                                    strings_of(keys[fresh].tolist())], schema=_SCHEMA)
         if cached is not None:  # the rows of every other file stay
             new = pa.concat_tables([cached.filter(pc.invert(pc.is_in(cached["name"], value_set=new["name"]))), new])
         cache_file.parent.mkdir(parents=True, exist_ok=True)

@@ -689,3 +689,14 @@ def select_measures(specs, families, options: dict | None = None, where: str = "
     if not out and not ("trec" in families and (trec_runid(specs) or trec_relstring(specs)) and specs):  # -m runid
         raise UsageError(f"{where}: no measure named")
     return trec_sorted(out) if list(families) == ["trec"] else list(out)
+
+
+# the per-topic passage measures the re-judging analyses compute
+# (:mod:`inexflow.analysis.rejudge`) -> the interpolated-precision level each reads (None: AiP)
+PASSAGE_MEASURES = {"AiP": None, "iP[0.00]": 0, "iP[0.01]": 1, "iP[0.05]": 5, "iP[0.10]": 10}
+
+
+def analysis_measures() -> list[str]:
+    """The measure names the re-judging analyses can compute (config ``analysis.measures``):
+    :data:`PASSAGE_MEASURES` and their means (``MAiP``)."""
+    return [m for m, per in MEANS.items() if per in PASSAGE_MEASURES] + list(PASSAGE_MEASURES)
