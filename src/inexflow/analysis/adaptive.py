@@ -31,12 +31,26 @@ import pandas as pd
 from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
-def _topic_orders(entry: pd.DataFrame):
-    """Per topic of ``entry`` (topic, doc, entry depth): its documents and entry depths in the
-    order the adaptive pool judges them, by entry depth, ties by document name."""
-    for t, g in entry.groupby("topic", sort=False):
-        g = g.sort_values(["entry", "doc"], kind="stable")
-        yield t, g["doc"].to_numpy(object), g["entry"].to_numpy(np.int64)
+def _judging_order(entry: pd.DataFrame) -> pd.DataFrame:
+    """``entry`` (topic, doc, entry depth) in the order the adaptive pool judges it: topics in
+    their order of first appearance, each by entry depth, ties by document name."""
+    first = pd.factorize(entry["topic"])[0]
+    return entry.assign(_t=first).sort_values(["_t", "entry", "doc"], kind="stable").drop(columns="_t")
+
+
+def _topic_spans(topics: np.ndarray):
+    """(topic, start, end) of each topic's rows of a table ordered by :func:`_judging_order`."""
+    bounds = np.flatnonzero(np.r_[True, topics[1:] != topics[:-1], True]) if len(topics) else np.zeros(1, np.int64)
+    return [(topics[a], int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _pairs_in(topics, docs, pairs) -> np.ndarray:
+    """Whether each (topic, doc) of the columns ``topics`` and ``docs`` is one of ``pairs``
+    (a collection of (topic, doc) tuples, or a MultiIndex of them)."""
+    if not len(pairs) or not len(topics):
+        return np.zeros(len(topics), bool)
+    return pd.MultiIndex.from_arrays([np.asarray(topics, object), np.asarray(docs, object)]).isin(
+        pairs if isinstance(pairs, pd.MultiIndex) else list(pairs))
 
 
 def _stop(e: np.ndarray, rel: np.ndarray, step: int, min_rate: float, max_judged: int | None) -> tuple:
@@ -65,12 +79,20 @@ def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int, 
     ``judged``: (topic, doc) pairs): the depth of the strategy's last step (judged partway
     when the maximum stopped it), the documents it judges (never more than ``max_judged``), the relevant ones it finds, those it takes from
     outside the judged pool, and why it stopped (``rate``, ``budget`` or ``exhausted``)."""
+    order = _judging_order(entry)
+    topic, doc, e = order["topic"].to_numpy(object), order["doc"].to_numpy(object), order["entry"].to_numpy(np.int64)
+    rel, judged_flag = _pairs_in(topic, doc, relevant).astype(np.int64), _pairs_in(topic, doc, judged)
     rows = []
-    for t, docs, e in _topic_orders(entry):
-        rel = np.array([(t, d) in relevant for d in docs], dtype=np.int64)
-        depth, n, why = _stop(e, rel, step, min_rate, max_judged)
-        rows.append((t, int(depth), n, int(rel[:n].sum()), sum((t, d) not in judged for d in docs[:n]), why))
+    for t, a, b in _topic_spans(topic):
+        depth, n, why = _stop(e[a:b], rel[a:b], step, min_rate, max_judged)
+        rows.append((t, int(depth), n, int(rel[a:a + n].sum()), int((~judged_flag[a:a + n]).sum()), why))
     return pd.DataFrame(rows, columns=["topic", "depth", "judged", "relevant", "unjudged", "stopped"])
+
+
+def _relevant_in(judged_runs, topic, pairs) -> int:
+    """How many of ``topic``'s relevant documents (highlighted text) are among ``pairs``."""
+    docs, chars = judged_runs.rel_docs.get(topic, ()), judged_runs.rel_chars.get(topic, ())
+    return int(_pairs_in([topic] * len(docs), docs, pairs)[np.asarray(chars, dtype=np.int64) > 0].sum())
 
 
 def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original: dict, step: int,
@@ -83,15 +105,20 @@ def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original:
     adaptive pool takes, and tau and tau_AP between the rankings by the full and by the
     adaptive judgements."""
     relevant = judged_runs.relevant_pairs()
-    in_pool = {(t, d) for t, docs in original.items() for d in docs}
+    in_pool = pd.MultiIndex.from_arrays([np.repeat(np.asarray(list(original), object), [len(d) for d in original.values()]),
+                                         np.asarray([d for docs in original.values() for d in docs], object)])
     topics = adaptive_depths(entry, relevant, in_pool, step, min_rate, max_judged)
     topics["fixed_judged"] = topics["topic"].map({t: len(d) for t, d in original.items()}).fillna(0).astype(np.int64)
-    topics["fixed_relevant"] = [sum((t, d) in in_pool for d, c in zip(judged_runs.rel_docs.get(t, ()),
-                                                                       judged_runs.rel_chars.get(t, ())) if c > 0)
-                                for t in topics["topic"]]
+    topics["fixed_relevant"] = [_relevant_in(judged_runs, t, in_pool) for t in topics["topic"]]
+    # the documents the adaptive pool judges: each topic's first ``judged`` in the judging order
+    order = _judging_order(entry)
     n_judged = dict(zip(topics["topic"].tolist(), topics["judged"].tolist()))
-    adaptive = {(t, d) for t, docs, _ in _topic_orders(entry) for d in docs[:n_judged[t]]}
-    masks = {t: np.array([(t, d) in adaptive for d in docs], bool) for t, docs in judged_runs.rel_docs.items()}
+    topic = order["topic"].to_numpy(object)
+    kept = np.zeros(len(order), bool)
+    for t, a, _ in _topic_spans(topic):
+        kept[a:a + n_judged[t]] = True
+    adaptive = pd.MultiIndex.from_arrays([topic[kept], order["doc"].to_numpy(object)[kept]])
+    masks = {t: _pairs_in([t] * len(docs), docs, adaptive) for t, docs in judged_runs.rel_docs.items()}
     full = judged_runs.score(judged_runs.full_masks(), measures)
     est = judged_runs.score(masks, measures)
     rows = []
