@@ -89,10 +89,14 @@ def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int, 
     return pd.DataFrame(rows, columns=["topic", "depth", "judged", "relevant", "unjudged", "stopped"])
 
 
-def _relevant_in(judged_runs, topic, pairs) -> int:
-    """How many of ``topic``'s relevant documents (highlighted text) are among ``pairs``."""
-    docs, chars = judged_runs.rel_docs.get(topic, ()), judged_runs.rel_chars.get(topic, ())
-    return int(_pairs_in([topic] * len(docs), docs, pairs)[np.asarray(chars, dtype=np.int64) > 0].sum())
+def _judged_pairs(judged_runs):
+    """Every judged (topic, document) of ``judged_runs`` as flat arrays (topics, documents,
+    highlighted characters) and each topic's count, in the order of its ``rel_docs``."""
+    sizes = [len(d) for d in judged_runs.rel_docs.values()]
+    topics = np.repeat(np.asarray(list(judged_runs.rel_docs), object), sizes)
+    docs = np.asarray([d for ds in judged_runs.rel_docs.values() for d in ds], object)
+    chars = np.asarray([c for t in judged_runs.rel_docs for c in judged_runs.rel_chars.get(t, ())], np.int64)
+    return topics, docs, chars, sizes
 
 
 def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original: dict, step: int,
@@ -109,7 +113,9 @@ def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original:
                                          np.asarray([d for docs in original.values() for d in docs], object)])
     topics = adaptive_depths(entry, relevant, in_pool, step, min_rate, max_judged)
     topics["fixed_judged"] = topics["topic"].map({t: len(d) for t, d in original.items()}).fillna(0).astype(np.int64)
-    topics["fixed_relevant"] = [_relevant_in(judged_runs, t, in_pool) for t in topics["topic"]]
+    rel_topic, rel_doc, rel_chars, sizes = _judged_pairs(judged_runs)
+    found = pd.Series(_pairs_in(rel_topic, rel_doc, in_pool) & (rel_chars > 0)).groupby(rel_topic).sum()
+    topics["fixed_relevant"] = topics["topic"].map(found).fillna(0).astype(np.int64)
     # the documents the adaptive pool judges: each topic's first ``judged`` in the judging order
     order = _judging_order(entry)
     n_judged = dict(zip(topics["topic"].tolist(), topics["judged"].tolist()))
@@ -118,7 +124,8 @@ def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original:
     for t, a, _ in _topic_spans(topic):
         kept[a:a + n_judged[t]] = True
     adaptive = pd.MultiIndex.from_arrays([topic[kept], order["doc"].to_numpy(object)[kept]])
-    masks = {t: _pairs_in([t] * len(docs), docs, adaptive) for t, docs in judged_runs.rel_docs.items()}
+    kept_judged = np.split(_pairs_in(rel_topic, rel_doc, adaptive), np.cumsum(sizes)[:-1])
+    masks = dict(zip(judged_runs.rel_docs, kept_judged))
     full = judged_runs.score(judged_runs.full_masks(), measures)
     est = judged_runs.score(masks, measures)
     rows = []
