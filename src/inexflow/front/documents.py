@@ -14,6 +14,7 @@ a negative rank, an infinite score, a document repeated in a topic, blank lines)
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,8 @@ from inexflow.measures.trec_arrays import (
     codes_of,
     complete_num_rel,
     document_rows,
+    is_numbers,
+    pair_keys,
     per_topic_measures,
     rank_documents,
     trec_order,
@@ -65,11 +68,12 @@ def plain_run(path) -> PlainRun | None:
     without a word; else None."""
     if not Path(path).is_file() or detect_run_format(path) != "text" or first_columns(path) != 6:
         return None
-    run = read_plain_run(path, 6)
+    run = read_plain_run(path, 6, numbers=True)
     if (run is None or not len(run) or len(run.run_id.dictionary) != 1 or (run.rank < 0).any()
             or not np.isfinite(run.rsv).all()):
         return None
-    pair = numpy_of(run.topic.indices).astype(np.int64) * len(run.doc.dictionary) + numpy_of(run.doc.indices)
+    dcode = run.doc if is_numbers(run.doc) else numpy_of(run.doc.indices)
+    pair = pair_keys(numpy_of(run.topic.indices), dcode.astype(np.int64))
     pair.sort()
     if (pair[1:] == pair[:-1]).any():
         return None
@@ -79,7 +83,14 @@ def plain_run(path) -> PlainRun | None:
 def measure_names(args) -> list[str]:
     """The trec family's measures ``args`` ask for: ``-m``, else what the family prints by
     default (trec_eval's default table)."""
-    return select_measures(args.measures or [OFFICIAL], ["trec"], {"trec_measures": trec_parameters(args.measures)})
+    return list(_measure_names(tuple(args.measures or ())))
+
+
+@cache
+def _measure_names(measures: tuple) -> tuple:
+    """:func:`measure_names` of the ``-m`` specs ``measures`` (once per call of ``inexflow score``)."""
+    specs = list(measures)
+    return tuple(select_measures(specs or [OFFICIAL], ["trec"], {"trec_measures": trec_parameters(specs)}))
 
 
 def score_text(path, run: PlainRun, judged: Judged, args) -> tuple[str, str]:
@@ -91,10 +102,12 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> tuple[str, str]:
     topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
     take = arrow_of(order)
     names = measure_names(args)
-    ranking = rank_documents(run.topic.take(take), run.doc.take(take), topics, judged, level=args.relevance_level,
+    doc = run.doc[order] if is_numbers(run.doc) else run.doc.take(take)
+    ranking = rank_documents(run.topic.take(take), doc, topics, judged, level=args.relevance_level,
                              judged_only=args.judged_only, distinct=True)
     values = ranking.measures(per_topic_measures(names))
-    rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None)
+    rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None,
+                         per_topic=args.per_topic)
     if args.per_topic and args.format == "trec_eval" and (rs := trec_relstring(args.measures)):
         rows += [(t, "-", rs, s) for t, s in zip(topics, ranking.relstring(relstring_length(rs)))]
     run_id = run.run_id.dictionary[0].as_py()

@@ -2,8 +2,8 @@
 describes the formats), without pandas.
 
 :func:`read_plain_run` reads a run of 6 (TREC: ``topic Q0 doc rank rsv run-id``) or 8 (FOL:
-``... offset length``) columns with pyarrow's CSV reader, typed and dictionary-encoded, and
-gives up (None) on anything a careful reader must look at line by line: a missing or empty
+``... offset length``) columns with pyarrow's CSV reader (strings as bytes, dictionary-encoded
+after the parse, which is about twice as fast as encoding them while parsing), and gives up (None) on anything a careful reader must look at line by line: a missing or empty
 field, a value of the wrong type, a score that is not a number or a negative or empty passage. The
 validating reader (:func:`inexflow.io.run_text.read_text_run`) then reads the file again and
 names the line and the problem. Irregular spacing (tabs, ``\\r\\n``, repeated blanks, blank
@@ -40,11 +40,12 @@ def comment_lines(data: bytes) -> set[int]:
 @dataclass
 class PlainRun:
     """The columns of a well-formed text run, in file order: ``topic``, ``doc`` and ``run_id``
-    dictionary-encoded (no empty string), ``rank``, ``rsv``, ``offset`` and ``length`` (FOL
+    dictionary-encoded (no empty string; ``doc`` read with ``numbers``: the documents' numbers,
+    :func:`canonical_numbers`, where every id is one), ``rank``, ``rsv``, ``offset`` and ``length`` (FOL
     runs only, else None) as numpy arrays, and each result's source ``line``."""
 
     topic: pa.DictionaryArray
-    doc: pa.DictionaryArray
+    doc: pa.DictionaryArray | np.ndarray
     run_id: pa.DictionaryArray
     rank: np.ndarray
     rsv: np.ndarray
@@ -66,9 +67,10 @@ def first_columns(path) -> int:
     return 0
 
 
-def read_plain_run(path, ncols: int) -> PlainRun | None:
+def read_plain_run(path, ncols: int, numbers: bool = False) -> PlainRun | None:
     """The run at ``path`` (``ncols`` 6 or 8 columns) read by pyarrow; None when anything is
-    off (see the module docstring)."""
+    off (see the module docstring). ``numbers``: documents whose ids are all numbers
+    (:func:`canonical_numbers`) are given as those numbers, not encoded."""
     data = read_bytes(path, "run file").removeprefix(b"\xef\xbb\xbf")
     if b"\x00" in data:
         decode_text(path, data)  # a NUL byte is an error naming its line, as every text reader says
@@ -89,13 +91,15 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
         c = table.column(k)
         if c.null_count:
             return None
-        if pa.types.is_dictionary(c.type):
-            c = c.unify_dictionaries().combine_chunks() if c.num_chunks > 1 else c.chunk(0)
-            if len(c.dictionary) and not pc.min(pc.utf8_length(c.dictionary)).as_py():
-                return None  # an empty field
-            cols[k] = c
-        else:
+        if not pa.types.is_binary(c.type):
             cols[k] = numpy_of(c)
+            continue
+        c = c.combine_chunks()
+        cols[k] = canonical_numbers(c) if numbers and k == "2" else None
+        if cols[k] is None:
+            cols[k] = _encoded(c)
+            if cols[k] is None:
+                return None
     if np.isnan(cols["4"]).any():  # an infinite score is read: the run's checks name its line
         return None
     if ncols == 8 and ((cols["6"] < 0) | (cols["7"] <= 0)).any():
@@ -111,7 +115,7 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
 def _parse(data: bytes, ncols: int, strict: bool):
     """``data`` parsed by pyarrow's CSV reader in one block (one dictionary per column), or None
     where it refuses it; ``strict``: a blank line is refused too."""
-    text = pa.dictionary(pa.int32(), pa.string())  # strings dictionary-encoded as they are parsed
+    text = pa.binary()  # encoded after the parse (:func:`_encoded`)
     types = {"0": text, "2": text, "3": pa.int64(), "4": pa.float64(), "5": text}
     if ncols == 8:
         types.update({"6": pa.int64(), "7": pa.int64()})
@@ -125,6 +129,43 @@ def _parse(data: bytes, ncols: int, strict: bool):
                                                                    strings_can_be_null=False))
     except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
         return None
+
+
+def _encoded(values: pa.Array) -> pa.DictionaryArray | None:
+    """Byte strings dictionary-encoded (codes in order of first appearance) with a UTF-8
+    dictionary; None where one is empty or not UTF-8."""
+    enc = pc.dictionary_encode(values)
+    try:
+        words = enc.dictionary.cast(pa.string())
+    except pa.ArrowInvalid:
+        return None
+    if len(words) and not pc.min(pc.binary_length(enc.dictionary)).as_py():
+        return None  # an empty field
+    return pa.DictionaryArray.from_arrays(enc.indices, words)
+
+
+_POWERS = 10 ** np.arange(1, 19, dtype=np.int64)  # 10 .. 10^18: a number's digits are 1 + how many it reaches
+
+
+def canonical_numbers(ids: pa.Array) -> np.ndarray | None:
+    """Document ids (a binary or string array without nulls) as int64 numbers when each is a
+    number below 10^18 written as ``str`` writes it (decimal digits, no sign, no leading zero), so that
+    the number gives back the id (``str(n)``) and equal numbers are equal ids; else None.
+    Arrow's cast reads a sign and a ``0x`` prefix too: an id read so is wider than its
+    number's digits or starts with ``0``, and is refused."""
+    try:
+        values = numpy_of(pc.cast(ids, pa.int64()))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    large = pa.types.is_large_binary(ids.type) or pa.types.is_large_string(ids.type)
+    kind = np.dtype(np.int64 if large else np.int32)
+    offsets = np.frombuffer(ids.buffers()[1], dtype=kind, count=len(ids) + 1, offset=ids.offset * kind.itemsize)
+    width = np.diff(offsets)
+    digits = np.searchsorted(_POWERS, values, side="right") + 1
+    data = np.frombuffer(ids.buffers()[2], dtype=np.uint8) if len(ids) else np.zeros(0, np.uint8)
+    if (values < 0).any() or (values >= 10**18).any() or (width != digits).any() or ((width > 1) & (data[offsets[:-1]] == ord("0"))).any():
+        return None
+    return values
 
 
 def _line_numbers(data: bytes, n: int) -> np.ndarray:
