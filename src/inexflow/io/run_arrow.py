@@ -6,8 +6,9 @@ describes the formats), without pandas.
 after the parse (document ids that are all numbers can be read as numbers instead: encoding a
 run's document ids costs about as much as parsing the whole file), and gives up (None) on
 anything a careful reader must look at line by line: a missing or empty field, a value of the
-wrong type, a score that is not a number or a negative or empty passage. The validating reader (:func:`inexflow.io.run_text.read_text_run`) then reads the file again and
-names the line and the problem. Irregular spacing (tabs, ``\\r\\n``, repeated blanks, blank
+wrong type, a score that is not a number or a negative or empty passage. The validating reader
+(:func:`inexflow.io.run_text.read_text_run`) then reads the file again and names the line and
+the problem. Irregular spacing (tabs, ``\\r\\n``, repeated blanks, blank
 lines) is read too, blank lines with a warning, and comment lines (the first non-blank character
 ``#``) are skipped, as trec_eval 10.0 skips them.
 """
