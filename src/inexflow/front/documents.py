@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from inexflow.io.arrow_arrays import arrow_of, numpy_of
 from inexflow.io.detect import detect_assessment_format, detect_run_format
@@ -100,10 +101,10 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> tuple[str, str]:
     # the run's topics in topic order, as the general reader orders them
     run_topics = sorted(run_topics, key=topic_sort_key)
     topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
-    take = arrow_of(order)
     names = measure_names(args)
-    doc = run.doc[order] if is_numbers(run.doc) else run.doc.take(take)
-    ranking = rank_documents(run.topic.take(take), doc, topics, judged, level=args.relevance_level,
+    doc = run.doc[order] if is_numbers(run.doc) else run.doc.take(arrow_of(order))
+    topic = pa.DictionaryArray.from_arrays(arrow_of(tcode[order].astype(np.int32)), run.topic.dictionary)
+    ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
                              judged_only=args.judged_only, distinct=True)
     values = ranking.measures(per_topic_measures(names))
     rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None,

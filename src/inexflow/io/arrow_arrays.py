@@ -34,6 +34,11 @@ def numpy_of(arr, fill=None) -> np.ndarray:
     return out
 
 
+def bools_of(values) -> np.ndarray:
+    """An Arrow boolean array without nulls as a numpy one."""
+    return numpy_of(values.cast(pa.int8())).astype(bool)
+
+
 def arrow_of(values: np.ndarray) -> pa.Array:
     """A numpy array of integers or floats as an Arrow array (sharing its buffer)."""
     values = np.ascontiguousarray(values)

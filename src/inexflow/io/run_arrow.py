@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from inexflow.errors import decode_text, warn_input
-from inexflow.io.arrow_arrays import numpy_of
+from inexflow.io.arrow_arrays import arrow_of, bools_of, numpy_of
 from inexflow.io.compressed import open_bytes, read_bytes
 
 _BLANKS = re.compile(rb"[ \t]+")
@@ -99,7 +99,7 @@ def read_plain_run(path, ncols: int, numbers: bool = False) -> PlainRun | None:
         c = c.combine_chunks()
         cols[k] = canonical_numbers(c) if numbers and k == "2" else None
         if cols[k] is None:
-            cols[k] = _encoded(c)
+            cols[k] = _encoded(c, blocks=k != "2")
             if cols[k] is None:
                 return None
     if np.isnan(cols["4"]).any():  # an infinite score is read: the run's checks name its line
@@ -133,10 +133,20 @@ def _parse(data: bytes, ncols: int, strict: bool):
         return None
 
 
-def _encoded(values: pa.Array) -> pa.DictionaryArray | None:
+def _encoded(values: pa.Array, blocks: bool = False) -> pa.DictionaryArray | None:
     """Byte strings dictionary-encoded (codes in order of first appearance) with a UTF-8
-    dictionary; None where one is empty or not UTF-8."""
-    enc = pc.dictionary_encode(values)
+    dictionary; None where one is empty or not UTF-8. ``blocks``: values that come in long
+    runs of one value (a run's topics, its run ids), encoded by the first value of each run."""
+    starts = None
+    if blocks and len(values) > 1:
+        starts = np.flatnonzero(bools_of(pc.not_equal(values[1:], values[:-1]))) + 1
+    if starts is not None and 8 * len(starts) < len(values):
+        starts = np.concatenate([np.zeros(1, np.int64), starts])
+        first = pc.dictionary_encode(values.take(arrow_of(starts)))
+        codes = np.repeat(numpy_of(first.indices), np.diff(np.append(starts, len(values))))
+        enc = pa.DictionaryArray.from_arrays(arrow_of(codes), first.dictionary)
+    else:
+        enc = pc.dictionary_encode(values)
     try:
         words = enc.dictionary.cast(pa.string())
     except pa.ArrowInvalid:

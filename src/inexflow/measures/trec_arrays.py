@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from inexflow.io.arrow_arrays import arrow_of, numpy_of, strings_of
+from inexflow.io.arrow_arrays import arrow_of, bools_of, numpy_of, strings_of
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.registry import MEANS, RBP_P, RECALL_LEVELS
 
@@ -35,11 +35,12 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     dt, ds = np.diff(topic_pos), np.diff(score)
     if ((dt > 0) | ((dt == 0) & (ds <= 0))).all() and not np.isnan(score).any():
         order = np.arange(len(score))  # already in order, as most runs are written: only ties to break
+        same = (dt == 0) & (score[1:] == score[:-1])
     else:
         table = pa.table({"t": arrow_of(topic_pos), "s": arrow_of(score)})
         order = numpy_of(pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending")])).copy()
-    t, s = topic_pos[order], score[order]
-    same = (t[1:] == t[:-1]) & ((s[1:] == s[:-1]) | (np.isnan(s[1:]) & np.isnan(s[:-1])))
+        t, s = topic_pos[order], score[order]
+        same = (t[1:] == t[:-1]) & ((s[1:] == s[:-1]) | (np.isnan(s[1:]) & np.isnan(s[:-1])))
     if not same.any():
         return order
     tied = np.zeros(len(order), dtype=bool)
@@ -437,6 +438,13 @@ class Ranking:
                 "relative_P": self.relative_P, "success": self.success, "unj": self.unj, "Judged": self.Judged}
         levels = {"iprec_at_recall": self.iprec_at_recall, "Rprec_mult": self.Rprec_mult,
                   "set_F": lambda params: [self.set_F(params[0])]}
+        batched: dict[str, list] = {}  # the levels of a stem computed at once (each level's values alone)
+        for name in names:
+            stem, _, param = name.rpartition("_")
+            if stem in ("iprec_at_recall", "Rprec_mult") and name not in _WHOLE:
+                batched.setdefault(stem, []).append((name, float(param)))
+        for stem, items in batched.items():
+            out.update(zip([n for n, _ in items], levels[stem]([p for _, p in items])))
         for name in names:
             if name in out:
                 continue
@@ -547,8 +555,8 @@ class Judged:
         2^28, a bit set of them (bit n: byte n >> 3, bit n & 7; the last bit never set)."""
         text = self.docs.cast(pa.string())
         width = numpy_of(pc.utf8_length(text))
-        canon = np.flatnonzero(_bools(pc.ascii_is_decimal(text)) & (width > 0) & (width <= 18)
-                               & ~(_bools(pc.starts_with(text, pattern="0")) & (width > 1)))
+        canon = np.flatnonzero(bools_of(pc.ascii_is_decimal(text)) & (width > 0) & (width <= 18)
+                               & ~(bools_of(pc.starts_with(text, pattern="0")) & (width > 1)))
         number = numpy_of(pc.cast(text.take(arrow_of(canon)), pa.int64())) if len(canon) else np.zeros(0, np.int64)
         order = np.argsort(number, kind="stable")
         number, canon = number[order], canon[order]
@@ -558,11 +566,6 @@ class Judged:
         bits = np.zeros((top + 1) // 8 + 1, dtype=np.uint8)
         np.bitwise_or.at(bits, number >> 3, np.left_shift(1, number & 7).astype(np.uint8))
         return number, canon, bits
-
-
-def _bools(values: pa.Array) -> np.ndarray:
-    """An Arrow boolean array without nulls as a numpy one."""
-    return numpy_of(values.cast(pa.int8())).astype(bool)
 
 
 def _plain(values):
