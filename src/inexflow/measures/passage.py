@@ -55,6 +55,7 @@ from inexflow.measures.toolorder import (
     pair_member,
     qrels_totals,
     relevant_documents,
+    stable_order,
     warn_no_relevant,
 )
 from inexflow.measures.topicset import scored_topics
@@ -200,7 +201,8 @@ def check_no_overlap(run, view: ToolView):
     assessed = view.segments >= 0
     rows = np.flatnonzero(assessed & (end > start))
     group_key = view.segments[rows] * ndocs + view.dcode[rows]
-    sort = np.argsort((group_key << 32) + start[rows])  # by table and article, then start
+    span = int(start[rows].max(initial=0)) + 1
+    sort = stable_order(group_key * span + start[rows])  # by table and article, then start
     order = rows[sort]
     keys = group_key[sort]
     group = np.cumsum(np.r_[True, np.diff(keys) != 0])

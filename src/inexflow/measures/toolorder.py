@@ -40,6 +40,17 @@ from inexflow.errors import warn_input
 TEXT_FORMATS = ("fol-text", "xpath-text", "trec-text")
 
 
+def stable_order(key: np.ndarray) -> np.ndarray:
+    """The positions of ``key`` (non-negative integers) in ascending order, ties in position
+    order (a stable sort): one ``np.sort`` of each key with its position in the low bits where
+    both fit in 63 bits (several times faster than ``np.argsort``), else ``np.argsort``."""
+    key = np.asarray(key, dtype=np.int64)
+    bits = max(int(len(key) - 1).bit_length(), 1)
+    if not len(key) or key.min() < 0 or int(key.max()) >= 2 ** (63 - bits):
+        return np.argsort(key, kind="stable")
+    return np.sort(key << bits | np.arange(len(key), dtype=np.int64)) & ((1 << bits) - 1)
+
+
 def in_file_order(run):
     """``run`` with its results in the order the tool reads them (file order for text runs;
     XML runs keep the readers' rank order); a run already in that order is returned as is.
