@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from inexflow.io.arrow_arrays import arrow_of, numpy_of
+from inexflow.io.arrow_arrays import arrow_of, numpy_of, take
 from inexflow.io.detect import detect_assessment_format, detect_run_format
 from inexflow.io.qrels_trec import read_trec_judgements
 from inexflow.io.run_arrow import PlainRun, first_columns, read_plain_run
@@ -102,7 +102,7 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> tuple[str, str]:
     run_topics = sorted(run_topics, key=topic_sort_key)
     topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
     names = measure_names(args)
-    doc = run.doc[order] if is_numbers(run.doc) else run.doc.take(arrow_of(order))
+    doc = run.doc[order] if is_numbers(run.doc) else take(run.doc, arrow_of(order))
     topic = pa.DictionaryArray.from_arrays(arrow_of(tcode[order].astype(np.int32)), run.topic.dictionary)
     ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
                              judged_only=args.judged_only, distinct=True)

@@ -20,11 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from inexflow.errors import decode_text, warn_input
-from inexflow.io.arrow_arrays import arrow_of, bools_of, numpy_of
+from inexflow.io.arrow_arrays import arrow_of, bools_of, cast, compute, numpy_of, take
 from inexflow.io.compressed import open_bytes, read_bytes
 
 _BLANKS = re.compile(rb"[ \t]+")
@@ -139,19 +138,19 @@ def _encoded(values: pa.Array, blocks: bool = False) -> pa.DictionaryArray | Non
     runs of one value (a run's topics, its run ids), encoded by the first value of each run."""
     starts = None
     if blocks and len(values) > 1:
-        starts = np.flatnonzero(bools_of(pc.not_equal(values[1:], values[:-1]))) + 1
+        starts = np.flatnonzero(bools_of(compute("not_equal", values[1:], values[:-1]))) + 1
     if starts is not None and 8 * len(starts) < len(values):
         starts = np.concatenate([np.zeros(1, np.int64), starts])
-        first = pc.dictionary_encode(values.take(arrow_of(starts)))
+        first = compute("dictionary_encode", take(values, arrow_of(starts)))
         codes = np.repeat(numpy_of(first.indices), np.diff(np.append(starts, len(values))))
         enc = pa.DictionaryArray.from_arrays(arrow_of(codes), first.dictionary)
     else:
-        enc = pc.dictionary_encode(values)
+        enc = compute("dictionary_encode", values)
     try:
-        words = enc.dictionary.cast(pa.string())
+        words = cast(enc.dictionary, pa.string())
     except pa.ArrowInvalid:
         return None
-    if len(words) and not pc.min(pc.binary_length(enc.dictionary)).as_py():
+    if len(words) and not compute("min", compute("binary_length", enc.dictionary)).as_py():
         return None  # an empty field
     return pa.DictionaryArray.from_arrays(enc.indices, words)
 
@@ -166,7 +165,7 @@ def canonical_numbers(ids: pa.Array) -> np.ndarray | None:
     Arrow's cast reads a sign and a ``0x`` prefix too: an id read so is wider than its
     number's digits or starts with ``0``, and is refused."""
     try:
-        values = numpy_of(pc.cast(ids, pa.int64()))
+        values = numpy_of(cast(ids, pa.int64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     large = pa.types.is_large_binary(ids.type) or pa.types.is_large_string(ids.type)

@@ -16,9 +16,19 @@ from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from inexflow.io.arrow_arrays import arrow_of, bools_of, numpy_of, strings_of
+from inexflow.io.arrow_arrays import (
+    MatchSubstringOptions,
+    SetLookupOptions,
+    SortOptions,
+    arrow_of,
+    bools_of,
+    cast,
+    compute,
+    numpy_of,
+    strings_of,
+    take,
+)
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.registry import MEANS, RBP_P, RECALL_LEVELS
 
@@ -38,7 +48,8 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
         same = (dt == 0) & (score[1:] == score[:-1])
     else:
         table = pa.table({"t": arrow_of(topic_pos), "s": arrow_of(score)})
-        order = numpy_of(pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending")])).copy()
+        order = numpy_of(compute("sort_indices", table, options=SortOptions([("t", "ascending"), ("s", "descending")]))
+                         ).copy()
         t, s = topic_pos[order], score[order]
         same = (t[1:] == t[:-1]) & ((s[1:] == s[:-1]) | (np.isnan(s[1:]) & np.isnan(s[:-1])))
     if not same.any():
@@ -52,7 +63,8 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     # the tied rows by group, then document id descending in byte order (Arrow compares strings
     # as bytes); the sort is stable, so repeated documents keep their file order
     tied_rows = pa.table({"g": arrow_of(group), "d": doc_strings(doc, rows)})
-    order[at] = rows[numpy_of(pc.sort_indices(tied_rows, sort_keys=[("g", "ascending"), ("d", "descending")]))]
+    order[at] = rows[numpy_of(compute("sort_indices", tied_rows, options=SortOptions([("g", "ascending"),
+                                                                                      ("d", "descending")])))]
     return order
 
 
@@ -64,9 +76,9 @@ def is_numbers(doc) -> bool:
 def doc_strings(doc, rows: np.ndarray) -> pa.Array:
     """The document ids of ``rows`` of ``doc`` (as :func:`trec_order` takes them) as Arrow strings."""
     if is_numbers(doc):
-        return arrow_of(np.asarray(doc, dtype=np.int64)[rows]).cast(pa.string())
+        return cast(arrow_of(np.asarray(doc, dtype=np.int64)[rows]), pa.string())
     dcode, ddict = encoded(doc)
-    return ddict.take(arrow_of(dcode[rows]))
+    return take(ddict, arrow_of(dcode[rows]))
 
 
 def pair_keys(tcode: np.ndarray, dcode: np.ndarray) -> np.ndarray:
@@ -82,7 +94,7 @@ def pair_keys(tcode: np.ndarray, dcode: np.ndarray) -> np.ndarray:
 def encoded(values) -> tuple[np.ndarray, pa.Array]:
     """Integer codes of strings, numbered in the order they first appear (a dictionary array:
     its own), and the distinct strings as an Arrow array."""
-    enc = values if isinstance(values, pa.DictionaryArray) else pc.dictionary_encode(_plain(values))
+    enc = values if isinstance(values, pa.DictionaryArray) else compute("dictionary_encode", _plain(values))
     if isinstance(enc, pa.ChunkedArray):
         enc = enc.combine_chunks()
     return numpy_of(enc.indices).astype(np.int64), enc.dictionary
@@ -512,7 +524,7 @@ class Judged:
         """The judgement of each (topic, doc) pair given by codes into ``topics`` and ``docs``:
         its grade, :data:`NONPOOL` where not judged, :data:`UNJUDGED` where the grade is
         negative."""
-        d = numpy_of(pc.index_in(docs, value_set=self.docs), fill=-1).astype(np.int64)[dcode]
+        d = numpy_of(compute("index_in", docs, options=SetLookupOptions(self.docs)), fill=-1).astype(np.int64)[dcode]
         return self._grades_of(self._topic_index(topics)[tcode], d)
 
     def number_gains(self, tcode: np.ndarray, topics: pa.Array, numbers: np.ndarray) -> np.ndarray:
@@ -546,18 +558,19 @@ class Judged:
 
     def _topic_index(self, topics: pa.Array) -> np.ndarray:
         """Each of ``topics``' position among the judged topics, -1 where not judged."""
-        return numpy_of(pc.index_in(topics, value_set=self.topics), fill=-1).astype(np.int64)
+        return numpy_of(compute("index_in", topics, options=SetLookupOptions(self.topics)), fill=-1).astype(np.int64)
 
     @cached_property
     def _numbered(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """The judged documents whose id is a number below 10^18 written as ``str`` writes it:
         their numbers ascending, their positions in ``docs``, and where the highest is below
         2^28, a bit set of them (bit n: byte n >> 3, bit n & 7; the last bit never set)."""
-        text = self.docs.cast(pa.string())
-        width = numpy_of(pc.utf8_length(text))
-        canon = np.flatnonzero(bools_of(pc.ascii_is_decimal(text)) & (width > 0) & (width <= 18)
-                               & ~(bools_of(pc.starts_with(text, pattern="0")) & (width > 1)))
-        number = numpy_of(pc.cast(text.take(arrow_of(canon)), pa.int64())) if len(canon) else np.zeros(0, np.int64)
+        text = cast(self.docs, pa.string())
+        width = numpy_of(compute("utf8_length", text))
+        canon = np.flatnonzero(bools_of(compute("ascii_is_decimal", text)) & (width > 0) & (width <= 18)
+                               & ~(bools_of(compute("starts_with", text, options=MatchSubstringOptions("0")))
+                                   & (width > 1)))
+        number = numpy_of(cast(take(text, arrow_of(canon)), pa.int64())) if len(canon) else np.zeros(0, np.int64)
         order = np.argsort(number, kind="stable")
         number, canon = number[order], canon[order]
         top = int(number[-1]) if len(number) else 0
@@ -571,7 +584,7 @@ class Judged:
 def _plain(values):
     """Strings as an Arrow string array (a dictionary array decoded)."""
     if isinstance(values, pa.DictionaryArray):
-        return values.cast(pa.string())
+        return cast(values, pa.string())
     return values if isinstance(values, (pa.Array, pa.ChunkedArray)) else strings_of(values)
 
 
