@@ -95,15 +95,31 @@ def _measure_names(measures: tuple) -> tuple:
 
 
 def score_text(path, run: PlainRun, judged: Judged, args) -> tuple[str, str]:
-    """What ``inexflow score`` prints for ``run`` (read from ``path``), and the run's id."""
+    """What ``inexflow score`` prints for ``run`` (read from ``path``), and the run's id: its
+    stages :func:`in_trec_order`, :func:`score_rows` and :func:`output_text`."""
+    topic, doc, run_topics = in_trec_order(run)
+    rows = score_rows(path, topic, doc, run_topics, judged, args)
+    return output_text(path, run, rows, args)
+
+
+def in_trec_order(run: PlainRun) -> tuple:
+    """The run's topics (dictionary-encoded) and documents in the order trec_eval reads them,
+    and its distinct topics."""
     tcode, run_topics = codes_of(run.topic)
     order = trec_order(tcode, run.rsv, run.doc)
+    doc = run.doc[order] if is_numbers(run.doc) else take(run.doc, arrow_of(order))
+    topic = pa.DictionaryArray.from_arrays(arrow_of(tcode[order].astype(np.int32)), run.topic.dictionary)
+    return topic, doc, run_topics
+
+
+def score_rows(path, topic, doc, run_topics: list[str], judged: Judged, args) -> list[tuple]:
+    """The rows ``(topic, quant, measure, value)`` printed for the results ``topic``, ``doc``
+    (in trec_eval's order) of the run at ``path``: the judgement lookup, the rank x topic
+    matrix and the measures."""
     # the run's topics in topic order, as the general reader orders them
     run_topics = sorted(run_topics, key=topic_sort_key)
     topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
     names = measure_names(args)
-    doc = run.doc[order] if is_numbers(run.doc) else take(run.doc, arrow_of(order))
-    topic = pa.DictionaryArray.from_arrays(arrow_of(tcode[order].astype(np.int32)), run.topic.dictionary)
     ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
                              judged_only=args.judged_only, distinct=True)
     values = ranking.measures(per_topic_measures(names))
@@ -111,6 +127,11 @@ def score_text(path, run: PlainRun, judged: Judged, args) -> tuple[str, str]:
                          per_topic=args.per_topic)
     if args.per_topic and args.format == "trec_eval" and (rs := trec_relstring(args.measures)):
         rows += [(t, "-", rs, s) for t, s in zip(topics, ranking.relstring(relstring_length(rs)))]
+    return rows
+
+
+def output_text(path, run: PlainRun, rows: list[tuple], args) -> tuple[str, str]:
+    """The text of ``rows`` in the output format ``args`` ask for, and the run's id."""
     run_id = run.run_id.dictionary[0].as_py()
     if args.format == "trec_eval":
         return trec_eval_lines(rows, args.per_topic, run_id if trec_runid(args.measures) else None), run_id

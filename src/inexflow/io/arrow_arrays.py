@@ -48,6 +48,17 @@ def numpy_of(arr, fill=None) -> np.ndarray:
     return out
 
 
+def stable_order(key: np.ndarray) -> np.ndarray:
+    """The positions of ``key`` (non-negative integers) in ascending order, ties in position
+    order (a stable sort): one ``np.sort`` of each key with its position in the low bits where
+    both fit in 63 bits (several times faster than ``np.argsort``), else ``np.argsort``."""
+    key = np.asarray(key, dtype=np.int64)
+    bits = max(int(len(key) - 1).bit_length(), 1)
+    if not len(key) or key.min() < 0 or int(key.max()) >= 2 ** (63 - bits):
+        return np.argsort(key, kind="stable")
+    return np.sort(key << bits | np.arange(len(key), dtype=np.int64)) & ((1 << bits) - 1)
+
+
 def compute(name: str, *args, options=None):
     """Arrow's compute function ``name`` (``dictionary_encode``, ``index_in``, ...) of ``args``,
     with its ``options`` object."""

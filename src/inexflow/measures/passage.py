@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
+from inexflow.io.arrow_arrays import stable_order
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.registry import COUNT_LINES, PASSAGE_LEVELS, PER_TOPIC_IP, RATIO_LINES, recall_level
@@ -55,7 +56,6 @@ from inexflow.measures.toolorder import (
     pair_member,
     qrels_totals,
     relevant_documents,
-    stable_order,
     warn_no_relevant,
 )
 from inexflow.measures.topicset import scored_topics
