@@ -532,28 +532,33 @@ class Judged:
         :func:`inexflow.io.run_arrow.canonical_numbers` reads them)."""
         number, code, bits = self._numbered
         numbers = np.asarray(numbers, dtype=np.int64)
-        d = np.full(len(numbers), -1, dtype=np.int64)
         if not len(number):
-            return self._grades_of(self._topic_index(topics)[tcode], d)
+            return np.full(len(numbers), NONPOOL)
         if bits is not None:  # the numbers whose bit is set: the few to search
             q = np.minimum(numbers, len(bits) * 8 - 1)
             cand = np.flatnonzero((bits[q >> 3] >> (q & 7).astype(np.uint8)) & 1)
         else:
             cand = np.arange(len(numbers))
         pos = np.minimum(np.searchsorted(number, numbers[cand]), len(number) - 1)
-        d[cand] = np.where(number[pos] == numbers[cand], code[pos], -1)
-        return self._grades_of(self._topic_index(topics)[tcode], d)
+        d = np.where(number[pos] == numbers[cand], code[pos], -1)
+        t = self._topic_index(topics)[tcode[cand]]
+        return self._grades_at(len(numbers), cand, t, d)
 
     def _grades_of(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
         """The judgement of each pair of judged topic position ``t`` and judged document
         position ``d`` (-1: not judged)."""
+        return self._grades_at(len(t), np.arange(len(t)), t, d)
+
+    def _grades_at(self, n: int, rows: np.ndarray, t: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """:meth:`_grades_of` of the pairs ``t``, ``d`` of ``rows`` among ``n``, the other
+        rows not judged."""
         found = np.flatnonzero((t >= 0) & (d >= 0))
-        out = np.full(len(t), NONPOOL)
+        out = np.full(n, NONPOOL)
         if len(self.keys) and len(found):
             key = t[found] * max(len(self.docs), 1) + d[found]
             pos = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
             grade = self.grades[pos]
-            out[found] = np.where(self.keys[pos] == key, np.where(grade < 0, UNJUDGED, grade), NONPOOL)
+            out[rows[found]] = np.where(self.keys[pos] == key, np.where(grade < 0, UNJUDGED, grade), NONPOOL)
         return out
 
     def _topic_index(self, topics: pa.Array) -> np.ndarray:
@@ -617,16 +622,17 @@ def rank_documents(topic, doc, topics: list[str], judged: Judged, level: int = 1
             first = np.zeros(len(pair), dtype=bool)
             first[np.unique(pair, return_index=True)[1]] = True
             use &= first
-    keep = np.flatnonzero(use)
-    if (np.diff(col[keep]) < 0).any():  # grouped by scored topic, in run order within (a radix sort on few topics)
-        keep = keep[np.argsort(col[keep].astype(np.int16 if len(topics) < 2**15 else np.int64), kind="stable")]
-    if numbers:
-        rel = judged.number_gains(tcode[keep], tdict, dcode[keep])
+    if use.all() and not (np.diff(col) < 0).any():  # every result, already grouped by scored topic
+        tkeep, dkeep, ckeep = tcode, dcode, col
     else:
-        rel = judged.gains(tcode[keep], tdict, dcode[keep], ddict)
+        keep = np.flatnonzero(use)
+        if (np.diff(col[keep]) < 0).any():  # grouped by scored topic, in run order within (a radix sort on few topics)
+            keep = keep[np.argsort(col[keep].astype(np.int16 if len(topics) < 2**15 else np.int64), kind="stable")]
+        tkeep, dkeep, ckeep = tcode[keep], dcode[keep], col[keep]
+    rel = judged.number_gains(tkeep, tdict, dkeep) if numbers else judged.gains(tkeep, tdict, dkeep, ddict)
     if judged_only:
-        keep, rel = keep[rel >= 0], rel[rel >= 0]
-    return Ranking(rel, np.bincount(col[keep], minlength=len(topics)), judged.topic_grades(topics, level),
+        ckeep, rel = ckeep[rel >= 0], rel[rel >= 0]
+    return Ranking(rel, np.bincount(ckeep, minlength=len(topics)), judged.topic_grades(topics, level),
                    level, judged_only)
 
 
