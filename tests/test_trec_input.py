@@ -138,3 +138,17 @@ def test_numbered_documents_score_as_their_ids(tmp_path, monkeypatch, seed, widt
         want = subprocess.run([TREC_EVAL, "-q", "-m", "all_trec", q, r], capture_output=True, text=True,
                               check=True).stdout
         assert fast == want
+
+
+def test_tie_order_of_numbers_is_the_tie_order_of_their_ids():
+    """trec_eval's order (ties by document id as bytes, descending) of ids given as numbers,
+    held to the same ids as strings: prefixes (1, 10, 100, 105), lengths (9 after 10), repeats."""
+    from inexflow.measures.trec_arrays import trec_order
+
+    rng = np.random.default_rng(7)
+    ids = rng.choice([0, 1, 9, 10, 100, 105, 1000000, 99999999, 12, 120, 1200, 21], 400)
+    topic = np.repeat(np.arange(4), 100)
+    score = rng.choice([1.0, 0.5], 400)
+    as_numbers = trec_order(topic, score, ids.astype(np.int64))
+    as_strings = trec_order(topic, score, [str(i) for i in ids])
+    assert np.array_equal(as_numbers, as_strings)

@@ -26,6 +26,7 @@ from inexflow.io.arrow_arrays import (
     cast,
     compute,
     numpy_of,
+    stable_order,
     strings_of,
     take,
 )
@@ -60,12 +61,33 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     at = np.flatnonzero(tied)  # positions in ``order`` of the rows that tie with a neighbour
     group = np.cumsum(np.concatenate([[True], ~same[at[:-1]] | (np.diff(at) > 1)]))
     rows = order[at]
-    # the tied rows by group, then document id descending in byte order (Arrow compares strings
-    # as bytes); the sort is stable, so repeated documents keep their file order
-    tied_rows = pa.table({"g": arrow_of(group), "d": doc_strings(doc, rows)})
-    order[at] = rows[numpy_of(compute("sort_indices", tied_rows, options=SortOptions([("g", "ascending"),
-                                                                                      ("d", "descending")])))]
+    # the tied rows by group, then document id descending in byte order; the sort is stable, so
+    # repeated documents keep their file order
+    pos = _number_tie_order(group, doc[rows]) if is_numbers(doc) else None
+    if pos is None:  # (Arrow compares strings as bytes)
+        tied_rows = pa.table({"g": arrow_of(group), "d": doc_strings(doc, rows)})
+        pos = numpy_of(compute("sort_indices", tied_rows, options=SortOptions([("g", "ascending"),
+                                                                              ("d", "descending")])))
+    order[at] = rows[pos]
     return order
+
+
+def _number_tie_order(group: np.ndarray, number: np.ndarray) -> np.ndarray | None:
+    """:func:`trec_order`'s order of tied rows (``group`` non-decreasing) whose document ids are
+    the numbers ``number`` (written as ``str`` writes them), without making the strings: the
+    ids compared as bytes are the numbers padded with zeros on the right to one width, ties
+    (one id a prefix of the other) broken by length. None where the keys do not fit in one
+    64-bit sort."""
+    number = np.asarray(number, dtype=np.int64)
+    width = len(str(int(number.max(initial=0))))
+    span = 10**width * (width + 1)  # the padded number and the length in one key below this
+    if (int(group[-1]) + 1) * span >= 2 ** (62 - int(len(group) - 1).bit_length()):
+        return None
+    digits = np.ones(len(number), dtype=np.int64)
+    for k in range(1, width):
+        digits += number >= 10**k
+    key = number * 10 ** (width - digits) * (width + 1) + digits
+    return stable_order(group * span + (span - 1 - key))
 
 
 def is_numbers(doc) -> bool:
