@@ -189,7 +189,7 @@ def trec_stages(qrels: str, paths: list[str], T: Timer) -> list[str]:
         with T("writing"):
             out.append(documents.output_text(path, run, rows, args)[0])
     T.t["resolving"] = float("nan")  # document runs: nothing to resolve
-    first = documents.score_text(paths[0], documents.plain_run(paths[0]), judged, args)
+    first = documents.score_text(paths[0], documents.plain_run(paths[0]), judged, args)[0]
     assert out[0] == first, "the staged trec path no longer prints what documents.score_text prints"
     return out
 
