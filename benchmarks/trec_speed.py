@@ -147,17 +147,19 @@ def timed(cmds: list[list[str]]) -> tuple[float, float]:
     return time.perf_counter() - t0, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
-def trec_eval_values(te: str, qrels: Path, path: Path) -> dict[tuple[str, str], str]:
-    """{(measure, topic): value} of ``trec_eval -q`` on one run."""
-    out = subprocess.run([te, "-q", str(qrels), str(path)], capture_output=True, text=True, check=True).stdout
+def trec_eval_values(te: str, qrels: Path, path: Path, measures: list[str]) -> dict[tuple[str, str], str]:
+    """{(measure, topic): value} of ``trec_eval -q`` on one run (``measures``: its ``-m`` options)."""
+    out = subprocess.run([te, "-q", *measures, str(qrels), str(path)], capture_output=True, text=True,
+                         check=True).stdout
     return {(c[0], c[1]): c[2] for c in map(str.split, out.splitlines()) if len(c) == 3 and c[0] != "runid"}
 
 
-def check(te: str, qrels: Path, paths: list[Path]) -> int:
+def check(te: str, qrels: Path, paths: list[Path], measures: list[str]) -> int:
     """The per-topic values of the measures both tools print, compared at trec_eval's four
     decimals; the number compared."""
-    got = subprocess.run([sys.executable, "-m", "inexflow", "score", "--family", "trec", "-q", "--format", "tsv",
-                          "--assessments", str(qrels), *map(str, paths)], capture_output=True, text=True)
+    got = subprocess.run([sys.executable, "-m", "inexflow", "score", "--family", "trec", "-q", *measures,
+                          "--format", "tsv", "--assessments", str(qrels), *map(str, paths)], capture_output=True,
+                         text=True)
     if got.returncode:
         sys.exit(f"inexflow score failed: {got.stderr.strip()}")
     ours: dict[str, dict] = {}
@@ -166,7 +168,7 @@ def check(te: str, qrels: Path, paths: list[Path]) -> int:
         ours.setdefault(run, {})[(measure, topic)] = value
     compared = 0
     for path, values in zip(paths, ours.values()):
-        want = trec_eval_values(te, qrels, path)
+        want = trec_eval_values(te, qrels, path, measures)
         common = sorted(k for k in want if k in values)
         bad = [k for k in common if abs(float(want[k]) - float(values[k])) > 5e-5 + 1e-9]
         if bad:
@@ -187,6 +189,8 @@ def main():
     ap.add_argument("--cores", type=int, default=1, help="cores every command is pinned to (default %(default)s)")
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds; medians (default %(default)s)")
     ap.add_argument("--workdir", type=Path, help="keep the generated files here")
+    ap.add_argument("--all-trec", action="store_true",
+                    help="inexflow and trec_eval both with -m all_trec (pytrec_eval and ranx keep their measures)")
     args = ap.parse_args()
 
     cores = sorted(os.sched_getaffinity(0))[: args.cores] if hasattr(os, "sched_getaffinity") else []
@@ -199,12 +203,13 @@ def main():
         n = sum(p.read_bytes().count(b"\n") for p in paths)
         files = [str(qrels_path), *map(str, paths)]
         print(f"{args.runs} runs, {n} results, pinned to {len(cores) or 'all'} core(s)")
+        measures = ["-m", "all_trec"] if args.all_trec else []
         if te:
-            print(f"checked: {check(te, qrels_path, paths)} per-topic values equal trec_eval's")
-        tools = {"inexflow": [pinned([sys.executable, "-m", "inexflow", "score", "--family", "trec",
+            print(f"checked: {check(te, qrels_path, paths, measures)} per-topic values equal trec_eval's")
+        tools = {"inexflow": [pinned([sys.executable, "-m", "inexflow", "score", "--family", "trec", *measures,
                                       "--jobs", str(max(len(cores), 1)), "--assessments", *files], cores)]}
         if te:
-            tools["trec_eval"] = [pinned([te, str(qrels_path), str(p)], cores) for p in paths]
+            tools["trec_eval"] = [pinned([te, *measures, str(qrels_path), str(p)], cores) for p in paths]
         else:
             print("trec_eval: not found (give --trec-eval or --trec-eval-src)")
         tools["pyarrow read"] = [pinned([sys.executable, "-c", ARROW_READ, *files], cores)]

@@ -202,7 +202,10 @@ def check_no_overlap(run, view: ToolView):
     rows = np.flatnonzero(assessed & (end > start))
     group_key = view.segments[rows] * ndocs + view.dcode[rows]
     span = int(start[rows].max(initial=0)) + 1
-    sort = stable_order(group_key * span + start[rows])  # by table and article, then start
+    if int(group_key.max(initial=0)) < 2**62 // span:  # by table and article, then start
+        sort = stable_order(group_key * span + start[rows])
+    else:  # (keys too wide to combine)
+        sort = np.lexsort((start[rows], group_key))
     order = rows[sort]
     keys = group_key[sort]
     group = np.cumsum(np.r_[True, np.diff(keys) != 0])
