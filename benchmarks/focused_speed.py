@@ -163,14 +163,16 @@ def main():
             rounds = [{k: timed([c]) for k, c in cmds.items()} for _ in range(max(args.repeat, 1))]
             print(f"pinned to {len(cores) or 'all'} core(s) ({','.join(map(str, cores))}); "
                   f"{len(rounds)} interleaved rounds; load average {os.getloadavg()[0]:.1f}")
-            for k, c in cmds.items():
-                ts = [r[k] for r in rounds]
-                print(f"{k:9s}: median {np.median(ts):7.2f} s (range {min(ts):.2f}-{max(ts):.2f})  "
-                      f"{n / np.median(ts):10.0f} results/s  ({' '.join(c[:7])} ...)")
-            ratios = [r["baseline"] / r["inexflow"] for r in rounds]
-            med = float(np.median([r["baseline"] for r in rounds])) / float(np.median([r["inexflow"] for r in rounds]))
-            print(f"ratio baseline/inexflow: {med:.2f} (medians); per round {min(ratios):.2f}-{max(ratios):.2f}, "
-                  f"median {np.median(ratios):.2f}")
+            for i, what in enumerate(("wall", "CPU")):  # (CPU: user + system of the command, its threads included)
+                for k, c in cmds.items():
+                    ts = [r[k][i] for r in rounds]
+                    print(f"{what:4s} {k:9s}: median {np.median(ts):7.2f} s (range {min(ts):.2f}-{max(ts):.2f})  "
+                          f"{n / np.median(ts):10.0f} results/s  ({' '.join(c[:7])} ...)")
+                ratios = [r["baseline"][i] / r["inexflow"][i] for r in rounds]
+                med = (float(np.median([r["baseline"][i] for r in rounds]))
+                       / float(np.median([r["inexflow"][i] for r in rounds])))
+                print(f"{what} ratio baseline/inexflow: {med:.2f} (medians); per round {min(ratios):.2f}-"
+                      f"{max(ratios):.2f}, median {np.median(ratios):.2f}")
         elif not args.no_in_process:
             maip = [float(s[(s.topic == "all") & (s.measure == "MAiP")].value.iloc[0]) for s in ours]
             t0 = time.perf_counter()

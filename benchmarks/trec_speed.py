@@ -17,8 +17,12 @@ the first CORES cores of this process's affinity (``taskset``):
   (its first call compiles with numba: the median drops that round);
 - the limit: one Python process that only reads the same files with pyarrow's CSV reader.
 
-Prints each tool's time, results per second and the ratios; and checks that inexflow's
-per-topic values of the measures both print equal trec_eval's to its four decimals.
+Prints each tool's wall time and CPU time (user + system of the commands, from the kernel's
+accounting of waited-for children: on a core other jobs share, the wall time includes their
+share, the CPU time much less of it), each as the median and range over the rounds, results per
+second, and the ratios to inexflow's (of the medians, and the median and range of the per-round
+ratios); and checks that inexflow's per-topic values of the measures both print equal
+trec_eval's to its four decimals.
 
     python benchmarks/trec_speed.py --trec-eval-src ~/src/trec_eval          # builds it (make)
     python benchmarks/trec_speed.py --trec-eval /usr/local/bin/trec_eval --runs 30 --cores 1
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -131,24 +136,30 @@ def pinned(cmd: list[str], cores: list[int]) -> list[str]:
     return ["taskset", "-c", ",".join(map(str, cores)), *cmd] if shutil.which("taskset") else cmd
 
 
-def timed(cmds: list[list[str]]) -> float:
-    t0 = time.perf_counter()
+def timed(cmds: list[list[str]]) -> tuple[float, float]:
+    """Wall time of the commands run one after the other, and their CPU time (user + system,
+    of the waited-for children): on a core shared with other jobs the wall time includes
+    their share, the CPU time much less of it."""
+    t0, r0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     for cmd in cmds:
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter() - t0, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
-def trec_eval_values(te: str, qrels: Path, path: Path) -> dict[tuple[str, str], str]:
-    """{(measure, topic): value} of ``trec_eval -q`` on one run."""
-    out = subprocess.run([te, "-q", str(qrels), str(path)], capture_output=True, text=True, check=True).stdout
+def trec_eval_values(te: str, qrels: Path, path: Path, measures: list[str]) -> dict[tuple[str, str], str]:
+    """{(measure, topic): value} of ``trec_eval -q`` on one run (``measures``: its ``-m`` options)."""
+    out = subprocess.run([te, "-q", *measures, str(qrels), str(path)], capture_output=True, text=True,
+                         check=True).stdout
     return {(c[0], c[1]): c[2] for c in map(str.split, out.splitlines()) if len(c) == 3 and c[0] != "runid"}
 
 
-def check(te: str, qrels: Path, paths: list[Path]) -> int:
+def check(te: str, qrels: Path, paths: list[Path], measures: list[str]) -> int:
     """The per-topic values of the measures both tools print, compared at trec_eval's four
     decimals; the number compared."""
-    got = subprocess.run([sys.executable, "-m", "inexflow", "score", "--family", "trec", "-q", "--format", "tsv",
-                          "--assessments", str(qrels), *map(str, paths)], capture_output=True, text=True)
+    got = subprocess.run([sys.executable, "-m", "inexflow", "score", "--family", "trec", "-q", *measures,
+                          "--format", "tsv", "--assessments", str(qrels), *map(str, paths)], capture_output=True,
+                         text=True)
     if got.returncode:
         sys.exit(f"inexflow score failed: {got.stderr.strip()}")
     ours: dict[str, dict] = {}
@@ -157,7 +168,7 @@ def check(te: str, qrels: Path, paths: list[Path]) -> int:
         ours.setdefault(run, {})[(measure, topic)] = value
     compared = 0
     for path, values in zip(paths, ours.values()):
-        want = trec_eval_values(te, qrels, path)
+        want = trec_eval_values(te, qrels, path, measures)
         common = sorted(k for k in want if k in values)
         bad = [k for k in common if abs(float(want[k]) - float(values[k])) > 5e-5 + 1e-9]
         if bad:
@@ -178,6 +189,8 @@ def main():
     ap.add_argument("--cores", type=int, default=1, help="cores every command is pinned to (default %(default)s)")
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds; medians (default %(default)s)")
     ap.add_argument("--workdir", type=Path, help="keep the generated files here")
+    ap.add_argument("--all-trec", action="store_true",
+                    help="inexflow and trec_eval both with -m all_trec (pytrec_eval and ranx keep their measures)")
     args = ap.parse_args()
 
     cores = sorted(os.sched_getaffinity(0))[: args.cores] if hasattr(os, "sched_getaffinity") else []
@@ -190,12 +203,13 @@ def main():
         n = sum(p.read_bytes().count(b"\n") for p in paths)
         files = [str(qrels_path), *map(str, paths)]
         print(f"{args.runs} runs, {n} results, pinned to {len(cores) or 'all'} core(s)")
+        measures = ["-m", "all_trec"] if args.all_trec else []
         if te:
-            print(f"checked: {check(te, qrels_path, paths)} per-topic values equal trec_eval's")
-        tools = {"inexflow": [pinned([sys.executable, "-m", "inexflow", "score", "--family", "trec",
+            print(f"checked: {check(te, qrels_path, paths, measures)} per-topic values equal trec_eval's")
+        tools = {"inexflow": [pinned([sys.executable, "-m", "inexflow", "score", "--family", "trec", *measures,
                                       "--jobs", str(max(len(cores), 1)), "--assessments", *files], cores)]}
         if te:
-            tools["trec_eval"] = [pinned([te, str(qrels_path), str(p)], cores) for p in paths]
+            tools["trec_eval"] = [pinned([te, *measures, str(qrels_path), str(p)], cores) for p in paths]
         else:
             print("trec_eval: not found (give --trec-eval or --trec-eval-src)")
         tools["pyarrow read"] = [pinned([sys.executable, "-c", ARROW_READ, *files], cores)]
@@ -206,10 +220,17 @@ def main():
             else:
                 print(f"{name}: not installed, skipped")
         rounds = [{k: timed(c) for k, c in tools.items()} for _ in range(max(args.repeat, 1))]
-        med = {k: float(np.median([r[k] for r in rounds])) for k in tools}
-        for k, t in med.items():
-            print(f"{k:12s}: {t:7.2f} s  {n / t:12.0f} results/s   x{med[k] / med['inexflow']:.2f} inexflow's time")
-        print(f"(medians of {len(rounds)} interleaved rounds)")
+        print(f"load average at the end {os.getloadavg()[0]:.1f}")
+        for i, what in enumerate(("wall", "CPU")):
+            med = {k: float(np.median([r[k][i] for r in rounds])) for k in tools}
+            print(f"{what} time, median (range) of {len(rounds)} interleaved rounds; ratio to inexflow's: of the "
+                  "medians, and per round median (range)")
+            for k, t in med.items():
+                each = [r[k][i] for r in rounds]
+                ratio = [r[k][i] / r["inexflow"][i] for r in rounds]
+                print(f"  {k:12s}: {t:6.2f} s ({min(each):.2f}-{max(each):.2f})  {n / t:10.0f} results/s   "
+                      f"x{t / med['inexflow']:.2f}, per round x{float(np.median(ratio)):.2f} "
+                      f"({min(ratio):.2f}-{max(ratio):.2f})")
 
 
 if __name__ == "__main__":

@@ -172,12 +172,6 @@ def trec_stages(qrels: str, paths: list[str], T: Timer) -> list[str]:
     """``_score_one`` on the document path (``documents.plain_run`` + ``documents.score_text``),
     stage by stage."""
     from inexflow.front import documents
-    from inexflow.io.arrow_arrays import arrow_of
-    from inexflow.io.topic_order import topic_sort_key
-    from inexflow.measures.output import trec_eval_lines
-    from inexflow.measures.registry import trec_runid
-    from inexflow.measures.topicset import topics_to_score
-    from inexflow.measures.trec_arrays import codes_of, document_rows, per_topic_measures, rank_documents, trec_order
 
     args = score_args(["--family", "trec", qrels, *paths])
     assert documents.handles(args)
@@ -189,21 +183,13 @@ def trec_stages(qrels: str, paths: list[str], T: Timer) -> list[str]:
         with T("reading"):
             run = documents.plain_run(path)
         with T("ranking"):
-            tcode, run_topics = codes_of(run.topic)
-            take = arrow_of(trec_order(tcode, run.rsv, run.doc))
-            topic, doc = run.topic.take(take), run.doc.take(take)
+            topic, doc, run_topics = documents.in_trec_order(run)
         with T("measures"):  # the judgement lookup, the rank x topic matrix, the measures
-            run_topics = sorted(run_topics, key=topic_sort_key)
-            topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=False)
-            names = documents.measure_names(args)
-            ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
-                                     judged_only=args.judged_only, distinct=True)
-            rows = document_rows(topics, ranking.measures(per_topic_measures(names)), names, None)
+            rows = documents.score_rows(path, topic, doc, run_topics, judged, args)
         with T("writing"):
-            run_id = run.run_id.dictionary[0].as_py() if trec_runid(args.measures) else None
-            out.append(trec_eval_lines(rows, args.per_topic, run_id))
+            out.append(documents.output_text(path, run, rows, args)[0])
     T.t["resolving"] = float("nan")  # document runs: nothing to resolve
-    first = documents.score_text(paths[0], documents.plain_run(paths[0]), judged, args)
+    first = documents.score_text(paths[0], documents.plain_run(paths[0]), judged, args)[0]
     assert out[0] == first, "the staged trec path no longer prints what documents.score_text prints"
     return out
 

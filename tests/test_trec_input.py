@@ -8,6 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import run_cli, write
@@ -88,3 +89,66 @@ def test_families_that_order_by_rank_refuse_a_run_without_integer_ranks(tmp_path
     r8 = write(tmp_path / "r8.run", "1 Q0 d1 1.5 2.0 x 0 10\n")
     p = run_cli("score", "--task", "focused", "--family", "trec", "--assessments", fol, r8)
     assert p.returncode == 2 and f"{r8}:line 1: rank '1.5' is not an integer" in p.stderr
+
+
+def test_canonical_numbers_only_where_the_number_gives_back_the_id():
+    import pyarrow as pa
+
+    from inexflow.io.run_arrow import canonical_numbers
+
+    def read(ids):
+        got = canonical_numbers(pa.array([i.encode() for i in ids], pa.binary()))
+        return None if got is None else got.tolist()
+
+    assert read(["1", "10", "0", "999999999999999999", "42"]) == [1, 10, 0, 999999999999999999, 42]
+    for refused in (["7", "007"], ["0x1F"], ["0xFFFFFFFF"], ["-5"], ["+5"], ["1", "d1"], ["1000000000000000000"]):
+        assert read(refused) is None, refused
+    assert canonical_numbers(pa.array([b"x", b"12", b"345"], pa.binary()).slice(1)).tolist() == [12, 345]
+
+
+def numbered_case(seed: int, width: bool) -> tuple[str, str]:
+    """Qrels and a run whose document ids are numbers of 1 to 4 digits (scores tied, so that
+    trec_eval's order by id as bytes, ``9`` after ``10``, decides); ``width``: some ids with a
+    leading zero too (``007`` is not ``7``)."""
+    rng = np.random.default_rng(seed)
+    ids = [str(i) for i in (*range(12), *rng.choice(np.arange(12, 3000), 60, replace=False))]
+    if width:
+        ids += ["007", "0010", "00"]
+    qrels, run = [], []
+    for t in ("1", "2", "3"):
+        for d in rng.choice(ids, 30, replace=False):
+            qrels.append(f"{t} 0 {d} {rng.choice([0, 0, 1, 2, -1])}\n")
+        for r, d in enumerate(rng.choice(ids, 40, replace=False), 1):
+            run.append(f"{t} Q0 {d} {r} {rng.choice([1.0, 0.5, 0.25])} numbered\n")
+    return "".join(qrels), "".join(run)
+
+
+@pytest.mark.parametrize("seed, width", [(0, False), (1, False), (2, True), (3, True)])
+def test_numbered_documents_score_as_their_ids(tmp_path, monkeypatch, seed, width):
+    """Document ids read as numbers (the document path's fast reading) give what the same ids
+    give as strings (the general path), and trec_eval's values where it is built."""
+    qrels, run = numbered_case(seed, width)
+    q, r = write(tmp_path / "q.trec", qrels), write(tmp_path / "r.run", run)
+    fast = run_cli("score", "-m", "all_trec", "-q", "--assessments", q, r, check=0).stdout
+    monkeypatch.setattr(documents, "handles", lambda args: False)
+    general = run_cli("score", "--family", "trec", "--format", "trec_eval", "-m", "all_trec", "-q",
+                      "--assessments", q, r, check=0).stdout
+    assert fast == general and "map                   \t1\t" in fast
+    if TREC_EVAL.is_file():
+        want = subprocess.run([TREC_EVAL, "-q", "-m", "all_trec", q, r], capture_output=True, text=True,
+                              check=True).stdout
+        assert fast == want
+
+
+def test_tie_order_of_numbers_is_the_tie_order_of_their_ids():
+    """trec_eval's order (ties by document id as bytes, descending) of ids given as numbers,
+    held to the same ids as strings: prefixes (1, 10, 100, 105), lengths (9 after 10), repeats."""
+    from inexflow.measures.trec_arrays import trec_order
+
+    rng = np.random.default_rng(7)
+    ids = rng.choice([0, 1, 9, 10, 100, 105, 1000000, 99999999, 12, 120, 1200, 21], 400)
+    topic = np.repeat(np.arange(4), 100)
+    score = rng.choice([1.0, 0.5], 400)
+    as_numbers = trec_order(topic, score, ids.astype(np.int64))
+    as_strings = trec_order(topic, score, [str(i) for i in ids])
+    assert np.array_equal(as_numbers, as_strings)

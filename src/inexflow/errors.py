@@ -83,7 +83,7 @@ def read_bytes(path, what: str = "file") -> bytes:
         parts = [os.read(fd, st.st_size + 1)]
         while parts[-1]:  # a file that grew since fstat, or a read cut short
             parts.append(os.read(fd, 1 << 20))
-        return b"".join(parts)
+        return parts[0] if len(parts) == 2 else b"".join(parts)  # (one read and the empty one: no copy)
     except OSError as e:
         raise InputError(path, None, f"cannot read {what}: {e.strerror or e}") from None
     finally:

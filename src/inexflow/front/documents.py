@@ -14,11 +14,13 @@ a negative rank, an infinite score, a document repeated in a topic, blank lines)
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
-from inexflow.io.arrow_arrays import arrow_of, numpy_of
+from inexflow.io.arrow_arrays import arrow_of, numpy_of, take
 from inexflow.io.detect import detect_assessment_format, detect_run_format
 from inexflow.io.qrels_trec import read_trec_judgements
 from inexflow.io.run_arrow import PlainRun, first_columns, read_plain_run
@@ -38,6 +40,8 @@ from inexflow.measures.trec_arrays import (
     codes_of,
     complete_num_rel,
     document_rows,
+    is_numbers,
+    pair_keys,
     per_topic_measures,
     rank_documents,
     trec_order,
@@ -65,11 +69,12 @@ def plain_run(path) -> PlainRun | None:
     without a word; else None."""
     if not Path(path).is_file() or detect_run_format(path) != "text" or first_columns(path) != 6:
         return None
-    run = read_plain_run(path, 6)
+    run = read_plain_run(path, 6, numbers=True)
     if (run is None or not len(run) or len(run.run_id.dictionary) != 1 or (run.rank < 0).any()
             or not np.isfinite(run.rsv).all()):
         return None
-    pair = numpy_of(run.topic.indices).astype(np.int64) * len(run.doc.dictionary) + numpy_of(run.doc.indices)
+    dcode = run.doc if is_numbers(run.doc) else numpy_of(run.doc.indices)
+    pair = pair_keys(numpy_of(run.topic.indices), dcode.astype(np.int64))
     pair.sort()
     if (pair[1:] == pair[:-1]).any():
         return None
@@ -79,24 +84,54 @@ def plain_run(path) -> PlainRun | None:
 def measure_names(args) -> list[str]:
     """The trec family's measures ``args`` ask for: ``-m``, else what the family prints by
     default (trec_eval's default table)."""
-    return select_measures(args.measures or [OFFICIAL], ["trec"], {"trec_measures": trec_parameters(args.measures)})
+    return list(_measure_names(tuple(args.measures or ())))
+
+
+@cache
+def _measure_names(measures: tuple) -> tuple:
+    """:func:`measure_names` of the ``-m`` specs ``measures`` (once per call of ``inexflow score``)."""
+    specs = list(measures)
+    return tuple(select_measures(specs or [OFFICIAL], ["trec"], {"trec_measures": trec_parameters(specs)}))
 
 
 def score_text(path, run: PlainRun, judged: Judged, args) -> tuple[str, str]:
-    """What ``inexflow score`` prints for ``run`` (read from ``path``), and the run's id."""
+    """What ``inexflow score`` prints for ``run`` (read from ``path``), and the run's id: its
+    stages :func:`in_trec_order`, :func:`score_rows` and :func:`output_text`."""
+    topic, doc, run_topics = in_trec_order(run)
+    rows = score_rows(path, topic, doc, run_topics, judged, args)
+    return output_text(path, run, rows, args)
+
+
+def in_trec_order(run: PlainRun) -> tuple:
+    """The run's topics (dictionary-encoded) and documents in the order trec_eval reads them,
+    and its distinct topics."""
     tcode, run_topics = codes_of(run.topic)
     order = trec_order(tcode, run.rsv, run.doc)
+    doc = run.doc[order] if is_numbers(run.doc) else take(run.doc, arrow_of(order))
+    topic = pa.DictionaryArray.from_arrays(arrow_of(tcode[order].astype(np.int32)), run.topic.dictionary)
+    return topic, doc, run_topics
+
+
+def score_rows(path, topic, doc, run_topics: list[str], judged: Judged, args) -> list[tuple]:
+    """The rows ``(topic, quant, measure, value)`` printed for the results ``topic``, ``doc``
+    (in trec_eval's order) of the run at ``path``: the judgement lookup, the rank x topic
+    matrix and the measures."""
     # the run's topics in topic order, as the general reader orders them
     run_topics = sorted(run_topics, key=topic_sort_key)
     topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
-    take = arrow_of(order)
     names = measure_names(args)
-    ranking = rank_documents(run.topic.take(take), run.doc.take(take), topics, judged, level=args.relevance_level,
+    ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
                              judged_only=args.judged_only, distinct=True)
     values = ranking.measures(per_topic_measures(names))
-    rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None)
+    rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None,
+                         per_topic=args.per_topic)
     if args.per_topic and args.format == "trec_eval" and (rs := trec_relstring(args.measures)):
         rows += [(t, "-", rs, s) for t, s in zip(topics, ranking.relstring(relstring_length(rs)))]
+    return rows
+
+
+def output_text(path, run: PlainRun, rows: list[tuple], args) -> tuple[str, str]:
+    """The text of ``rows`` in the output format ``args`` ask for, and the run's id."""
     run_id = run.run_id.dictionary[0].as_py()
     if args.format == "trec_eval":
         return trec_eval_lines(rows, args.per_topic, run_id if trec_runid(args.measures) else None), run_id

@@ -151,11 +151,14 @@ def duplicate_mask(df: pd.DataFrame, codes: dict | None = None) -> np.ndarray:
         composite = composite * max(len(uniq), 1) + c
     off, length = df["offset"].to_numpy(np.int64), df["length"].to_numpy(np.int64)
     dup = np.zeros(len(df), dtype=bool)
-    # one hash pass over (result, offset) packed into an int64 finds the candidates; only those
-    # are compared on all three keys
+    # one sort of (result, offset) packed into an int64 finds the candidates (the rows whose key
+    # is repeated; usually none); only those are compared on all three keys
     span = int(off.max(initial=0)) - int(off.min(initial=0)) + 1
     if len(df) and int(composite.max()) < (1 << 62) // span:
-        cand = np.flatnonzero(pd.Series(composite * span + (off - off.min())).duplicated(keep=False).to_numpy())
+        packed = composite * span + (off - off.min())
+        ordered = np.sort(packed)
+        repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+        cand = np.flatnonzero(np.isin(packed, repeated)) if len(repeated) else np.zeros(0, np.int64)
     else:
         cand = np.arange(len(df))
     if len(cand):

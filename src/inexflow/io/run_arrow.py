@@ -2,11 +2,13 @@
 describes the formats), without pandas.
 
 :func:`read_plain_run` reads a run of 6 (TREC: ``topic Q0 doc rank rsv run-id``) or 8 (FOL:
-``... offset length``) columns with pyarrow's CSV reader, typed and dictionary-encoded, and
-gives up (None) on anything a careful reader must look at line by line: a missing or empty
-field, a value of the wrong type, a score that is not a number or a negative or empty passage. The
-validating reader (:func:`inexflow.io.run_text.read_text_run`) then reads the file again and
-names the line and the problem. Irregular spacing (tabs, ``\\r\\n``, repeated blanks, blank
+``... offset length``) columns with pyarrow's CSV reader, strings as bytes and dictionary-encoded
+after the parse (document ids that are all numbers can be read as numbers instead: encoding a
+run's document ids costs about as much as parsing the whole file), and gives up (None) on
+anything a careful reader must look at line by line: a missing or empty field, a value of the
+wrong type, a score that is not a number or a negative or empty passage. The validating reader
+(:func:`inexflow.io.run_text.read_text_run`) then reads the file again and names the line and
+the problem. Irregular spacing (tabs, ``\\r\\n``, repeated blanks, blank
 lines) is read too, blank lines with a warning, and comment lines (the first non-blank character
 ``#``) are skipped, as trec_eval 10.0 skips them.
 """
@@ -18,11 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from inexflow.errors import decode_text, warn_input
-from inexflow.io.arrow_arrays import numpy_of
+from inexflow.io.arrow_arrays import arrow_of, bools_of, cast, compute, numpy_of, take
 from inexflow.io.compressed import open_bytes, read_bytes
 
 _BLANKS = re.compile(rb"[ \t]+")
@@ -40,11 +41,12 @@ def comment_lines(data: bytes) -> set[int]:
 @dataclass
 class PlainRun:
     """The columns of a well-formed text run, in file order: ``topic``, ``doc`` and ``run_id``
-    dictionary-encoded (no empty string), ``rank``, ``rsv``, ``offset`` and ``length`` (FOL
+    dictionary-encoded (no empty string; ``doc`` read with ``numbers``: the documents' numbers,
+    :func:`canonical_numbers`, where every id is one), ``rank``, ``rsv``, ``offset`` and ``length`` (FOL
     runs only, else None) as numpy arrays, and each result's source ``line``."""
 
     topic: pa.DictionaryArray
-    doc: pa.DictionaryArray
+    doc: pa.DictionaryArray | np.ndarray
     run_id: pa.DictionaryArray
     rank: np.ndarray
     rsv: np.ndarray
@@ -66,9 +68,10 @@ def first_columns(path) -> int:
     return 0
 
 
-def read_plain_run(path, ncols: int) -> PlainRun | None:
+def read_plain_run(path, ncols: int, numbers: bool = False) -> PlainRun | None:
     """The run at ``path`` (``ncols`` 6 or 8 columns) read by pyarrow; None when anything is
-    off (see the module docstring)."""
+    off (see the module docstring). ``numbers``: documents whose ids are all numbers
+    (:func:`canonical_numbers`) are given as those numbers, not encoded."""
     data = read_bytes(path, "run file").removeprefix(b"\xef\xbb\xbf")
     if b"\x00" in data:
         decode_text(path, data)  # a NUL byte is an error naming its line, as every text reader says
@@ -89,13 +92,15 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
         c = table.column(k)
         if c.null_count:
             return None
-        if pa.types.is_dictionary(c.type):
-            c = c.unify_dictionaries().combine_chunks() if c.num_chunks > 1 else c.chunk(0)
-            if len(c.dictionary) and not pc.min(pc.utf8_length(c.dictionary)).as_py():
-                return None  # an empty field
-            cols[k] = c
-        else:
+        if not pa.types.is_binary(c.type):
             cols[k] = numpy_of(c)
+            continue
+        c = c.combine_chunks()
+        cols[k] = canonical_numbers(c) if numbers and k == "2" else None
+        if cols[k] is None:
+            cols[k] = _encoded(c, blocks=k != "2")
+            if cols[k] is None:
+                return None
     if np.isnan(cols["4"]).any():  # an infinite score is read: the run's checks name its line
         return None
     if ncols == 8 and ((cols["6"] < 0) | (cols["7"] <= 0)).any():
@@ -111,7 +116,7 @@ def read_plain_run(path, ncols: int) -> PlainRun | None:
 def _parse(data: bytes, ncols: int, strict: bool):
     """``data`` parsed by pyarrow's CSV reader in one block (one dictionary per column), or None
     where it refuses it; ``strict``: a blank line is refused too."""
-    text = pa.dictionary(pa.int32(), pa.string())  # strings dictionary-encoded as they are parsed
+    text = pa.binary()  # encoded after the parse (:func:`_encoded`)
     types = {"0": text, "2": text, "3": pa.int64(), "4": pa.float64(), "5": text}
     if ncols == 8:
         types.update({"6": pa.int64(), "7": pa.int64()})
@@ -125,6 +130,46 @@ def _parse(data: bytes, ncols: int, strict: bool):
                                                                    strings_can_be_null=False))
     except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
         return None
+
+
+def _encoded(values: pa.Array, blocks: bool = False) -> pa.DictionaryArray | None:
+    """Byte strings dictionary-encoded (codes in order of first appearance) with a UTF-8
+    dictionary; None where one is empty or not UTF-8. ``blocks``: values that come in long
+    runs of one value (a run's topics, its run ids), encoded by the first value of each run."""
+    starts = None
+    if blocks and len(values) > 1:
+        starts = np.flatnonzero(bools_of(compute("not_equal", values[1:], values[:-1]))) + 1
+    if starts is not None and 8 * len(starts) < len(values):
+        starts = np.concatenate([np.zeros(1, np.int64), starts])
+        first = compute("dictionary_encode", take(values, arrow_of(starts)))
+        codes = np.repeat(numpy_of(first.indices), np.diff(np.append(starts, len(values))))
+        enc = pa.DictionaryArray.from_arrays(arrow_of(codes), first.dictionary)
+    else:
+        enc = compute("dictionary_encode", values)
+    try:
+        words = cast(enc.dictionary, pa.string())
+    except pa.ArrowInvalid:
+        return None
+    if len(words) and not compute("min", compute("binary_length", enc.dictionary)).as_py():
+        return None  # an empty field
+    return pa.DictionaryArray.from_arrays(enc.indices, words)
+
+
+def canonical_numbers(ids: pa.Array) -> np.ndarray | None:
+    """Document ids (a binary or string array without nulls) as int64 numbers when each is a
+    number below 10^18 written as ``str`` writes it (decimal digits only, no leading zero), so
+    that the number gives back the id (``str(n)``) and equal numbers are equal ids; else None."""
+    large = pa.types.is_large_binary(ids.type) or pa.types.is_large_string(ids.type)
+    kind = np.dtype(np.int64 if large else np.int32)
+    offsets = np.frombuffer(ids.buffers()[1], dtype=kind, count=len(ids) + 1, offset=ids.offset * kind.itemsize)
+    if not len(ids):
+        return np.zeros(0, np.int64)
+    data = np.frombuffer(ids.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+    width = np.diff(offsets)
+    if (width.min() < 1 or width.max() > 18 or ((data - np.uint8(48)) > 9).any()
+            or ((data[offsets[:-1] - offsets[0]] == ord("0")) & (width > 1)).any()):
+        return None
+    return numpy_of(cast(ids, pa.int64()))
 
 
 def _line_numbers(data: bytes, n: int) -> np.ndarray:

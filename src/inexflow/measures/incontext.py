@@ -64,6 +64,12 @@ def check_grouping(run, regroup: bool = False, assessed=None):
     that order (``run`` itself, its reader's codes kept, when they are in it already).
     ``assessed``: the topics with assessments (the only lines the tool reads); all topics
     when None."""
+    return grouped_view(run, regroup, assessed)[0]
+
+
+def grouped_view(run, regroup: bool = False, assessed=None) -> tuple:
+    """:func:`check_grouping`'s run, and the :class:`ToolView` of its results on ``assessed``
+    when they are the run's own (None when they were regrouped)."""
     res = run.results
     topics = res["topic"].unique() if assessed is None else assessed
     view = ToolView.of(res, topics, run)
@@ -72,7 +78,7 @@ def check_grouping(run, regroup: bool = False, assessed=None):
     start = np.r_[True, key[1:] != key[:-1]] if len(key) else np.zeros(0, bool)
     dup = pd.Series(key[start]).duplicated().to_numpy()
     if not split and not dup.any():
-        return run
+        return run, view
     if not regroup:
         if split:
             raise InputError(run.source, None, describe_split(run, split),
@@ -88,7 +94,7 @@ def check_grouping(run, regroup: bool = False, assessed=None):
     logging.getLogger("inexflow").warning("%s: run %s regrouped per topic and article: %d results moved next "
                                           "to the first result of their topic and article", run.source,
                                           run.run_id, moved)
-    return replace(run, results=res.iloc[order].reset_index(drop=True))
+    return replace(run, results=res.iloc[order].reset_index(drop=True)), None
 
 
 def article_starts(view: ToolView) -> np.ndarray:
@@ -158,11 +164,12 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     a = ctx.assessments
     docs = a.documents
     trel, nrel = ctx.memo("qrels_totals", lambda: qrels_totals(docs))
-    run = check_grouping(run, bool(ctx.opt("regroup")), list(trel))
+    run, view = grouped_view(run, bool(ctx.opt("regroup")), list(trel))
     topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics")))
     warn_no_relevant(run.source, topics, nrel)
     res = passage_results(run) if kind == "ric" else run.results
-    view = ToolView.of(res, trel, run)
+    # the grouping check's view of the same lines, with the columns of ``res``
+    view = ToolView.of(res, trel, run) if view is None else replace(view, res=res)
     first = article_starts(view)  # one article per (topic, doc): the run is grouped
     at, ad = view.tcode[first], view.dcode[first]
     relevant = ctx.memo("relevant_pairs", lambda: PairSet(relevant_documents(docs)))

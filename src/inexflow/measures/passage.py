@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
+from inexflow.io.arrow_arrays import stable_order
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.registry import COUNT_LINES, PASSAGE_LEVELS, PER_TOPIC_IP, RATIO_LINES, recall_level
@@ -200,7 +201,11 @@ def check_no_overlap(run, view: ToolView):
     assessed = view.segments >= 0
     rows = np.flatnonzero(assessed & (end > start))
     group_key = view.segments[rows] * ndocs + view.dcode[rows]
-    sort = np.argsort((group_key << 32) + start[rows])  # by table and article, then start
+    span = int(start[rows].max(initial=0)) + 1
+    if int(group_key.max(initial=0)) < 2**62 // span:  # by table and article, then start
+        sort = stable_order(group_key * span + start[rows])
+    else:  # (keys too wide to combine)
+        sort = np.lexsort((start[rows], group_key))
     order = rows[sort]
     keys = group_key[sort]
     group = np.cumsum(np.r_[True, np.diff(keys) != 0])

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import warn_input
+from inexflow.io.arrow_arrays import stable_order
 
 TEXT_FORMATS = ("fol-text", "xpath-text", "trec-text")
 
@@ -238,11 +239,16 @@ def pair_rows(topics, docs, pairs: pd.DataFrame | PairSet):
 
     def rows(t, d):
         qt_, qd_ = t_map[t], d_map[d]
-        k = qt_.astype(np.int64) * nq + qd_
-        if len(keys) == 0:
-            return np.full(len(k), -1, np.int64)
+        out = np.full(len(qt_), -1, np.int64)
+        found = np.flatnonzero((qt_ >= 0) & (qd_ >= 0))
+        if len(keys) == 0 or not len(found):
+            return out
+        k = qt_[found].astype(np.int64) * nq + qd_[found]
+        order = stable_order(k)  # the keys searched in ascending order: the binary searches stay in cache
+        k = k[order]
         pos = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
-        return np.where((qt_ >= 0) & (qd_ >= 0) & (keys[pos] == k), ps.rows[pos], -1)
+        out[found[order]] = np.where(keys[pos] == k, ps.rows[pos], -1)
+        return out
     return rows
 
 

@@ -11,13 +11,25 @@ addition after the other, as trec_eval adds them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from inexflow.io.arrow_arrays import arrow_of, numpy_of, strings_of
+from inexflow.io.arrow_arrays import (
+    MatchSubstringOptions,
+    SetLookupOptions,
+    SortOptions,
+    arrow_of,
+    bools_of,
+    cast,
+    compute,
+    numpy_of,
+    stable_order,
+    strings_of,
+    take,
+)
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.registry import MEANS, RBP_P, RECALL_LEVELS
 
@@ -26,18 +38,21 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     """The row order in which trec_eval reads a run: topic position ascending, then descending
     score, ties by descending document id (compared as bytes, as trec_eval's ``strcmp``);
     stable, so repeated documents keep their file order. ``doc``: the document ids (an Arrow
-    string or dictionary array, or any sequence of strings). Document ids are compared only
+    string or dictionary array, any sequence of strings, or an integer array of the ids'
+    numbers, :func:`inexflow.io.run_arrow.canonical_numbers`). Document ids are compared only
     where (topic, score) is tied."""
     topic_pos = np.asarray(topic_pos, dtype=np.int64)
     score = np.asarray(score, dtype=np.float64)
     dt, ds = np.diff(topic_pos), np.diff(score)
     if ((dt > 0) | ((dt == 0) & (ds <= 0))).all() and not np.isnan(score).any():
         order = np.arange(len(score))  # already in order, as most runs are written: only ties to break
+        same = (dt == 0) & (score[1:] == score[:-1])
     else:
         table = pa.table({"t": arrow_of(topic_pos), "s": arrow_of(score)})
-        order = numpy_of(pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending")])).copy()
-    t, s = topic_pos[order], score[order]
-    same = (t[1:] == t[:-1]) & ((s[1:] == s[:-1]) | (np.isnan(s[1:]) & np.isnan(s[:-1])))
+        order = numpy_of(compute("sort_indices", table, options=SortOptions([("t", "ascending"), ("s", "descending")]))
+                         ).copy()
+        t, s = topic_pos[order], score[order]
+        same = (t[1:] == t[:-1]) & ((s[1:] == s[:-1]) | (np.isnan(s[1:]) & np.isnan(s[:-1])))
     if not same.any():
         return order
     tied = np.zeros(len(order), dtype=bool)
@@ -46,18 +61,62 @@ def trec_order(topic_pos: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     at = np.flatnonzero(tied)  # positions in ``order`` of the rows that tie with a neighbour
     group = np.cumsum(np.concatenate([[True], ~same[at[:-1]] | (np.diff(at) > 1)]))
     rows = order[at]
-    dcode, ddict = encoded(doc)
-    # the tied rows by group, then document id descending in byte order (Arrow compares strings
-    # as bytes); the sort is stable, so repeated documents keep their file order
-    tied_rows = pa.table({"g": arrow_of(group), "d": ddict.take(arrow_of(dcode[rows]))})
-    order[at] = rows[numpy_of(pc.sort_indices(tied_rows, sort_keys=[("g", "ascending"), ("d", "descending")]))]
+    # the tied rows by group, then document id descending in byte order; the sort is stable, so
+    # repeated documents keep their file order
+    pos = _number_tie_order(group, doc[rows]) if is_numbers(doc) else None
+    if pos is None:  # (Arrow compares strings as bytes)
+        tied_rows = pa.table({"g": arrow_of(group), "d": doc_strings(doc, rows)})
+        pos = numpy_of(compute("sort_indices", tied_rows, options=SortOptions([("g", "ascending"),
+                                                                              ("d", "descending")])))
+    order[at] = rows[pos]
     return order
+
+
+def _number_tie_order(group: np.ndarray, number: np.ndarray) -> np.ndarray | None:
+    """:func:`trec_order`'s order of tied rows (``group`` non-decreasing) whose document ids are
+    the numbers ``number`` (written as ``str`` writes them), without making the strings: the
+    ids compared as bytes are the numbers padded with zeros on the right to one width, ties
+    (one id a prefix of the other) broken by length. None where the keys do not fit in one
+    64-bit sort."""
+    number = np.asarray(number, dtype=np.int64)
+    width = len(str(int(number.max(initial=0))))
+    span = 10**width * (width + 1)  # the padded number and the length in one key below this
+    if (int(group[-1]) + 1) * span >= 2 ** (62 - int(len(group) - 1).bit_length()):
+        return None
+    digits = np.ones(len(number), dtype=np.int64)
+    for k in range(1, width):
+        digits += number >= 10**k
+    key = number * 10 ** (width - digits) * (width + 1) + digits
+    return stable_order(group * span + (span - 1 - key))
+
+
+def is_numbers(doc) -> bool:
+    """Whether document ids ``doc`` are given as their numbers (an integer numpy array)."""
+    return isinstance(doc, np.ndarray) and doc.dtype.kind in "iu"
+
+
+def doc_strings(doc, rows: np.ndarray) -> pa.Array:
+    """The document ids of ``rows`` of ``doc`` (as :func:`trec_order` takes them) as Arrow strings."""
+    if is_numbers(doc):
+        return cast(arrow_of(np.asarray(doc, dtype=np.int64)[rows]), pa.string())
+    dcode, ddict = encoded(doc)
+    return take(ddict, arrow_of(dcode[rows]))
+
+
+def pair_keys(tcode: np.ndarray, dcode: np.ndarray) -> np.ndarray:
+    """One int64 per (topic code, document code) pair, equal where both are equal (codes >= 0;
+    document numbers too large to combine are numbered first)."""
+    dmax = int(dcode.max(initial=0))
+    if (int(tcode.max(initial=0)) + 1) * (dmax + 1) >= 2**63:
+        dcode = np.unique(dcode, return_inverse=True)[1].reshape(-1)
+        dmax = len(dcode)
+    return tcode.astype(np.int64) * (dmax + 1) + dcode
 
 
 def encoded(values) -> tuple[np.ndarray, pa.Array]:
     """Integer codes of strings, numbered in the order they first appear (a dictionary array:
     its own), and the distinct strings as an Arrow array."""
-    enc = values if isinstance(values, pa.DictionaryArray) else pc.dictionary_encode(_plain(values))
+    enc = values if isinstance(values, pa.DictionaryArray) else compute("dictionary_encode", _plain(values))
     if isinstance(enc, pa.ChunkedArray):
         enc = enc.combine_chunks()
     return numpy_of(enc.indices).astype(np.int64), enc.dictionary
@@ -80,6 +139,36 @@ def _matrix(values: np.ndarray, counts: np.ndarray, fill: float = 0.0) -> np.nda
     return out
 
 
+@dataclass(frozen=True)
+class TopicGrades:
+    """What the measures need of each scored topic's judged grades (every qrels line of the
+    topic), the same for every run scored on the same topics: the number of relevant
+    (grade >= ``level``) and judged non-relevant documents, the ideal ranking's gains (each
+    topic's positive grades, descending, as a rank x topic matrix) and the highest grade."""
+
+    grades: list[np.ndarray]
+    level: int
+    nrel: np.ndarray
+    nonrel: np.ndarray
+    ideal: np.ndarray
+    top: np.ndarray
+
+    @classmethod
+    def of(cls, grades: list[np.ndarray], level: int = 1) -> TopicGrades:
+        nrel = np.array([(g >= level).sum() for g in grades], dtype=np.float64)
+        nonrel = np.array([((g >= 0) & (g < level)).sum() for g in grades], dtype=np.float64)
+        ideal = _matrix(np.concatenate([np.sort(g[g > 0])[::-1] for g in grades] or [np.zeros(0)]),
+                        [int((g > 0).sum()) for g in grades])
+        top = np.array([g.max(initial=0) for g in grades], dtype=np.float64)
+        return cls(grades, level, nrel, nonrel, ideal, top)
+
+    @cached_property
+    def ideal_dcg(self) -> np.ndarray:
+        """Cumulative DCG of the ideal ranking down the ranks."""
+        ranks = np.arange(2, len(self.ideal) + 2, dtype=np.float64)[:, None]
+        return np.cumsum(self.ideal / np.log2(ranks), axis=0)
+
+
 NONPOOL, UNJUDGED = -1.0, -2.0  # trec_eval's RELVALUE_NONPOOL (not in the qrels), RELVALUE_UNJUDGED (rel < 0)
 
 
@@ -91,25 +180,23 @@ class Ranking:
     ``rel`` holds, for each retrieved document grouped by topic in trec_eval's order, its
     grade (>= 0), :data:`NONPOOL` where the qrels do not list it or :data:`UNJUDGED` where
     they list it with a negative grade; ``counts`` the documents per topic; ``grades`` each
-    topic's judged grades (every qrels line of the topic); ``level`` trec_eval's ``-l``: a
-    grade at least this is relevant. Every per-topic sum runs down the ranks of a rank x topic
+    topic's judged grades (every qrels line of the topic), or their :class:`TopicGrades`;
+    ``level`` trec_eval's ``-l``: a grade at least this is relevant. Every per-topic sum runs down the ranks of a rank x topic
     matrix, one addition after the other, in the order trec_eval adds."""
 
-    def __init__(self, rel: np.ndarray, counts, grades: list[np.ndarray], level: int = 1, judged_only: bool = False):
+    def __init__(self, rel: np.ndarray, counts, grades: list[np.ndarray] | TopicGrades, level: int = 1,
+                 judged_only: bool = False):
         self.counts = np.asarray(counts, dtype=np.int64)
         self.judged_only = judged_only
-        self._grades = grades
+        self._topics = grades if isinstance(grades, TopicGrades) and grades.level == level else TopicGrades.of(
+            grades.grades if isinstance(grades, TopicGrades) else grades, level)
         self.rel = _matrix(np.asarray(rel, dtype=np.float64), self.counts, fill=NONPOOL)
         self.level = level
         self.cols = np.arange(len(self.counts))
         self.ranks = np.arange(1, len(self.rel) + 1, dtype=np.float64)[:, None]
         self.isrel = self.rel >= level
         self.hits = np.cumsum(self.isrel, axis=0)
-        self.nrel = np.array([(g >= level).sum() for g in grades], dtype=np.float64)
-        self.nonrel = np.array([((g >= 0) & (g < level)).sum() for g in grades], dtype=np.float64)
-        # the ideal ranking's gains: the positive grades of each topic, descending
-        self.ideal = _matrix(np.concatenate([np.sort(g[g > 0])[::-1] for g in grades] or [np.zeros(0)]),
-                             [int((g > 0).sum()) for g in grades])
+        self.nrel, self.nonrel, self.ideal = self._topics.nrel, self._topics.nonrel, self._topics.ideal
         self.nrr = self.hits[-1].astype(np.float64) if len(self.rel) else np.zeros(len(self.counts))
 
     # helpers ---------------------------------------------------------------------------------
@@ -149,8 +236,7 @@ class Ranking:
 
     @property
     def ideal_dcg(self) -> np.ndarray:
-        ranks = np.arange(2, len(self.ideal) + 2, dtype=np.float64)[:, None]
-        return self._cached("_idcg", lambda: np.cumsum(self.ideal / np.log2(ranks), axis=0))
+        return self._topics.ideal_dcg
 
     def _ideal_at(self, k) -> np.ndarray:
         npos = (self.ideal > 0).sum(axis=0)
@@ -356,7 +442,7 @@ class Ranking:
 
     def rbp(self):
         # gains are the grades, scaled to [0, 1] by the topic's highest judged grade if above 1
-        top = np.array([g.max(initial=0) for g in self._grades], dtype=np.float64)
+        top = self._topics.top
         gain = np.where(self.rel > 0, self.rel, 0.0) / np.where(top > 1, top, 1.0)[None, :]
         return (1.0 - RBP_P) * np.where(gain != 0, gain * self._powers()[:-1], 0.0).sum(axis=0)
 
@@ -386,6 +472,13 @@ class Ranking:
                 "relative_P": self.relative_P, "success": self.success, "unj": self.unj, "Judged": self.Judged}
         levels = {"iprec_at_recall": self.iprec_at_recall, "Rprec_mult": self.Rprec_mult,
                   "set_F": lambda params: [self.set_F(params[0])]}
+        batched: dict[str, list] = {}  # the levels of a stem computed at once (each level's values alone)
+        for name in names:
+            stem, _, param = name.rpartition("_")
+            if stem in ("iprec_at_recall", "Rprec_mult") and name not in _WHOLE:
+                batched.setdefault(stem, []).append((name, float(param)))
+        for stem, items in batched.items():
+            out.update(zip([n for n, _ in items], levels[stem]([p for _, p in items])))
         for name in names:
             if name in out:
                 continue
@@ -421,6 +514,7 @@ class Judged:
     keys: np.ndarray  # topic code * len(docs) + doc code, sorted
     grades: np.ndarray  # the grade of each key
     by_topic: dict  # topic -> its grades
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # (topics, level) -> TopicGrades
 
     @classmethod
     def of(cls, topic, doc, grade: np.ndarray) -> Judged:
@@ -435,6 +529,14 @@ class Judged:
         by_topic = dict(zip(topics, np.split(grade[by_code], bounds))) if len(topics) else {}
         return cls(strings_of(topics), docs, keys[order], grade[order], by_topic)
 
+    def topic_grades(self, topics: list[str], level: int = 1) -> TopicGrades:
+        """The :class:`TopicGrades` of ``topics`` (a topic not judged: none), made once."""
+        key = (tuple(topics), level)
+        if key not in self.memo:
+            none = np.zeros(0)
+            self.memo[key] = TopicGrades.of([self.by_topic.get(t, none) for t in topics], level)
+        return self.memo[key]
+
     @property
     def topic_ids(self) -> list[str]:
         """The assessed topics, in the order the judgements list them."""
@@ -444,21 +546,72 @@ class Judged:
         """The judgement of each (topic, doc) pair given by codes into ``topics`` and ``docs``:
         its grade, :data:`NONPOOL` where not judged, :data:`UNJUDGED` where the grade is
         negative."""
-        t = numpy_of(pc.index_in(topics, value_set=self.topics), fill=-1).astype(np.int64)[tcode]
-        d = numpy_of(pc.index_in(docs, value_set=self.docs), fill=-1).astype(np.int64)[dcode]
-        found = (t >= 0) & (d >= 0)
-        if not len(self.keys):
-            return np.full(len(found), NONPOOL)
-        key = np.where(found, t * max(len(self.docs), 1) + d, -1)
-        pos = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
-        grade = np.where(found & (self.keys[pos] == key), self.grades[pos], NONPOOL)
-        return np.where(found & (self.keys[pos] == key) & (grade < 0), UNJUDGED, grade)
+        d = numpy_of(compute("index_in", docs, options=SetLookupOptions(self.docs)), fill=-1).astype(np.int64)[dcode]
+        return self._grades_of(self._topic_index(topics)[tcode], d)
+
+    def number_gains(self, tcode: np.ndarray, topics: pa.Array, numbers: np.ndarray) -> np.ndarray:
+        """:meth:`gains` of documents given by their numbers (ids all numbers, as
+        :func:`inexflow.io.run_arrow.canonical_numbers` reads them)."""
+        number, code, bits = self._numbered
+        numbers = np.asarray(numbers, dtype=np.int64)
+        if not len(number):
+            return np.full(len(numbers), NONPOOL)
+        if bits is not None:  # the numbers whose bit is set: the few to search
+            q = np.minimum(numbers, len(bits) * 8 - 1)
+            cand = np.flatnonzero((bits[q >> 3] >> (q & 7).astype(np.uint8)) & 1)
+        else:
+            cand = np.arange(len(numbers))
+        pos = np.minimum(np.searchsorted(number, numbers[cand]), len(number) - 1)
+        d = np.where(number[pos] == numbers[cand], code[pos], -1)
+        t = self._topic_index(topics)[tcode[cand]]
+        return self._grades_at(len(numbers), cand, t, d)
+
+    def _grades_of(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """The judgement of each pair of judged topic position ``t`` and judged document
+        position ``d`` (-1: not judged)."""
+        return self._grades_at(len(t), np.arange(len(t)), t, d)
+
+    def _grades_at(self, n: int, rows: np.ndarray, t: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """:meth:`_grades_of` of the pairs ``t``, ``d`` of ``rows`` among ``n``, the other
+        rows not judged."""
+        found = np.flatnonzero((t >= 0) & (d >= 0))
+        out = np.full(n, NONPOOL)
+        if len(self.keys) and len(found):
+            key = t[found] * max(len(self.docs), 1) + d[found]
+            pos = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
+            grade = self.grades[pos]
+            out[rows[found]] = np.where(self.keys[pos] == key, np.where(grade < 0, UNJUDGED, grade), NONPOOL)
+        return out
+
+    def _topic_index(self, topics: pa.Array) -> np.ndarray:
+        """Each of ``topics``' position among the judged topics, -1 where not judged."""
+        return numpy_of(compute("index_in", topics, options=SetLookupOptions(self.topics)), fill=-1).astype(np.int64)
+
+    @cached_property
+    def _numbered(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The judged documents whose id is a number below 10^18 written as ``str`` writes it:
+        their numbers ascending, their positions in ``docs``, and where the highest is below
+        2^28, a bit set of them (bit n: byte n >> 3, bit n & 7; the last bit never set)."""
+        text = cast(self.docs, pa.string())
+        width = numpy_of(compute("utf8_length", text))
+        canon = np.flatnonzero(bools_of(compute("ascii_is_decimal", text)) & (width > 0) & (width <= 18)
+                               & ~(bools_of(compute("starts_with", text, options=MatchSubstringOptions("0")))
+                                   & (width > 1)))
+        number = numpy_of(cast(take(text, arrow_of(canon)), pa.int64())) if len(canon) else np.zeros(0, np.int64)
+        order = np.argsort(number, kind="stable")
+        number, canon = number[order], canon[order]
+        top = int(number[-1]) if len(number) else 0
+        if top >= 2**28:
+            return number, canon, None
+        bits = np.zeros((top + 1) // 8 + 1, dtype=np.uint8)
+        np.bitwise_or.at(bits, number >> 3, np.left_shift(1, number & 7).astype(np.uint8))
+        return number, canon, bits
 
 
 def _plain(values):
     """Strings as an Arrow string array (a dictionary array decoded)."""
     if isinstance(values, pa.DictionaryArray):
-        return values.cast(pa.string())
+        return cast(values, pa.string())
     return values if isinstance(values, (pa.Array, pa.ChunkedArray)) else strings_of(values)
 
 
@@ -480,23 +633,28 @@ def rank_documents(topic, doc, topics: list[str], judged: Judged, level: int = 1
     other topics are left out; ``level``: trec_eval's ``-l``; ``judged_only``: its ``-J``
     (documents the qrels do not judge are left out before ranking)."""
     tcode, tdict = encoded(topic)
-    dcode, ddict = encoded(doc)
+    numbers = is_numbers(doc)
+    dcode, ddict = (np.asarray(doc, dtype=np.int64), None) if numbers else encoded(doc)
     pos = {t: i for i, t in enumerate(topics)}
     col = np.array([pos.get(t, -1) for t in tdict.to_pylist()], dtype=np.int64)[tcode] if len(tcode) else tcode
     use = col >= 0
     if not distinct:
-        pair = tcode * max(len(ddict), 1) + dcode
+        pair = pair_keys(tcode, dcode)
         if (np.diff(np.sort(pair)) == 0).any():
             first = np.zeros(len(pair), dtype=bool)
             first[np.unique(pair, return_index=True)[1]] = True
             use &= first
-    keep = np.flatnonzero(use)
-    keep = keep[np.argsort(col[keep], kind="stable")]  # grouped by scored topic, in run order within
-    rel = judged.gains(tcode[keep], tdict, dcode[keep], ddict)
+    if use.all() and not (np.diff(col) < 0).any():  # every result, already grouped by scored topic
+        tkeep, dkeep, ckeep = tcode, dcode, col
+    else:
+        keep = np.flatnonzero(use)
+        if (np.diff(col[keep]) < 0).any():  # grouped by scored topic, in run order within (a radix sort on few topics)
+            keep = keep[np.argsort(col[keep].astype(np.int16 if len(topics) < 2**15 else np.int64), kind="stable")]
+        tkeep, dkeep, ckeep = tcode[keep], dcode[keep], col[keep]
+    rel = judged.number_gains(tkeep, tdict, dkeep) if numbers else judged.gains(tkeep, tdict, dkeep, ddict)
     if judged_only:
-        keep, rel = keep[rel >= 0], rel[rel >= 0]
-    none = np.zeros(0)
-    return Ranking(rel, np.bincount(col[keep], minlength=len(topics)), [judged.by_topic.get(t, none) for t in topics],
+        ckeep, rel = ckeep[rel >= 0], rel[rel >= 0]
+    return Ranking(rel, np.bincount(ckeep, minlength=len(topics)), judged.topic_grades(topics, level),
                    level, judged_only)
 
 
@@ -513,14 +671,17 @@ def complete_num_rel(judged: Judged, topics: list[str]) -> float:
     return float(sum(int((judged.by_topic.get(t, none) > 0).sum()) for t in topics))
 
 
-def document_rows(topics: list[str], values: dict, names, complete_num_rel: float | None = None) -> list[tuple]:
+def document_rows(topics: list[str], values: dict, names, complete_num_rel: float | None = None,
+                  per_topic: bool = True) -> list[tuple]:
     """The family's rows ``(topic, quant, measure, value)`` of the measures ``names``: per
-    topic (trec_eval prints no per-topic ``gm_map``), then the means over topics;
-    ``complete_num_rel`` replaces the ``num_rel`` sum (:func:`complete_num_rel`, with ``-c``)."""
-    per = [{m: float(v[i]) for m, v in values.items()} for i in range(len(topics))]
+    topic (trec_eval prints no per-topic ``gm_map``; none without ``per_topic``), then the
+    means over topics; ``complete_num_rel`` replaces the ``num_rel`` sum
+    (:func:`complete_num_rel`, with ``-c``)."""
     shown = [n for n in names if n in values]
-    rows = [(t, "-", m, vals[m]) for t, vals in zip(topics, per) for m in shown]
-    means = mean_rows("trec", "-", per, names)
+    columns = [values[m].tolist() for m in shown]
+    rows = [(t, "-", m, col[i]) for i, t in enumerate(topics) for m, col in zip(shown, columns)] if per_topic else []
+    means = mean_rows("trec", "-", {m: np.asarray(v, dtype=np.float64) for m, v in values.items()} if len(topics)
+                      else [], names)
     if complete_num_rel is not None:
         means = [(t, q, m, complete_num_rel if m == "num_rel" else v) for t, q, m, v in means]
     return rows + means

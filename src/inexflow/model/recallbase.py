@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
+from inexflow.io.arrow_arrays import stable_order
 from inexflow.io.canonical import ELEMENT_COLUMNS, make_table
 from inexflow.io.xpath import ancestors
 from inexflow.model.assessments import Assessments
@@ -96,6 +97,9 @@ class PassageIndex:
         pos = self._key_ids(combined[rows])
         hit = pos >= 0
         rows, pos = rows[hit], pos[hit]
+        # the items in key and start order: the binary searches below then stay in cache
+        ordered = stable_order(pos * (int(start[rows].max(initial=0)) + 1) + start[rows])
+        rows, pos = rows[ordered], pos[ordered]
         iid = pos.astype(np.int64) << 32
         qs = iid + start[rows]
         qe = iid + np.maximum(end[rows], start[rows])
