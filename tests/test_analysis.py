@@ -355,6 +355,12 @@ def test_pool_sampling_counts_the_relevant_documents_it_keeps(tmp_path):
     out = pool_sampling(JudgedRuns(read_assessments(q), runs), ["AiP"], [0.5, 1.0], samples=3, seed=1)
     assert dict(zip(out["fraction"], out["reldocs"])) == {0.5: 3, 1.0: 4}
     assert out.loc[out["fraction"] == 1.0, "tau"].iloc[0] == 1.0
+    # judged non-relevant documents (E, F of topic 1, G of topic 2) are neither sampled nor counted (footnote
+    # 3): the same counts, and the same samples, as without them
+    q2 = write(tmp_path / "q2.fol", q.read_text() + "1 Q0 E 0 100 0\n1 Q0 F 0 100 0\n2 Q0 G 0 100 0\n")
+    out2 = pool_sampling(JudgedRuns(read_assessments(q2), runs), ["AiP"], [0.5, 1.0], samples=3, seed=1)
+    assert dict(zip(out2["fraction"], out2["reldocs"])) == {0.5: 3, 1.0: 4}
+    assert out2[["tau", "tau_ap"]].equals(out[["tau", "tau_ap"]])
 
 
 def test_quant_differences_are_ogilvie_lalmas_figure_1(tmp_path):

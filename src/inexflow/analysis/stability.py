@@ -112,25 +112,30 @@ def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.Da
     """Pal et al., "Random sampling" (Tables 1-2): per fraction f, ``samples`` times keep
     max(1, ceil(f x n_Q)) of each topic's n_Q relevant documents at random (whole documents);
     tau and tau_AP of the mean scores against the full qrels, their mean and standard error,
-    and ``reldocs``, the relevant documents kept (the same in every sample)."""
+    and ``reldocs``, the relevant documents kept (the same in every sample). Judged
+    non-relevant documents (no highlighted text) are neither sampled nor counted: "these
+    entries do not figure during the computation of precision scores, and are therefore
+    ignored in these experiments" (footnote 3)."""
     rng = np.random.default_rng(seed)
     full = judged.score(judged.full_masks(), measures)
     full_means = {m: v.mean(axis=1).to_numpy() for m, v in full.items()}
+    relevant = {t: np.flatnonzero(c > 0) for t, c in judged.rel_chars.items()}
+    kept = {float(f): sum(max(1, math.ceil(f * len(r))) for r in relevant.values() if len(r)) for f in fractions}
     rows = []
     for f in fractions:
         for s in range(samples):
             masks = {}
             for t, docs in judged.rel_docs.items():
-                k = max(1, math.ceil(f * len(docs)))
                 keep = np.zeros(len(docs), bool)
-                keep[rng.choice(len(docs), size=k, replace=False)] = True
+                if len(relevant[t]):
+                    k = max(1, math.ceil(f * len(relevant[t])))
+                    keep[relevant[t][rng.choice(len(relevant[t]), size=k, replace=False)]] = True
                 masks[t] = keep
             est = judged.score(masks, measures)
             for m in measures:
                 e = est[m].reindex(columns=full[m].columns, fill_value=0.0).mean(axis=1).to_numpy()
                 rows.append((m, float(f), s, tau_b(full_means[m], e), tau_ap(full_means[m], e)))
             logging.getLogger("inexflow").info("pool sampling: fraction %g sample %d/%d done", f, s + 1, samples)
-    kept = {float(f): sum(max(1, math.ceil(f * len(d))) for d in judged.rel_docs.values()) for f in fractions}
     out = _summary(rows, "fraction")
     return out.assign(reldocs=out["fraction"].map(kept).astype("int64"))
 
