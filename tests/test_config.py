@@ -287,6 +287,25 @@ def test_check_config_names_the_yaml_line(tmp_path):
     assert code == 2 and f"inexflow: error: {bad}:line 4: not valid YAML" in err, err
 
 
+def test_check_config_says_what_is_scored_and_shows_the_expected_forms(tmp_path):
+    """A three-key config: the short forms of assessments and runs are refused with the form
+    expected; given as the schema has them, the summary names only the tasks that have runs,
+    says that passage scores carry no quantisation, and which tasks have none."""
+    qrels = write(tmp_path / "q.fol", "1 Q0 d1 10 100 1 0:10\n")
+    write(tmp_path / "runs" / "r1.run", "1 Q0 d1 1 1.0 r1 0 10\n")
+    short = write(tmp_path / "short.yaml", f"campaign: t1\nassessments: {qrels}\nruns: '{tmp_path}/runs/*'\n")
+    code, out, err = cli("check-config", "--configfile", short)
+    assert code == 2
+    assert "config.assessments: " in err and "is not of type 'object' (e.g. {path: qrels.fol})" in err, err
+    assert "is not of type 'array' (e.g. [{path: runs/*}])" in err, err
+    good = write(tmp_path / "good.yaml", f"campaign: t1\nassessments: {{path: {qrels}}}\n"
+                                         f"runs: [{{path: '{tmp_path}/runs/*', task: focused}}]\n")
+    code, out, err = cli("check-config", "--configfile", good)
+    assert code == 0, err
+    assert ("1 run in 1 evaluation task (focused 1), 1 assessment set of 1 file, no quantisation; no runs for "
+            "thorough, relevant-in-context, best-in-context (nothing is scored for them)") in out, out
+
+
 def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypatch):
     from inexflow.campaign.config import load_config
     from inexflow.simulate.simconfig import SimulationConfig

@@ -24,6 +24,7 @@ from inexflow.measures.registry import (
     OFFICIAL,
     printed_measures,
     relstring_length,
+    score_quants,
     scoring_task,
     select_measures,
     trec_parameters,
@@ -652,15 +653,21 @@ def cmd_check_config(args) -> int:
     from inexflow.campaign.tasks import used_quantisations
 
     config, campaign = load_config(args.configfile)
-    tasks = [f"{t} {len(campaign.runs_of(t))}" for t in campaign.eval_tasks]
+    scored = {t: et for t, et in campaign.eval_tasks.items() if campaign.runs_of(t)}
+    tasks = [f"{t} {len(campaign.runs_of(t))}" for t in scored]
+    idle = [t for t in campaign.eval_tasks if t not in scored]
     sets = campaign.assessment_sets
     def n(count, noun):
         return f"{count} {noun}{'' if count == 1 else 's'}"
 
     files = sum(len(s["files"]) for s in sets.values())
+    # the quantisations the scores carry: none where every scored family counts characters
+    quants = [q for q in used_quantisations(config, scored)
+              if q in score_quants([f for et in scored.values() for f in et["families"]], [q])]
     print(f"config of campaign {campaign.name!r} is valid: {n(len(campaign.runs), 'run')} in "
           f"{n(len(tasks), 'evaluation task')} ({', '.join(tasks)}), {n(len(sets), 'assessment set')} of "
-          f"{n(files, 'file')}, quantisations {', '.join(used_quantisations(config, campaign.eval_tasks))}")
+          f"{n(files, 'file')}, " + (f"quantisations {', '.join(quants)}" if quants else "no quantisation")
+          + (f"; no runs for {', '.join(idle)} (nothing is scored for them)" if idle else ""))
     an = config.get("analysis")
     print(f"analyses of task {an['task']!r} on {', '.join(an['measures'])}: {', '.join(campaign.analyses)}"
           if campaign.analyses else "no analyses")
