@@ -198,7 +198,9 @@ def main():
             print(f"re-run after changing {run.name}: {t_re:.1f} s = {t_re / t_full:.0%} of the full run "
                   f"(target < 10%); its jobs (start, end in seconds from the snakemake call):\n{timeline(since)}")
     finally:
-        run.write_text(text)
+        if run.read_text() != text:  # the run put back as it was, and its results with it (not timed)
+            run.write_text(text)
+            snakemake("--cores", str(args.cores), "--quiet")
 
 
 if __name__ == "__main__":

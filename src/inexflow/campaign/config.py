@@ -131,8 +131,9 @@ def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None 
     for i, entry in enumerate(config["runs"]):
         files = _matching(entry["path"], planned) if planned else sorted(glob.glob(entry["path"]))
         if not files:
-            raise ConfigError(f"config runs[{i}]: path {entry['path']!r} matches no file "
-                              "(for the demo campaign run 'make demo' or 'inexflow simulate --out demo' first)")
+            raise ConfigError(f"config runs[{i}]: path {entry['path']!r} matches no file" + (
+                " (for the demo campaign run 'make demo' or 'inexflow simulate --out demo' first)"
+                if Path(entry["path"]).parts[:1] == ("demo",) else ""))
         for f in files:
             with p.check():
                 _add_run(runs, i, entry, f, planned)
