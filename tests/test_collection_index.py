@@ -222,3 +222,9 @@ def test_the_workflows_shard_size_default_is_the_librarys():
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     assert schema["properties"]["collection_shard_docs"]["default"] == sp.DOCS_PER_SHARD
+
+
+def test_a_document_file_name_with_a_line_break_is_refused(collection, tmp_path):
+    write(collection / "odd" / "a\nb.xml", "<a/>")
+    with pytest.raises(InputError, match="a file name with a line break"):
+        sp.plan_shards(collection, tmp_path / "cache")
