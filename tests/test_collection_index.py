@@ -39,8 +39,9 @@ def collection(tmp_path, monkeypatch):
 
 def build_all(coll, cache):
     shards = sp.plan_shards(coll, cache)
+    sp.write_members(cache, shards)  # as the workflow's main process does
     for s in shards:
-        ci.build_shard(coll, cache, s.number, s.key)
+        ci.build_shard(coll, cache, s.key)
     return shards
 
 
@@ -65,6 +66,42 @@ def test_a_shard_planned_alone_is_the_one_planned_with_the_others(collection, tm
     every = sp.plan_shards(collection, cache)
     assert [sp.plan_shard(collection, cache, s.number) for s in every] == every
     assert sp.plan_shard(collection, cache, len(every)) is None
+    sp.write_members(cache, every)
+    assert [sp.read_members(cache, s.key) for s in every] == every
+
+
+def test_a_shard_job_reads_only_its_own_documents_and_keys(collection, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    every = sp.plan_shards(collection, cache)
+    sp.write_members(cache, every)
+    mine = every[1]
+    want = index_collection(collection, list(mine.docs))
+    # every other document gone, and neither the collection's listing nor its key cache at hand
+    for s in every:
+        if s is not mine:
+            for d in s.docs:
+                (collection / f"{d}.xml").unlink()
+    for f in (cache / "keys").glob("*"):
+        f.write_text("not a key cache")
+    monkeypatch.setattr(sp, "list_documents", lambda *a: pytest.fail("the job listed the collection"))
+    monkeypatch.setattr(sp, "document_keys", lambda *a: pytest.fail("the job read the key cache"))
+    ci.build_shard(collection, cache, mine.key)
+    pd.testing.assert_frame_equal(shard_rows(cache, mine), want)
+
+
+def test_a_shard_whose_list_of_documents_is_missing_or_altered_is_refused(collection, tmp_path):
+    cache = tmp_path / "cache"
+    s = sp.plan_shards(collection, cache)[0]
+    with pytest.raises(InputError, match="the shard's list of documents cannot be read"):
+        ci.build_shard(collection, cache, s.key)
+    sp.write_members(cache, [s])
+    members = Path(sp.members_path(cache, s.key))
+    members.write_text(members.read_text().replace(s.docs[0], s.docs[0] + "x"))
+    with pytest.raises(InputError, match="does not match its key"):
+        ci.build_shard(collection, cache, s.key)
+    sp.write_members(cache, [s])  # a file already there is left alone
+    assert s.docs[0] + "x" in members.read_text()
+    assert not s.path(cache).exists()
 
 
 def test_the_plan_recorded_for_the_jobs_reads_back_only_for_its_collection_and_size(collection, tmp_path):
@@ -118,9 +155,10 @@ def test_documents_are_hashed_once_until_they_change(collection, tmp_path, monke
 def test_a_shard_whose_documents_changed_after_planning_is_refused(collection, tmp_path):
     cache = tmp_path / "cache"
     s = sp.plan_shards(collection, cache)[0]
+    sp.write_members(cache, [s])
     (collection / f"{s.docs[0]}.xml").write_text("<article>changed</article>")
     with pytest.raises(InputError, match="documents changed while the workflow ran"):
-        ci.build_shard(collection, cache, s.number, s.key)
+        ci.build_shard(collection, cache, s.key)
     assert not s.path(cache).exists()
 
 
@@ -184,3 +222,9 @@ def test_the_workflows_shard_size_default_is_the_librarys():
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     assert schema["properties"]["collection_shard_docs"]["default"] == sp.DOCS_PER_SHARD
+
+
+def test_a_document_file_name_with_a_line_break_is_refused(collection, tmp_path):
+    write(collection / "odd" / "a\nb.xml", "<a/>")
+    with pytest.raises(InputError, match="a file name with a line break"):
+        sp.plan_shards(collection, tmp_path / "cache")

@@ -70,14 +70,15 @@ def test_the_bytes_do_not_depend_on_the_processes(tmp_path):
 def test_the_collection_index_reads_the_articles(wiki, tmp_path):
     from inexflow.io.collection import index_collection
     from inexflow.model.collection_index import build_shard, read_documents
-    from inexflow.model.shard_plan import list_documents, plan_shards
+    from inexflow.model.shard_plan import list_documents, plan_shards, write_members
 
     root, stats = wiki
     docs = list_documents(root)
     assert docs == sorted(doc_ids(N))
     cache = tmp_path / "cache"
     shards = plan_shards(root, cache)
-    files = [build_shard(root, cache, s.number, s.key) for s in shards]
+    write_members(cache, shards)
+    files = [build_shard(root, cache, s.key) for s in shards]
     some = docs[::37]
     got = read_documents(files, some, collection=root)
     assert got.equals(index_collection(root, some))

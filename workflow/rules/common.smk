@@ -22,6 +22,7 @@ try:
         plan_shards,
         read_plan,
         shard_path,
+        write_members,
         write_plan,
     )
 except ImportError as e:
@@ -74,7 +75,8 @@ def collection_shards():
     where a document is new or changed, hashing it); on a fresh clone once simulate_demo has
     written the collection (a checkpoint). The main process records its plan in SHARD_PLAN; the
     processes that run its jobs (on a cluster each builds its job's part of the DAG again) read
-    it there instead of listing and hashing the whole collection again."""
+    it there instead of listing and hashing the whole collection again, and each shard's
+    documents and keys beside the shards: the only list an index_shard job reads."""
     if "plan" not in _SHARDS:
         if PLANNED:
             checkpoints.simulate_demo.get()
@@ -94,6 +96,7 @@ def collection_shards():
                 raise WorkflowError(f"config collection: {e}") from None
             if workflow.is_main_process and not workflow.dryrun:
                 write_plan(SHARD_PLAN, COLLECTION, per_shard, shards)
+                write_members(INDEX_CACHE, shards)  # what each index_shard job reads
             plan = {s.key: s.number for s in shards}
         _SHARDS["plan"] = plan
     return _SHARDS["plan"]

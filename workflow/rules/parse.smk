@@ -78,8 +78,6 @@ rule index_shard:
         # copies of one collection share it (the script reads the path from the config)
         code=CODE,
         cache=lambda w, output: str(Path(output.index).parents[1]),  # shard_path's folder
-        per_shard=config["collection_shard_docs"],
-        shard=lambda w: collection_shards()[w.key],
     script:
         "../../scripts/index_shard.py"
 

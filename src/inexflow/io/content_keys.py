@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,7 @@ def content_key(path) -> str:
     return h.hexdigest()
 
 
+_STAT_CHUNK = 65_536  # files stat-ed before their fields are copied out (a stat result is about 0.5 KB)
 _STAMP_TYPES = {"dev": np.uint64, "ino": np.uint64, "size": np.int64, "mtime_ns": np.int64, "ctime_ns": np.int64}
 _SCHEMA = pa.schema([("name", pa.string()), *((c, pa.from_numpy_dtype(t)) for c, t in _STAMP_TYPES.items()),
                      ("key", pa.string())])
@@ -60,15 +62,14 @@ def file_keys(paths: Mapping[str, Path | str], cache_file, what: str = "file") -
     by array operations over every file at once."""
     cache_file = Path(cache_file)
     names, files = list(paths), list(paths.values())
-    stamps = []
-    for path in files:
+    stamp = {c: np.empty(len(files), dtype=t) for c, t in _STAMP_TYPES.items()}
+    for lo in range(0, len(files), _STAT_CHUNK):  # a chunk's stat results at a time: memory stays small
         try:
-            st = os.stat(path)
+            stats = [os.stat(path) for path in files[lo:lo + _STAT_CHUNK]]
         except OSError as e:
-            raise InputError(path, None, f"{what} cannot be read: {e.strerror}") from None
-        stamps.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
-    columns = list(zip(*stamps)) if stamps else [()] * len(_STAMP_TYPES)
-    stamp = {c: np.array(v, dtype=t) for (c, t), v in zip(_STAMP_TYPES.items(), columns)}
+            raise InputError(e.filename, None, f"{what} cannot be read: {e.strerror}") from None
+        for c, t in _STAMP_TYPES.items():  # each field of the chunk at once (a C-level map, no call per file)
+            stamp[c][lo:lo + len(stats)] = np.fromiter(map(attrgetter(f"st_{c}"), stats), dtype=t, count=len(stats))
     keys = np.empty(len(names), dtype=object)
     same = np.zeros(len(names), dtype=bool)
     cached = _read_cache(cache_file)

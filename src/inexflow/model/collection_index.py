@@ -24,33 +24,38 @@ import pyarrow as pa
 
 from inexflow.errors import InputError
 from inexflow.io.collection import INDEX_COLUMNS, INDEX_SCHEMA, document_path, index_files
+from inexflow.io.content_keys import content_key
 from inexflow.io.tables import compact_dictionary, read_arrow, read_arrow_metadata, write_arrow
-from inexflow.model.shard_plan import document_name, plan_shard, shard_of
+from inexflow.model.shard_plan import document_name, read_members, shard_of
 
 
-def build_shard(collection, cache, number: int, key: str, log=None, per_shard: int | None = None) -> Path:
-    """Index shard ``number`` of ``collection`` into the cache, after checking that its
-    documents still have the content ``key`` was computed from (a document changed since the
-    workflow planned the shard is an error: run the workflow again).
+def build_shard(collection, cache, key: str, log=None) -> Path:
+    """Index the shard of content key ``key`` of ``collection`` into the cache: the documents
+    the workflow's planning recorded for it (:func:`~inexflow.model.shard_plan.read_members`;
+    no other document is listed, read or looked up), after which each document is hashed to
+    check that it still has the content ``key`` was computed from (a document changed since
+    the workflow planned the shard is an error: run the workflow again).
 
     The shard is an uncompressed Arrow IPC file (read memory-mapped: a run's documents are
     row ranges of it, sliced without decoding the rest): the rows of
     :data:`~inexflow.io.collection.INDEX_SCHEMA` of its documents in id order, the integers
     as int32, the document ids as a dictionary in that order, and a ``name`` column
     (:func:`document_name`)."""
-    shard = plan_shard(collection, cache, number, per_shard)
-    if shard is None or shard.key != key:
-        raise InputError(collection, f"shard {number}", "documents changed while the workflow ran (the shard's "
-                         "content key differs from the planned one)", "an unchanged collection: run snakemake again")
+    shard = read_members(cache, key)
     root = str(collection)
-    index = index_files((d, os.path.join(root, d + ".xml")) for d in shard.docs)
+    paths = [os.path.join(root, d + ".xml") for d in shard.docs]
+    index = index_files(zip(shard.docs, paths))
+    if [content_key(p) for p in paths] != list(shard.doc_keys):  # after indexing: a change meanwhile is seen
+        raise InputError(collection, f"shard {shard.number}", "documents changed while the workflow ran (the "
+                         "shard's content key differs from the planned one)",
+                         "an unchanged collection: run snakemake again")
     index = index.unify_dictionaries().combine_chunks()  # the documents' dictionary stays in row order
     docs = index.column("doc").chunk(0) if index.num_rows else pa.array([], INDEX_SCHEMA.field("doc").type)
     names = pa.array([document_name(d) for d in docs.dictionary.to_pylist()], pa.string())
     columns = {c: index.column(c) if pa.types.is_dictionary(INDEX_SCHEMA.field(c).type)
                else index.column(c).cast(pa.int32()) for c in INDEX_COLUMNS}
     columns["name"] = pa.DictionaryArray.from_arrays(docs.indices, names)
-    write_arrow(pa.table(columns), shard.path(cache), {"shard": number, "shards": shard.shards, "key": key,
+    write_arrow(pa.table(columns), shard.path(cache), {"shard": shard.number, "shards": shard.shards, "key": key,
                                                         "documents": len(shard.docs)})
     if log:
         log.info("indexed %d documents: %d elements", len(shard.docs), index.num_rows)

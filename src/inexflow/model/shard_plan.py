@@ -8,7 +8,11 @@ its documents' ids and keys (:mod:`inexflow.model.collection_index` builds and r
 shards). Hashing is cached by (device, inode, size, mtime_ns, ctime_ns), so that planning a
 large collection hashes only the documents that changed since the last time.
 
-Free of pandas: the workflow's own process (the Snakefile) plans the shards once per call.
+Free of pandas: the workflow's own process (the Snakefile) plans the shards once per call and
+records each shard's documents and their keys in a small file named by the shard's key
+(:func:`write_members`), so that the job that builds a shard reads its own documents' list
+(:func:`read_members`) and neither lists the collection nor reads the keys of the others: its
+memory stays that of one shard whatever the collection's size.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inexflow.errors import InputError
-from inexflow.io.atomic import write_json
+from inexflow.io.atomic import write_json, write_text
 from inexflow.io.content_keys import file_keys
 
 # documents per shard (the workflow's config collection_shard_docs; its schema's default is
@@ -48,6 +52,10 @@ def list_documents(collection) -> list[str]:
                     stack.append(name)
                 elif e.name.endswith(".xml") and e.is_file():
                     out.append(name[:-4])
+    if "\n".join(out).count("\n") != max(len(out) - 1, 0):  # one line per document in a shard's members
+        odd = next(d for d in out if "\n" in d)
+        raise InputError(root, f"document {odd!r}", "a file name with a line break",
+                         "file names without line breaks")
     return sorted(out)
 
 
@@ -104,6 +112,7 @@ class Shard:
     shards: int
     docs: tuple[str, ...]
     key: str
+    doc_keys: tuple[str, ...]  # the content key of each of docs
 
     def path(self, cache) -> Path:
         return Path(shard_path(cache, self.key))
@@ -122,7 +131,8 @@ def plan_shards(collection, cache, per_shard: int | None = None) -> list[Shard]:
 
 def plan_shard(collection, cache, number: int, per_shard: int | None = None) -> Shard | None:
     """Shard ``number`` as :func:`plan_shards` plans it, hashing (or finding in the cache) only
-    its own documents' content keys; None if the collection has fewer shards."""
+    its own documents' content keys; None if the collection has fewer shards. It lists the whole
+    collection: a shard job reads its documents with :func:`read_members` instead."""
     every = list_documents(collection)
     n = shard_count(len(every), per_shard)
     if number >= n:
@@ -131,12 +141,60 @@ def plan_shard(collection, cache, number: int, per_shard: int | None = None) -> 
     return _shard(number, n, docs, document_keys(collection, cache, docs))
 
 
+def _members_text(number: int, shards: int, docs, doc_keys) -> str:
+    """A shard's members as :func:`write_members` writes them: a line ``number/shards``, then a
+    line ``document<TAB>content key`` per document in id order. The shard's key is the digest
+    of this text."""
+    return f"{number}/{shards}\n" + "".join([f"{d}\t{k}\n" for d, k in zip(docs, doc_keys)])
+
+
+def _key_of(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
 def _shard(number: int, shards: int, docs: list[str], keys: dict[str, str]) -> Shard:
     """A shard's key: made of its number, the number of shards and its documents' ids and
-    content keys."""
-    h = hashlib.blake2b(f"{number}/{shards}\n".encode(), digest_size=16)
-    h.update("".join([f"{d}\t{keys[d]}\n" for d in docs]).encode())
-    return Shard(number, shards, tuple(docs), h.hexdigest())
+    content keys (the digest of :func:`_members_text`)."""
+    doc_keys = [keys[d] for d in docs]
+    return Shard(number, shards, tuple(docs), _key_of(_members_text(number, shards, docs, doc_keys)),
+                 tuple(doc_keys))
+
+
+def members_path(cache, key: str) -> str:
+    """Where the members of the shard of content key ``key`` are recorded (:func:`write_members`)."""
+    return f"{cache}/members/{key}.tsv"
+
+
+def write_members(cache, shards: list[Shard]) -> None:
+    """Record each shard's documents and their content keys (:func:`_members_text`) in
+    :func:`members_path`, once: the file is named by the shard's key, which is the digest of
+    its text, so a file already there holds the same text and is left alone (its date too).
+    Each file is written atomically, so two campaigns writing one at once both leave it whole."""
+    for s in shards:
+        path = members_path(cache, s.key)
+        if not os.path.exists(path):
+            write_text(_members_text(s.number, s.shards, s.docs, s.doc_keys), path)
+
+
+def read_members(cache, key: str) -> Shard:
+    """The shard of content key ``key`` as the workflow's main process recorded it
+    (:func:`write_members`): its number, the number of shards, its documents and their keys,
+    read from its own file only. A missing file, or one whose text is not that of ``key``, is
+    an :class:`~inexflow.errors.InputError` naming it."""
+    path = members_path(cache, key)
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(path, None, f"the shard's list of documents cannot be read ({getattr(e, 'strerror', e)})",
+                         "the list the workflow writes when it plans the shards (run snakemake again)") from None
+    if _key_of(text) != key:
+        raise InputError(path, None, "the shard's list of documents does not match its key (changed since the "
+                         "workflow wrote it)", "the list the workflow wrote (remove the file and run snakemake again)")
+    head, _, body = text.partition("\n")
+    number, shards = (int(x) for x in head.split("/"))
+    rows = [line.rsplit("\t", 1) for line in body.split("\n")[:-1]]
+    return Shard(number, shards, tuple(d for d, _ in rows), key, tuple(k for _, k in rows))
 
 
 def plan_path(cache, collection, campaign: str) -> str:
