@@ -45,29 +45,35 @@ def test_every_family_is_declared_with_a_loadable_scorer():
 
 
 def test_planning_a_campaign_and_hashing_its_inputs_loads_no_pandas(tmp_path):
-    """What each snakemake call does before its first job, run for real: the benchmark-shaped
-    config prepared (schema, analyses), and the inputs' content keys hashed with a cold cache,
-    read from it, and one file hashed again after a change. pyarrow imports pandas on its
-    conversions from Python objects (``pa.array``, ``pa.scalar``, ``pq.read_table``), about a
-    quarter of a second of every call."""
+    """What each snakemake call does before its first job on a campaign whose files are there,
+    run for real: a config of two focused runs prepared (schema, tasks, the analyses the data
+    allows), and the inputs' content keys hashed with a cold cache, read from it, and one file
+    hashed again after a change. pyarrow imports pandas on its conversions from Python objects
+    (``pa.array``, ``pa.scalar``, ``pq.read_table``), about a quarter of a second of every call.
+    (A campaign still to be simulated loads the simulator, and pandas with it, until it is.)"""
     root = Path(__file__).parents[1]
-    files = [tmp_path / f"f{i}.txt" for i in range(3)]
+    qrels = tmp_path / "q.fol"
+    qrels.write_text("1 Q0 d1 10 100 1 0:10\n2 Q0 d2 5 50 1 5:5\n")
+    files = [tmp_path / "runs" / f"r{i}.run" for i in range(2)]
+    files[0].parent.mkdir()
     for i, f in enumerate(files):
-        f.write_text(f"run {i}\n")
+        f.write_text(f"1 Q0 d1 1 1.0 r{i} {i} 10\n2 Q0 d2 1 1.0 r{i} 0 {5 + i}\n")
+    config = {"campaign": "t", "assessments": {"path": str(qrels)},
+              "runs": [{"path": str(tmp_path / "runs" / "*"), "task": "focused"}]}
     code = textwrap.dedent(f"""
-        import sys, yaml
+        import sys
         from inexflow.campaign.config import prepare_config
         from inexflow.io.content_keys import file_keys
-        config = yaml.safe_load(open({str(root / 'config' / 'config.yaml')!r}))
-        prepare_config(config, schema={str(root / 'workflow' / 'schemas' / 'config.schema.yaml')!r})
+        campaign = prepare_config({config!r}, schema={str(root / 'workflow' / 'schemas' / 'config.schema.yaml')!r})
+        assert campaign.analyses, campaign.analyses
         paths = {{p: p for p in {[str(f) for f in files]!r}}}
         cache = {str(tmp_path / 'keys.parquet')!r}
         first = file_keys(paths, cache)
         assert file_keys(paths, cache) == first
-        open({str(files[0])!r}, "a").write("changed\\n")
+        open({str(files[0])!r}, "a").write("3 Q0 d3 1 1.0 r0 0 10\\n")
         assert file_keys(paths, cache)[{str(files[0])!r}] != first[{str(files[0])!r}]
         print(" ".join(sys.modules))
     """)
     modules = set(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
-                                 cwd=root).stdout.split())
+                                 cwd=tmp_path).stdout.split())
     assert "inexflow.campaign.analyses" in modules and "pandas" not in modules
