@@ -7,22 +7,18 @@ null-free primitive arrays the fast paths use (:mod:`inexflow.io.run_arrow`,
 :mod:`inexflow.measures.trec_arrays`). A change that could go upstream: let
 ``Array.to_numpy`` and ``pa.array(numpy array)`` skip the pandas check for primitive types.
 
-Arrow's compute functions are called through :func:`compute` (``pyarrow._compute``'s
-``call_function``, which ``pyarrow.compute`` wraps): importing ``pyarrow.compute`` builds a
-Python wrapper with its documentation for each of its functions, 40-50 ms of a start-up of
-about 0.15 s (the methods ``Array.take``, ``Array.cast`` and ``Array.dictionary_encode``
-import it too: :func:`take` and :func:`cast` instead).
+Arrow's compute functions are called by name through :func:`compute`, :func:`cast` and
+:func:`take` (``pyarrow.compute.call_function``, public). Importing ``pyarrow.compute`` builds
+a Python wrapper with its documentation for each of its functions, about 21 ms of a start-up
+of about 0.15 s that ``call_function`` does not need; a change that could go upstream: build
+those wrappers on first use (a module ``__getattr__``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-
-try:
-    from pyarrow._compute import CastOptions, MatchSubstringOptions, SetLookupOptions, SortOptions, call_function
-except ImportError:  # pragma: no cover - a pyarrow without the module: its public wrappers
-    from pyarrow.compute import CastOptions, MatchSubstringOptions, SetLookupOptions, SortOptions, call_function
+from pyarrow.compute import CastOptions, MatchSubstringOptions, SetLookupOptions, SortOptions, call_function
 
 __all__ = ["MatchSubstringOptions", "SetLookupOptions", "SortOptions", "arrow_of", "bools_of", "cast", "compute",
            "numpy_of", "strings_of", "take"]

@@ -129,18 +129,6 @@ def plan_shards(collection, cache, per_shard: int | None = None) -> list[Shard]:
     return [_shard(k, n, docs, keys) for k, docs in enumerate(members)]
 
 
-def plan_shard(collection, cache, number: int, per_shard: int | None = None) -> Shard | None:
-    """Shard ``number`` as :func:`plan_shards` plans it, hashing (or finding in the cache) only
-    its own documents' content keys; None if the collection has fewer shards. It lists the whole
-    collection: a shard job reads its documents with :func:`read_members` instead."""
-    every = list_documents(collection)
-    n = shard_count(len(every), per_shard)
-    if number >= n:
-        return None
-    docs = [d for d, k in zip(every, _shards_of(every, n)) if k == number]
-    return _shard(number, n, docs, document_keys(collection, cache, docs))
-
-
 def _members_text(number: int, shards: int, docs, doc_keys) -> str:
     """A shard's members as :func:`write_members` writes them: a line ``number/shards``, then a
     line ``document<TAB>content key`` per document in id order. The shard's key is the digest
