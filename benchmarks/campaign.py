@@ -41,8 +41,7 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = "config/campaigns/benchmark.yaml"  # --config
-ANALYSES = {"topic_sampling", "pool_sampling", "pool_depth", "swap_rates", "leave_one_group_out", "significance",
-            "analysis_summary"}
+ANALYSES = {"topic_sampling", "pool_sampling", "pool_analyses", "swap_rates", "significance"}
 
 
 def snakemake(*args) -> subprocess.CompletedProcess:

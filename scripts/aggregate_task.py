@@ -1,7 +1,10 @@
-"""Stage aggregate_task: the scores of one evaluation task's runs -> one table."""
+"""Stage aggregate_task: the scores of one evaluation task's runs -> one table, and the task's score curves
+(ep/gr, nxCG, iP, EPRUM) per run drawn from it as one PNG; the top 10 runs by the task's main measure when it has
+more (Pal et al., Figure 4)."""
 from pathlib import Path
 
 from inexflow.analysis.aggregate import combine_scores
+from inexflow.analysis.plots import task_curves
 from inexflow.campaign.stage import merged_keys, recorded_run_keys, run_stage
 from inexflow.io.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, write_parquet
 
@@ -28,6 +31,8 @@ def main(smk, log):
     write_parquet(scores, smk.output.scores, {"task": task, "warnings": {r: w for r, (_, w) in parts.items() if w},
                                               "run_keys": recorded_run_keys(smk.input.scores),
                                               **merged_keys(smk.input.scores, ["input_keys", "settings"])})
+    task_curves(scores, task, smk.output.plot, smk.params.main_measure)
+    log.info("plotted %s", smk.output.plot)
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -250,25 +250,21 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
                                        ("build_pool", ""), ("aggregate", ""), ("report", ""),
                                        # the analyses that read the focused scores, the runs or the pool;
                                        # not significance, which reads the thorough task's scores
-                                       ("topic_sampling", ""), ("pool_sampling", ""), ("pool_depth", ""),
-                                       ("swap_rates", ""), ("leave_one_group_out", ""),
-                                       ("analysis_summary", ""), ("all", ""),
-                                       # its task's curves only
-                                       ("plot_scores", "task=focused")])
+                                       ("topic_sampling", ""), ("pool_sampling", ""), ("pool_analyses", ""),
+                                       ("swap_rates", ""), ("all", "")])
 
 
 def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign):
     """A best-in-context run is pooled but not analysed: it changes the pool (build_pool and
     the analyses of the pool re-run) but not the judged runs, so pool_sampling, the analysed
     runs' jobs and the analyses of the focused or thorough scores do not re-run, and only its task's
-    curves are drawn again."""
+    table and curves are made again."""
     assert dry_run_jobs(campaign) == []
     with edited(campaign / "demo" / "runs" / "g01-best-in-context-1.xml", "<rsv>", "<rsv>0"):
         jobs = dry_run_jobs(campaign)
         assert sorted({r for r, _ in jobs}) == sorted(
-            {"evaluate_run", "aggregate_task", "build_pool", "pool_depth", "leave_one_group_out",
-             "aggregate", "report", "analysis_summary", "plot_scores", "all"})
-        assert {w for r, w in jobs if r in ("evaluate_run", "aggregate_task", "plot_scores")} == {
+            {"evaluate_run", "aggregate_task", "build_pool", "pool_analyses", "aggregate", "report", "all"})
+        assert {w for r, w in jobs if r in ("evaluate_run", "aggregate_task")} == {
             "run=g01-best-in-context-1", "task=best-in-context"}
 
 
@@ -322,7 +318,7 @@ def test_changed_analysis_config_reruns_only_that_analysis(campaign):
         jobs = dry_run_jobs(campaign)
         # the report pages of its tables come with it (table_pages): no job renders every table again;
         # the report's landing page states the config's digest, so it is written again (one cheap job)
-        assert sorted(jobs) == sorted([("swap_rates", ""), ("analysis_summary", ""), ("report", ""), ("all", "")])
+        assert sorted(jobs) == sorted([("swap_rates", ""), ("report", ""), ("all", "")])
     finally:
         cfg_path.write_text(original)
 
@@ -732,7 +728,7 @@ def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(c
     shutil.copytree(campaign, wd, symlinks=True)
     res = wd / "results" / "demo"
     # in this order: a failed job's outputs are removed
-    readers = {"pool/pool.parquet": ("pool_depth", "analysis/pool_depth.tsv"),
+    readers = {"pool/pool.parquet": ("pool_analyses", "analysis/pool_depth.tsv"),
                "scores/by_task/focused.parquet": ("aggregate", "scores/all.parquet")}
     old = {table: (res / table).read_bytes() for table in readers}
     run_file = wd / "demo" / "runs" / "g02-focused-1.xml"

@@ -97,48 +97,22 @@ if "pool_sampling" in ANALYSES:
             "../../scripts/pool_sampling.py"
 
 
-# the analyses of the pool itself, in one job as they read the same judged runs and the same
-# pool regenerated from the analysed runs: pool-depth reduction, relevant documents against
-# depth, and Pal et al.'s adaptive pool (their Discussion)
-if "pool_depth" in ANALYSES:
+# the analyses of the pool itself (pool_depth, leave_one_group_out), in one job as they read the
+# same judged runs and the same pool regenerated from the analysed runs
+if POOL_ANALYSES:
 
-    rule pool_depth:
+    rule pool_analyses:
         input:
             **ANALYSIS_TABLES,
             judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
             firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
             pool=f"{RES}/pool/pool.parquet",
         output:
-            depth=f"{RES}/analysis/pool_depth.tsv",
-            curve=f"{RES}/analysis/relevant_vs_depth.tsv",
-            reduced=f"{RES}/analysis/reduced_pools.tsv",
-            depth_table=f"{RES}/analysis/pool_depth_table.tsv",
-            adaptive=f"{RES}/analysis/adaptive_pool.tsv",
-            adaptive_summary=f"{RES}/analysis/adaptive_pool_summary.tsv",
-            depth_plot=report(
-                f"{RES}/analysis/tau_vs_depth.png",
-                caption="../report/pool_tables.rst",
-                category="Analyses",
-                subcategory="pool size and depth",
-            ),
-            curve_plot=report(
-                f"{RES}/analysis/relevant_vs_depth.png",
-                caption="../report/pool_tables.rst",
-                category="Analyses",
-                subcategory="pool size and depth",
-            ),
-            pages=table_pages(
-                "pool_depth",
-                "pool_depth_table",
-                "relevant_vs_depth",
-                "reduced_pools",
-                "adaptive_pool",
-                "adaptive_pool_summary",
-            ),
+            **pool_analyses_outputs(),
         log:
-            f"{LOGS}/pool_depth.log",
+            f"{LOGS}/pool_analyses.log",
         benchmark:
-            f"{LOGS}/benchmarks/pool_depth.tsv"
+            f"{LOGS}/benchmarks/pool_analyses.tsv"
         priority: EARLY
         conda:
             ENV
@@ -147,10 +121,11 @@ if "pool_depth" in ANALYSES:
             code=CODE,
             table_runs=lambda w: analysis_tables_runs(pool=True),
             pages=page_sources,
+            analyses=POOL_ANALYSES,
             cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
             pool_target=CAMPAIGN.pool.get("target"),
         script:
-            "../../scripts/pool_depth.py"
+            "../../scripts/pool_analyses.py"
 
 
 if "swap_rates" in ANALYSES:
@@ -183,50 +158,6 @@ if "swap_rates" in ANALYSES:
             cfg=analysis_cfg("swap"),
         script:
             "../../scripts/swap_rates.py"
-
-
-if "leave_one_group_out" in ANALYSES:
-
-    rule leave_one_group_out:
-        input:
-            **ANALYSIS_TABLES,
-            judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-            firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
-            pool=f"{RES}/pool/pool.parquet",
-        output:
-            runs=f"{RES}/analysis/logo_runs.tsv",
-            overall=f"{RES}/analysis/logo_overall.tsv",
-            per_query=f"{RES}/analysis/logo_per_query.tsv",
-            significance=f"{RES}/analysis/logo_significance.tsv",
-            paper_tables=f"{RES}/analysis/logo_table.tsv",
-            plot=report(
-                f"{RES}/analysis/logo_histogram.png",
-                caption="../report/logo.rst",
-                category="Analyses",
-                subcategory="leave one group out",
-            ),
-            pages=table_pages(
-                "logo_runs",
-                "logo_overall",
-                "logo_per_query",
-                "logo_significance",
-                "logo_table",
-            ),
-        log:
-            f"{LOGS}/leave_one_group_out.log",
-        benchmark:
-            f"{LOGS}/benchmarks/leave_one_group_out.tsv"
-        priority: EARLY
-        conda:
-            ENV
-        params:
-            run_keys=lambda w: run_keys(ANALYSIS_RUNS),
-            code=CODE,
-            table_runs=lambda w: analysis_tables_runs(pool=True),
-            pages=page_sources,
-            cfg=analysis_cfg(),
-        script:
-            "../../scripts/leave_one_group_out.py"
 
 
 # Ogilvie & Lalmas' significance analyses
@@ -276,28 +207,3 @@ if "significance" in ANALYSES:
             },
         script:
             "../../scripts/significance.py"
-
-
-if SUMMARY_INPUTS:
-
-    rule analysis_summary:
-        input:
-            **SUMMARY_INPUTS,
-        output:
-            text=f"{RES}/analysis/summary.txt",
-            tau_at_60=f"{RES}/analysis/tau_at_60_table.tsv",
-            pages=table_pages("tau_at_60_table"),
-        log:
-            f"{LOGS}/analysis_summary.log",
-        benchmark:
-            f"{LOGS}/benchmarks/analysis_summary.tsv"
-        # before the plots and the report, which nothing waits for
-        priority: EARLY
-        conda:
-            ENV
-        params:
-            code=CODE,
-            pages=page_sources,
-            measures=ANALYSIS.get("measures"),
-        script:
-            "../../scripts/analysis_summary.py"

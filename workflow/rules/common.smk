@@ -148,10 +148,9 @@ def shard_files(wildcards=None):
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
 RES = f"results/{config['campaign']}"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
-# no scores (build_pool, judge_run, pool_sampling, pool_depth, leave_one_group_out), of those
-# that need one evaluation task's scores (aggregate_task, topic_sampling, swap_rates,
-# significance) and of aggregate and analysis_summary (before the plots, which nothing waits
-# for): each starts as soon as its inputs are there, so the analyses overlap the scoring instead of
+# no scores (build_pool, evaluate_analysed_run, pool_sampling, pool_analyses), of those that
+# need one evaluation task's scores (aggregate_task, topic_sampling, swap_rates, significance)
+# and of aggregate: each starts as soon as its inputs are there, so the analyses overlap the scoring instead of
 # waiting for all of it (the work is the same)
 EARLY = 10
 LOGS = f"logs/{config['campaign']}"
@@ -390,9 +389,7 @@ PER_TASK = (
     f"{RES}/report/tables/cutoff_runs_{{}}.html",
     f"{RES}/report/tables/cutoff_ranked_{{}}.html",
     f"{LOGS}/aggregate_task/{{}}.log",
-    f"{LOGS}/plot_scores/{{}}.log",
     f"{LOGS}/benchmarks/aggregate_task/{{}}.tsv",
-    f"{LOGS}/benchmarks/plot_scores/{{}}.tsv",
 )
 
 
@@ -535,7 +532,8 @@ def table_pages(*names):
 def page_sources(wildcards, output):
     """A rule's params ``pages``: (table, page, title) of each of its ``table_pages`` outputs."""
     tables = report_tables()
-    return [(tables[Path(p).stem][0], p, tables[Path(p).stem][4]) for p in output.pages]
+    pages = output.pages if "pages" in output.keys() else []
+    return [(tables[Path(p).stem][0], p, tables[Path(p).stem][4]) for p in pages]
 
 
 # the meta-evaluation analyses that run (inexflow.campaign.analyses), with their settings
@@ -606,7 +604,57 @@ ANALYSIS_REPORT = {
     ),
 }
 ANALYSIS_OUTPUT = {a: f"{v[2][0]}.tsv" for a, v in ANALYSIS_REPORT.items()}
-# the tables analysis_summary reads, of the analyses that run
+# the analyses of the pool that run, in one job (rule pool_analyses)
+POOL_ANALYSES = [a for a in ("pool_depth", "leave_one_group_out") if a in ANALYSES]
+
+
+def pool_analyses_outputs():
+    """The outputs of the pool_analyses job, the tables, figures and report pages of each analysis
+    in POOL_ANALYSES."""
+    flag = report  # Snakemake's report() (snakefmt reads a line that starts with it as the directive)
+    tables, figures = {}, {}
+    if "pool_depth" in POOL_ANALYSES:
+        tables |= {
+            "depth": "pool_depth",
+            "curve": "relevant_vs_depth",
+            "reduced": "reduced_pools",
+            "depth_table": "pool_depth_table",
+            "adaptive": "adaptive_pool",
+            "adaptive_summary": "adaptive_pool_summary",
+        }
+        figures |= {
+            "depth_plot": ("tau_vs_depth", "pool_tables.rst", "pool size and depth"),
+            "curve_plot": (
+                "relevant_vs_depth",
+                "pool_tables.rst",
+                "pool size and depth",
+            ),
+        }
+    if "leave_one_group_out" in POOL_ANALYSES:
+        tables |= {
+            "logo_runs": "logo_runs",
+            "logo_overall": "logo_overall",
+            "logo_per_query": "logo_per_query",
+            "logo_significance": "logo_significance",
+            "logo_table": "logo_table",
+        }
+        figures |= {"logo_plot": ("logo_histogram", "logo.rst", "leave one group out")}
+    return (
+        {k: f"{RES}/analysis/{t}.tsv" for k, t in tables.items()}
+        | {
+            k: flag(
+                f"{RES}/analysis/{name}.png",
+                caption=f"../report/{caption}",
+                category="Analyses",
+                subcategory=sub,
+            )
+            for k, (name, caption, sub) in figures.items()
+        }
+        | {"pages": table_pages(*tables.values())}
+    )
+
+
+# the tables the analysis summary reads (rule report), of the analyses that run
 SUMMARY_INPUTS = {
     key: f"{RES}/analysis/{table}.tsv"
     for key, (rule, table) in {
@@ -618,6 +666,20 @@ SUMMARY_INPUTS = {
     }.items()
     if rule in ANALYSES
 }
+
+
+def analysis_summary_outputs():
+    """The analysis summary's outputs (written by the report job) when analyses run, the text restating
+    their tables and Pal et al.'s Tables 11-12 (tau at 60 % sampling)."""
+    if not SUMMARY_INPUTS:
+        return {}
+    return {
+        "summary": f"{RES}/analysis/summary.txt",
+        "tau_at_60": f"{RES}/analysis/tau_at_60_table.tsv",
+        "pages": table_pages("tau_at_60_table"),
+    }
+
+
 # the analysis' assessment set; the runs it re-judges, judged where they are evaluated
 ANALYSIS_ASET = ETASKS[ANALYSIS["task"]]["aset"] if ANALYSES else None
 ANALYSED_RUNS = ANALYSIS_RUNS if REJUDGE else []

@@ -1,4 +1,5 @@
-# Campaign outputs that are not analyses: cut-off tables, score curves, the plain HTML report.
+# Campaign outputs that are not analyses: cut-off tables and the plain HTML report (the score
+# curves are drawn by aggregate_task).
 
 
 if CUTOFF_TASKS:
@@ -31,37 +32,16 @@ if CUTOFF_TASKS:
             "../../scripts/cutoff_tables.py"
 
 
-# one job per evaluation task, from that task's table: a changed run re-plots only its task
-rule plot_scores:
-    input:
-        scores=task_scores("{task}"),
-    output:
-        plot=report(
-            f"{RES}/plots/{{task}}.png",
-            caption="../report/curves.rst",
-            category="Scores",
-            subcategory="{task}",
-        ),
-    log:
-        f"{LOGS}/plot_scores/{{task}}.log",
-    benchmark:
-        f"{LOGS}/benchmarks/plot_scores/{{task}}.tsv"
-    conda:
-        ENV
-    params:
-        code=CODE,
-        table_runs=lambda w: score_tables_runs(task_scores(w.task)),
-        main_measure=lambda w: ETASKS[w.task]["main_measure"],
-    script:
-        "../../scripts/plot_scores.py"
-
-
+# the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page
+# and, with analyses, the summary of their tables (SUMMARY_INPUTS)
 rule report:
     input:
+        **SUMMARY_INPUTS,
         summaries=summary_tables(),
         correlation=f"{RES}/analysis/correlation.tsv",
         depths=f"{RES}/pool/depths.tsv",
     output:
+        **analysis_summary_outputs(),
         html=f"{RES}/report.html",
         landing=LANDING,
     log:
@@ -72,6 +52,8 @@ rule report:
         ENV
     params:
         code=CODE,
+        pages=page_sources,
+        measures=ANALYSIS.get("measures"),
         campaign=config["campaign"],
         provenance=PROVENANCE,
         headline=CAMPAIGN.correlation,

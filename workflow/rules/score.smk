@@ -65,11 +65,19 @@ use rule evaluate_run as evaluate_analysed_run with:
         run=runs_regex(ANALYSED_RUNS),
 
 
+# one job per evaluation task: its runs' scores in one table, and its score curves drawn from
+# that table (a changed run re-draws only its tasks' curves)
 rule aggregate_task:
     input:
         scores=lambda w: task_score_files(w.task),
     output:
         scores=task_scores("{task}"),
+        plot=report(
+            f"{RES}/plots/{{task}}.png",
+            caption="../report/curves.rst",
+            category="Scores",
+            subcategory="{task}",
+        ),
     log:
         f"{LOGS}/aggregate_task/{{task}}.log",
     benchmark:
@@ -81,6 +89,7 @@ rule aggregate_task:
         code=CODE,
         run_keys=lambda w: run_keys(runs_of(RUNS, w.task)),
         table_runs=lambda w: run_scores_runs(runs_of(RUNS, w.task)),
+        main_measure=lambda w: ETASKS[w.task]["main_measure"],
     script:
         "../../scripts/aggregate_task.py"
 

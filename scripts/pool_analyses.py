@@ -1,0 +1,92 @@
+"""Stage pool_analyses: the analyses of the pool itself, over the judged runs and the pool regenerated from the
+analysed runs (depth in articles), each topic cut to its original pool size (the qrels' judged documents, or the
+campaign's pool when the qrels list relevant documents only). The runs are judged and read once for those of the
+analyses that run:
+
+- ``pool_depth``: Pal et al.'s pool-depth reduction (Tables 4-5, Figure 2), relevant documents against depth
+  (Figure 6) and the adaptive pool-depth strategy (their Discussion);
+- ``leave_one_group_out``: each group's analysed runs re-judged on the 100% pool regenerated without the group's
+  runs, against the 100% pool with them (the baseline)."""
+from pathlib import Path
+
+import pandas as pd
+
+from inexflow.analysis.adaptive import adaptive_pool_analysis
+from inexflow.analysis.logo import BINS, leave_one_group_out, paper_tables
+from inexflow.analysis.plots import logo_histogram, tau_curves
+from inexflow.analysis.plots import relevant_vs_depth as plot_relevant_vs_depth
+from inexflow.analysis.rejudge import JudgedRuns, labelled
+from inexflow.analysis.stability import (
+    depth_levels,
+    depth_reduction,
+    original_pools,
+    paper_shape,
+    pool_at,
+    reduced_pools,
+    relevant_vs_depth,
+)
+from inexflow.campaign.stage import run_stage
+from inexflow.io.tables import read_parquet, read_parquet_metadata, write_tsv
+from inexflow.model.pool import LazyTables, leave_group_out_entries, regenerated_entries
+
+
+def pool_depth(smk, log, judged, original, source, measures, relabel):
+    """Pal et al.: the pool regenerated from the analysed runs (depth in articles), cut at d_Q(X) per topic."""
+    cfg, out = smk.params.cfg, smk.output
+    regenerated = regenerated_entries(smk.input.firstpos)
+    levels = depth_levels(regenerated, {t: len(d) for t, d in original.items()}, cfg["pool_depth_percents"])
+    dep = relabel(depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"]))
+    write_tsv(dep, out.depth)
+    write_tsv(paper_shape(dep, "percent"), out.depth_table)
+    curve = relevant_vs_depth(judged, pool_at(regenerated, levels, 100))  # Figure 6 over the 100% pool
+    write_tsv(curve, out.curve)
+    tau_curves(dep, "percent", "X% pool (% of the original pool's documents)", f"Pool depth ({cfg['task']})",
+               out.depth_plot)
+    plot_relevant_vs_depth(curve, out.curve_plot)
+    write_tsv(reduced_pools(regenerated, levels, judged).assign(original_from=source), out.reduced)
+    # the adaptive pool deepens each topic's regenerated pool while it keeps finding relevant documents
+    ad = cfg["adaptive_pool"]
+    per_topic, summary = adaptive_pool_analysis(judged, measures, regenerated, original, ad["step"], ad["min_rate"],
+                                                ad["max_judged"] or smk.params.pool_target)
+    log.info("adaptive pool over %d topics", len(per_topic))
+    write_tsv(per_topic, out.adaptive)
+    write_tsv(relabel(summary), out.adaptive_summary)
+
+
+def logo(smk, log, judged, original, measures, relabel):
+    """Pal et al.'s leave-one-group-out: per run and per topic, the change of each measure when the run's group is
+    left out of the pool, the significance of the change, the paper's tables and the histogram."""
+    out = smk.output
+    groups = {Path(p).stem: read_parquet_metadata(p)["participant"] for p in smk.input.judged}
+    # the analysed runs' entry depths in articles with and without each group, read one run at a time
+    entries = leave_group_out_entries(LazyTables({Path(p).stem: p for p in smk.input.firstpos}), groups, cached=True,
+                                      articles=True)
+    per_run, per_query = leave_one_group_out(judged, entries, groups, measures, {t: len(d) for t, d in original.items()})
+    log.info("%d groups, %d runs", len(entries.gnames), len(judged.runs))
+    per_run, per_query = relabel(per_run), relabel(per_query)
+    write_tsv(per_run, out.logo_runs)
+    overall = (per_run.groupby(["measure", "change_bin"]).size().rename("count").reset_index()
+               if len(per_run) else pd.DataFrame(columns=["measure", "change_bin", "count"]))
+    write_tsv(overall, out.logo_overall)
+    write_tsv(per_query, out.logo_per_query)
+    sig = (per_run.groupby("measure")["significant"].agg(["sum", "count"]).reset_index()
+           .rename(columns={"sum": "significant", "count": "runs"}) if len(per_run) else
+           pd.DataFrame(columns=["measure", "significant", "runs"]))
+    write_tsv(sig, out.logo_significance)
+    write_tsv(paper_tables(per_run, per_query, smk.params.cfg["measures"]), out.logo_table)
+    logo_histogram(per_query, BINS, out.logo_plot)
+
+
+def main(smk, log):
+    judged = JudgedRuns.from_stage_inputs(smk.input)  # every analysed run as judge_run judged it
+    measures, relabel = labelled(smk.params.cfg["measures"])
+    log.info("%d runs judged on %d topics", len(judged.runs), len(judged.topics))
+    # the pool is checked to be made from the pooled runs' current contents (run_stage)
+    original, source = original_pools(judged, read_parquet(smk.input.pool))
+    if "pool_depth" in smk.params.analyses:
+        pool_depth(smk, log, judged, original, source, measures, relabel)
+    if "leave_one_group_out" in smk.params.analyses:
+        logo(smk, log, judged, original, measures, relabel)
+
+
+run_stage(main, snakemake)  # noqa: F821
