@@ -10,6 +10,7 @@ import pytest
 from conftest import write
 from inexflow.errors import InputError
 from inexflow.io.collection import index_collection
+from inexflow.io.content_keys import content_key
 from inexflow.model import collection_index as ci
 from inexflow.model import shard_plan as sp
 from inexflow.model.runs import read_run, resolve_extents
@@ -226,3 +227,24 @@ def test_a_document_file_name_with_a_line_break_is_refused(collection, tmp_path)
     write(collection / "odd" / "a\nb.xml", "<a/>")
     with pytest.raises(InputError, match="a file name with a line break"):
         sp.plan_shards(collection, tmp_path / "cache")
+
+
+def test_the_scan_lists_every_document_with_its_own_stat_whatever_the_threads(tmp_path, monkeypatch):
+    """scan_documents reads each folder once (nested folders, names that sort across folders,
+    files that are not documents, a folder symlink not followed) and stats each document
+    relative to its folder: the ids and the (device, inode, size, mtime_ns, ctime_ns) of each are
+    those of os.stat of its path, in id order, with 1 thread or several."""
+    root = tmp_path / "c"
+    for rel in ["a/1.xml", "a-b/2.xml", "a/b/3.xml", "a/b/c/4.xml", "z.xml", "a/notes.txt", "b/5.xml"]:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("<a>" + "x" * len(rel) + "</a>")
+    (root / "link").symlink_to(root / "a", target_is_directory=True)
+    want = ["a-b/2", "a/1", "a/b/3", "a/b/c/4", "b/5", "z"]
+    for threads in (1, 3):
+        monkeypatch.setattr(sp, "SCAN_THREADS", threads)
+        docs, stamps = sp.scan_documents(root)
+        assert docs == want == sp.list_documents(root)
+        stats = [os.stat(root / f"{d}.xml") for d in docs]
+        for field, values in stamps.items():
+            assert values.tolist() == [getattr(s, f"st_{field}") for s in stats], field
+    assert sp.document_keys(root, tmp_path / "cache") == {d: content_key(root / f"{d}.xml") for d in want}

@@ -129,7 +129,7 @@ def content_keys(files):
         inputs += [config["topics"]] if config.get("topics") else []
         try:
             _INPUT_KEYS["keys"] = file_keys(
-                {f: f for f in inputs}, f"{INDEX_CACHE}/keys/inputs.parquet", "input"
+                {f: f for f in inputs}, f"{INDEX_CACHE}/keys/inputs.arrow", "input"
             )
         except InputError as e:  # a file gone since the config was checked: one message
             raise WorkflowError(str(e)) from None
