@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from inexflow.errors import InputError, open_input
 from inexflow.io.arrow_arrays import arrow_of, numpy_of, strings_of
@@ -47,7 +48,11 @@ def _read_cache(cache_file: Path) -> pa.Table | None:
     or a decoding step: a warm call over 659,388 files reads it in a few milliseconds); a
     missing, unreadable or older-shaped one is only a cold cache: None."""
     try:
-        table = pa.ipc.open_file(pa.memory_map(str(cache_file))).read_all()
+        if not cache_file.exists() and cache_file.with_suffix(".parquet").exists():
+            # a cache in its earlier Parquet form: its files are not hashed again (written back as Arrow)
+            table = pq.ParquetFile(cache_file.with_suffix(".parquet")).read(columns=list(_COLUMNS))
+        else:
+            table = pa.ipc.open_file(pa.memory_map(str(cache_file))).read_all()
         return table.select(list(_COLUMNS)).cast(_SCHEMA)
     except (OSError, KeyError, pa.ArrowException):
         return None
