@@ -248,3 +248,33 @@ def test_the_scan_lists_every_document_with_its_own_stat_whatever_the_threads(tm
         for field, values in stamps.items():
             assert values.tolist() == [getattr(s, f"st_{field}") for s in stats], field
     assert sp.document_keys(root, tmp_path / "cache") == {d: content_key(root / f"{d}.xml") for d in want}
+
+
+def test_prune_cache_removes_only_the_shards_no_plan_names(collection, tmp_path, capsys):
+    """A changed document leaves its shard's earlier file and list in the cache; `inexflow
+    prune-cache` removes exactly those (named by no campaign's plan), keeps every shard a plan
+    names, and refuses (one line, exit 2) when a plan cannot be read."""
+    from inexflow.front.cli import main
+
+    cache = tmp_path / "cache"
+    old = build_all(collection, cache)
+    sp.write_plan(sp.plan_path(cache, collection, "a"), collection, None, old)
+    doc = sp.list_documents(collection)[3]
+    (collection / f"{doc}.xml").write_text((collection / f"{doc}.xml").read_text().replace(">", "> ", 1))
+    new = build_all(collection, cache)
+    sp.write_plan(sp.plan_path(cache, collection, "a"), collection, None, new)  # campaign a planned again
+    gone = {s.key for s in old} - {s.key for s in new}
+    assert len(gone) == 1
+    assert main(["prune-cache", str(cache), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    listed = set(out.splitlines()[:-1])
+    assert listed == {str(sp.shard_path(cache, k)) for k in gone} | {sp.members_path(cache, k) for k in gone}
+    assert "would remove 2 files" in out and f"{len(new)} shards kept, named by 1 plan" in out
+    assert all(Path(p).exists() for p in listed)
+    assert main(["prune-cache", str(cache)]) == 0 and "removed 2 files" in capsys.readouterr().out
+    assert not any(Path(p).exists() for p in listed)
+    assert all(s.path(cache).exists() and Path(sp.members_path(cache, s.key)).exists() for s in new)
+    (cache / "plans" / "b-broken.json").write_text("{")
+    assert main(["prune-cache", str(cache)]) == 2
+    err = capsys.readouterr().err
+    assert "b-broken.json" in err and "the plan cannot be read" in err and len(err.splitlines()) == 1

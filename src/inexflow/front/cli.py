@@ -256,6 +256,15 @@ def build_parser() -> argparse.ArgumentParser:
     wi.add_argument("dir", metavar="DIR")
     wi.add_argument("--force", action="store_true", help="overwrite DIR/workflow/Snakefile and DIR/config")
 
+    pc = sub.add_parser("prune-cache", help="remove the collection index's shards that no campaign's plan uses",
+                        description="A changed or added document gives its shard a new key and a new file; the "
+                                    "workflow keeps the older ones, which another campaign over the same cache may "
+                                    "still use. This removes the shard files and lists that no campaign's plan "
+                                    "(DIR/plans/, written by each snakemake call) names. Remove a gone campaign's plan "
+                                    "first to free its shards.")
+    pc.add_argument("cache", metavar="DIR", help="the collection_cache folder of the config")
+    pc.add_argument("-n", "--dry-run", action="store_true", help="list what would be removed, remove nothing")
+
     m = sub.add_parser("simulate", help="write a seeded synthetic campaign (collection, topics, runs, assessments)")
     m.add_argument("--out", required=True, metavar="DIR")
     sim = SimulationConfig()  # the defaults, defined once there (SETTINGS: option -> field)
@@ -702,6 +711,25 @@ def cmd_workflow(args) -> int:
     return 0
 
 
+def cmd_prune_cache(args) -> int:
+    from inexflow.model.shard_plan import unused_files
+
+    unused, kept, plans = unused_files(args.cache)
+    if not plans:
+        print(f"{args.cache}: no plan in {args.cache}/plans, so no shard is known to be unused: nothing removed")
+        return 0
+    size = sum(f.stat().st_size for f in unused)
+    for f in unused:
+        if args.dry_run:
+            print(f)
+        else:
+            f.unlink()
+    verb = "would remove" if args.dry_run else "removed"
+    print(f"{args.cache}: {verb} {len(unused)} files ({size / 1e6:,.1f} MB); {kept} shards kept, named by "
+          f"{plans} plan{'s' if plans != 1 else ''}")
+    return 0
+
+
 def cmd_simulate(args) -> int:
     from inexflow.simulate.simulate import simulate
 
@@ -747,7 +775,8 @@ def main(argv=None) -> int:
     try:
         _assessments_first(args)
         commands = {"score": cmd_score, "compare": cmd_compare, "validate": cmd_validate, "simulate": cmd_simulate,
-                    "check-config": cmd_check_config, "convert": cmd_convert, "workflow": cmd_workflow}
+                    "check-config": cmd_check_config, "convert": cmd_convert, "workflow": cmd_workflow,
+                    "prune-cache": cmd_prune_cache}
         return commands[args.command](args)
     except (InputError, UsageError) as e:
         print(f"inexflow: error: {e}", file=sys.stderr)

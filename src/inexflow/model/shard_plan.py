@@ -288,3 +288,29 @@ def read_plan(path, collection, per_shard: int | None) -> dict[str, int] | None:
         return {str(k): int(n) for k, n in plan["shards"].items()} if same else None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def unused_files(cache) -> tuple[list[Path], int, int]:
+    """The shard files and member lists in the cache folder ``cache`` that no recorded plan
+    names (``plans/*.json``, one per campaign and collection, :func:`write_plan`): those of
+    shards superseded by changed or added documents, which the workflow never removes itself
+    (another campaign may still use them). Returns them, the number of shards kept and of plans
+    read. An unreadable plan is an :class:`~inexflow.errors.InputError`: nothing can be known
+    unused then; without any plan nothing is."""
+    cache = Path(cache)
+    if not cache.is_dir():
+        raise InputError(cache, None, "collection cache folder not found", "the folder of the config's collection_cache")
+    keep: set[str] = set()
+    plans = sorted((cache / "plans").glob("*.json"))
+    for plan in plans:
+        try:
+            keep |= {str(k) for k in json.loads(plan.read_text(encoding="utf-8"))["shards"]}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            raise InputError(plan, None, "the plan cannot be read", "a plan the workflow wrote (remove it if its "
+                             "campaign is gone: its shards are then unused)") from None
+    if not plans:
+        return [], 0, 0
+    unused = [f for folder, suffix in (("index", ".arrow"), ("members", ".tsv"))
+              for f in sorted((cache / folder).glob(f"*{suffix}")) if f.stem not in keep]
+    return unused, len(keep), len(plans)
+
