@@ -210,7 +210,7 @@ def _gp_by_hand(scores, relevant, nrel, ranks, short_list):
 def test_gp_measures_of_many_topics_at_once_equal_a_plain_loop_per_topic(short_list):
     import numpy as np
 
-    from inexflow.measures.incontext import gp_measures_grouped
+    from inexflow.measures.passage_arrays import gp_measures_grouped
     rng = np.random.default_rng(7)
     ranks = (1, 2, 3, 5, 10, 25, 50)
     sizes = [0, 1, 7, 60, 3, 0, 120]
