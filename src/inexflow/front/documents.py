@@ -81,6 +81,13 @@ def plain_run(path) -> PlainRun | None:
     return run
 
 
+def score_path(path, judged: Judged, args) -> tuple[str, str] | None:
+    """What ``inexflow score`` prints for the run at ``path`` and its run id, or None where it
+    is not a plain run (:func:`plain_run`)."""
+    run = plain_run(path)
+    return None if run is None else score_text(path, run, judged, args)
+
+
 def measure_names(args) -> list[str]:
     """The trec family's measures ``args`` ask for: ``-m``, else what the family prints by
     default (trec_eval's default table)."""
