@@ -87,7 +87,7 @@ class Qrels:
     number_doc: np.ndarray  # the doc index of each of doc_numbers
     pair_keys: np.ndarray  # sorted
     pair_at: np.ndarray  # the pair of each of pair_keys
-    pair_lut: np.ndarray | None  # key -> pair, where the key space is small
+    pair_lut: np.ndarray | None  # (topic index + 1) * (len(docs) + 1) + doc index + 1 -> pair, where that is small
     rel_chars: np.ndarray
     bep: np.ndarray
     spans: PassageSpans
@@ -112,9 +112,10 @@ class Qrels:
         keys = np.array([topic_index[t] * nd + doc_index[d] for t, d, *_ in relevant], np.int64)
         order = np.argsort(keys, kind="stable")
         lut = None
-        if len(topic_index) * nd <= DENSE_KEYS:
-            lut = np.full(len(topic_index) * nd, -1, np.int64)
-            lut[keys] = np.arange(len(keys))
+        if (len(topic_index) + 1) * (nd + 1) <= DENSE_KEYS:  # (a row and a column for the -1 indices)
+            lut = np.full((len(topic_index) + 1, nd + 1), -1, np.int32)
+            lut[keys // nd + 1, keys % nd + 1] = np.arange(len(keys))
+            lut = lut.reshape(-1)
         pair_of = {(r[0], r[1]): i for i, r in enumerate(relevant)}
         on = np.array([pair_of.get((t, d), -1) for t, d, *_ in passages], np.int64)
         start = np.array([p[2] for p in passages], np.int64)
@@ -150,15 +151,17 @@ class Qrels:
             qd[found] = self.number_doc[pos[found]]
         return numpy_of(enc.indices).astype(np.int64), qd, ids
 
-    def pairs(self, qt: np.ndarray, qd: np.ndarray) -> np.ndarray:
-        """The relevant pair of each (qrels topic index, qrels doc index), -1 where none (or
-        where either index is -1)."""
+    def pairs(self, qt_of: np.ndarray, qd_of: np.ndarray, t: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """The relevant pair of each (run topic ``t``, run document ``d``), given each run topic's
+        and document's index in the qrels (``qt_of``, ``qd_of``; -1: not there), -1 where none."""
+        width = len(self.docs) + 1
+        if self.pair_lut is not None:
+            return self.pair_lut[((qt_of + 1) * width)[t] + (qd_of + 1)[d]]
+        qt, qd = qt_of[t], qd_of[d]
         known = (qt >= 0) & (qd >= 0)
         key = qt * max(len(self.docs), 1) + qd
         out = np.full(len(key), -1, np.int64)
-        if self.pair_lut is not None:
-            out[known] = self.pair_lut[key[known]]
-        elif len(self.pair_keys):
+        if len(self.pair_keys):
             k = key[known]
             pos = np.minimum(np.searchsorted(self.pair_keys, k), len(self.pair_keys) - 1)
             out[known] = np.where(self.pair_keys[pos] == k, self.pair_at[pos], -1)
@@ -236,7 +239,7 @@ class Scorer:
             first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
             if self.family == "ric" and len(first) != len(articles):
                 return None  # interleaved articles: an error
-        pair = q.pairs(qt_of[tcode], qd_of[dcode])
+        pair = q.pairs(qt_of, qd_of, tcode, dcode)
         if self.family == "passage":  # (Relevant in Context warns of them after the topics, as the general path)
             self.warn_past_end(source, run, dcode, qd_of, ids)
         topics = topics_to_score(run_topics, source, list(q.trel), empty_zero=self.all_qrels_topics)
@@ -245,7 +248,7 @@ class Scorer:
             # the articles of assessed topics, retrieved and relevant, per run topic
             a_topic, a_doc = articles // ndocs, articles % ndocs
             counted = qt_of[a_topic] >= 0
-            relevant = q.pairs(qt_of[a_topic], qd_of[a_doc]) >= 0
+            relevant = q.pairs(qt_of, qd_of, a_topic, a_doc) >= 0
             n_ret = np.bincount(a_topic[counted], minlength=len(run_topics))
             n_rel = np.bincount(a_topic[counted & relevant], minlength=len(run_topics))
             rsize = q.spans.overlap_of_keys(pair, pair >= 0, start, end)

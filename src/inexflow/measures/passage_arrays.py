@@ -78,7 +78,8 @@ def interpolated_precision_grouped(group: np.ndarray, size: np.ndarray, rsize: n
     else:
         order = np.argsort(group, kind="stable")
         g, size, rsize = group[order], size[order], rsize[order]
-    return ip_from_running_sums(g, grouped_cumsum(g, size), grouped_cumsum(g, rsize), trel)
+    adds = rsize > 0  # (only these can set a level's best precision: ip_from_running_sums)
+    return ip_from_running_sums(g[adds], grouped_cumsum(g, size)[adds], grouped_cumsum(g, rsize)[adds], trel)
 
 
 def grouped_cumsum(g: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -169,45 +170,70 @@ def gp_measures_grouped(group: np.ndarray, scores: np.ndarray, relevant: np.ndar
     the articles of a topic in rank order; ``nrel`` per topic. Returns
     (``{"gP[r]": array, "gR[r]": array}``, AgP array, iP array topics x 11).
 
-    Per topic: gP[r] = (sum of the first r scores) / r, summed left to right (a row of a
-    zero-padded topics x ranks matrix, whose running sums along the row are sequential);
-    a list shorter than r reports its last rank (sum / articles retrieved, not / r;
-    ``short_list="zero"`` divides by r instead, the missing ranks scoring 0 as in the 2006
-    paper's formula); gR = relevant articles so far / ``nrel`` in doubles (NaN when ``nrel``
-    is 0); each rank lands on recall point floor(10 * gR) (0 for NaN, as Java's (int)
-    cast), the points are filled backwards with the running maximum; AgP = (sum of gP at the
-    ranks of relevant articles, left to right) / ``nrel``; a topic without articles scores
-    0 (AgP 0 / ``nrel``)."""
+    Per topic: gP[r] = (sum of the first r scores) / r, summed left to right; a list shorter
+    than r reports its last rank (sum / articles retrieved, not / r; ``short_list="zero"``
+    divides by r instead, the missing ranks scoring 0 as in the 2006 paper's formula); gR =
+    relevant articles so far / ``nrel`` in doubles (NaN when ``nrel`` is 0); each rank lands on
+    recall point floor(10 * gR) (0 for NaN, as Java's (int) cast), the points are filled
+    backwards with the running maximum; AgP = (sum of gP at the ranks of relevant articles,
+    left to right) / ``nrel``; a topic without articles scores 0 (AgP 0 / ``nrel``).
+    ``relevant`` is 0 or 1 (False or True) per article, ``scores`` are not negative.
+
+    Only the articles that are relevant or score are summed (a row per topic of a zero-padded
+    topics x those articles matrix, whose running sums along the row are sequential): the
+    others add 0.0 to every sum, which changes no bit, and where they land on a recall point
+    an earlier article of the topic lands with a gP at least as high (or both are 0)."""
     nt = len(nrel)
     if len(group) and not (group[1:] >= group[:-1]).all():  # topics in file order, not in topic order
         order = np.argsort(group, kind="stable")
         group, scores, relevant = group[order], scores[order], relevant[order]
+    scores = np.asarray(scores, np.float64)
+    rel = np.asarray(relevant) > 0
     n = np.bincount(group, minlength=nt)
-    width = max(int(n.max(initial=0)), 1)
-    col = np.arange(len(group)) - (np.cumsum(n) - n)[group]
-    score_m = np.zeros((nt, width))
-    score_m[group, col] = scores
-    rel_m = np.zeros((nt, width))
-    rel_m[group, col] = relevant
-    cum = np.cumsum(score_m, axis=1)
-    gp = cum / np.arange(1, width + 1)
+    starts = np.cumsum(n) - n
+    rank = np.arange(1, len(group) + 1) - starts[group]  # each article's rank in its topic
+    keep = rel | (scores != 0)
+    kept = np.flatnonzero(keep)
+    kg = group[kept]
+    # the running number of relevant and of kept articles in each topic, at every article
+    rel_count = _running_count(group, starts, rel)
+    kept_count = _running_count(group, starts, keep)
+    width = max(int(np.bincount(kg, minlength=nt).max(initial=0)), 1)
+    flat = kg * width + kept_count[kept] - 1
+    score_m = np.zeros(nt * width)
+    score_m[flat] = scores[kept]
+    cum = np.cumsum(score_m.reshape(nt, width), axis=1).reshape(-1)
+    gp_kept = cum[flat] / rank[kept]
     nrel = np.asarray(nrel, np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        gr = np.cumsum(rel_m, axis=1) / nrel[:, None]
         # the gP at the ranks of relevant articles, the others adding 0.0 (exact) to the sum
-        agp = np.cumsum(np.where(rel_m > 0, gp, 0.0), axis=1)[:, -1] / nrel
-    rows = np.arange(nt)
+        rel_gp = np.zeros(nt * width)
+        rel_gp[flat] = np.where(rel[kept], gp_kept, 0.0)
+        agp = np.cumsum(rel_gp.reshape(nt, width), axis=1)[:, -1] / nrel
+        gr_kept = rel_count[kept] / nrel[kg]
     some = n > 0
     vals = {}
     for r in ranks:
-        k = np.maximum(np.minimum(r, n), 1) - 1
-        g = gp[rows, k] if short_list == "last" else np.where(r <= n, gp[rows, k], cum[rows, k] / r)
-        vals[f"gP[{r}]"] = np.where(some, g, 0.0)
-        vals[f"gR[{r}]"] = np.where(some, gr[rows, k], 0.0)
-    point = np.nan_to_num(np.floor(10.0 * gr[group, col]), nan=0.0).astype(np.int64)
+        k = np.maximum(np.minimum(r, n), 1)  # the rank reported
+        at = np.minimum(starts + k - 1, max(len(group) - 1, 0))  # its article
+        c = kept_count[at] if len(group) else np.zeros(nt, np.int64)
+        summed = np.where(some & (c > 0), cum[np.arange(nt) * width + np.maximum(c, 1) - 1], 0.0)
+        g = summed / k if short_list == "last" else np.where(r <= n, summed / k, summed / r)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            vals[f"gP[{r}]"] = np.where(some, g, 0.0)
+            vals[f"gR[{r}]"] = np.where(some, (rel_count[at] if len(group) else np.zeros(nt)) / nrel, 0.0)
+    point = np.nan_to_num(np.floor(10.0 * gr_kept), nan=0.0).astype(np.int64)
     ip = np.zeros((nt, len(LEVELS11)))
-    np.maximum.at(ip.reshape(-1), group * len(LEVELS11) + np.minimum(point, len(LEVELS11) - 1), gp[group, col])
+    np.maximum.at(ip.reshape(-1), kg * len(LEVELS11) + np.minimum(point, len(LEVELS11) - 1), gp_kept)
     return vals, agp, np.maximum.accumulate(ip[:, ::-1], axis=1)[:, ::-1]
+
+
+def _running_count(group: np.ndarray, starts: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """The number of ``flags`` set up to and including each article, within its topic (``group``
+    non-decreasing, ``starts`` the first article of each topic)."""
+    c = np.cumsum(flags, dtype=np.int64)
+    before = np.r_[0, c][starts]  # the count before each topic's first article
+    return c - before[group]
 
 
 IN_CONTEXT_MEANS = (["num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size", "MAgP"]
