@@ -38,7 +38,7 @@ from inexflow.measures.output import format_rows, selected_rows, trec_eval_lines
 from inexflow.measures.passage_arrays import (
     QUANT,
     bic_scores,
-    distinct,
+    count_distinct,
     in_context_columns,
     interpolated_precision_grouped,
     overlap_sweep,
@@ -221,13 +221,13 @@ class Scorer:
         qt_of = np.array([q.topic_index.get(t, -1) for t in run_topics], np.int64)
         assessed = qt_of[tcode] >= 0
         t = tcode[assessed]
-        if len(t) and np.count_nonzero(t[1:] != t[:-1]) + 1 != len(distinct(t, len(run_topics))):
+        if len(t) and np.count_nonzero(t[1:] != t[:-1]) + 1 != count_distinct(t, len(run_topics)):
             return None  # a topic listed in separate blocks
         key = tcode * ndocs + dcode  # one integer per (topic, article)
         start, length = run.offset, run.length
         end = start + length
         if self.family == "bic":
-            if len(distinct(key, len(run_topics) * ndocs)) < len(key):
+            if count_distinct(key, len(run_topics) * ndocs) < len(key):
                 return None  # a second result for an article: an error
             first = np.arange(len(key))
         else:
@@ -251,7 +251,7 @@ class Scorer:
             relevant = q.pairs(qt_of, qd_of, a_topic, a_doc) >= 0
             n_ret = np.bincount(a_topic[counted], minlength=len(run_topics))
             n_rel = np.bincount(a_topic[counted & relevant], minlength=len(run_topics))
-            rsize = q.spans.overlap_of_keys(pair, pair >= 0, start, end)
+            rsize = q.spans.overlap_of_keys(pair, pair >= 0, start, end, sort)
             trel = np.array([q.trel.get(t, 0) for t in run_topics], np.float64)
             ip_all = interpolated_precision_grouped(tcode, length, rsize, trel)
             slot = topic_slots(run_topics, topics)[0]
@@ -265,7 +265,7 @@ class Scorer:
         is_rel = rel_pair >= 0
         if self.family == "ric":
             self.warn_past_end(source, run, dcode, qd_of, ids)
-            rsize = q.spans.overlap_of_keys(pair, pair >= 0, start, end)
+            rsize = q.spans.overlap_of_keys(pair, pair >= 0, start, end, sort)
             rc = np.where(is_rel, q.rel_chars[rel_pair], 0.0)
             score, ret, rel = ric_scores(length, rsize, first, rc, self.beta)
         else:

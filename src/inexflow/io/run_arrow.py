@@ -166,7 +166,7 @@ def canonical_numbers(ids: pa.Array) -> np.ndarray | None:
         return np.zeros(0, np.int64)
     data = np.frombuffer(ids.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
     width = np.diff(offsets)
-    if (width.min() < 1 or width.max() > 18 or ((data - np.uint8(48)) > 9).any()
+    if (width.min() < 1 or width.max() > 18 or data.min() < ord("0") or data.max() > ord("9")
             or ((data[offsets[:-1] - offsets[0]] == ord("0")) & (width > 1)).any()):
         return None
     return numpy_of(cast(ids, pa.int64()))

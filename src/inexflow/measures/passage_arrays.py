@@ -191,37 +191,35 @@ def gp_measures_grouped(group: np.ndarray, scores: np.ndarray, relevant: np.ndar
     rel = np.asarray(relevant) > 0
     n = np.bincount(group, minlength=nt)
     starts = np.cumsum(n) - n
-    rank = np.arange(1, len(group) + 1) - starts[group]  # each article's rank in its topic
-    keep = rel | (scores != 0)
-    kept = np.flatnonzero(keep)
+    kept = np.flatnonzero(rel | (scores != 0))
     kg = group[kept]
-    # the running number of relevant and of kept articles in each topic, at every article
-    rel_count = _running_count(group, starts, rel)
-    kept_count = _running_count(group, starts, keep)
+    rank = kept - starts[kg] + 1  # each kept article's rank in its topic
+    kstarts = np.searchsorted(kept, starts)  # each topic's first kept article
+    rel_count = _running_count(kg, kstarts, rel[kept])  # relevant articles up to each kept one
     width = max(int(np.bincount(kg, minlength=nt).max(initial=0)), 1)
-    flat = kg * width + kept_count[kept] - 1
+    flat = kg * width + np.arange(len(kept)) - kstarts[kg]
     score_m = np.zeros(nt * width)
     score_m[flat] = scores[kept]
     cum = np.cumsum(score_m.reshape(nt, width), axis=1).reshape(-1)
-    gp_kept = cum[flat] / rank[kept]
+    gp_kept = cum[flat] / rank
     nrel = np.asarray(nrel, np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         # the gP at the ranks of relevant articles, the others adding 0.0 (exact) to the sum
         rel_gp = np.zeros(nt * width)
         rel_gp[flat] = np.where(rel[kept], gp_kept, 0.0)
         agp = np.cumsum(rel_gp.reshape(nt, width), axis=1)[:, -1] / nrel
-        gr_kept = rel_count[kept] / nrel[kg]
+        gr_kept = rel_count / nrel[kg]
     some = n > 0
     vals = {}
     for r in ranks:
         k = np.maximum(np.minimum(r, n), 1)  # the rank reported
-        at = np.minimum(starts + k - 1, max(len(group) - 1, 0))  # its article
-        c = kept_count[at] if len(group) else np.zeros(nt, np.int64)
+        c = np.searchsorted(kept, starts + k - 1, side="right") - kstarts  # the kept articles up to it
         summed = np.where(some & (c > 0), cum[np.arange(nt) * width + np.maximum(c, 1) - 1], 0.0)
         g = summed / k if short_list == "last" else np.where(r <= n, summed / k, summed / r)
+        found = rel_count[np.minimum(kstarts + c - 1, max(len(kept) - 1, 0))] if len(kept) else np.zeros(nt)
         with np.errstate(divide="ignore", invalid="ignore"):
             vals[f"gP[{r}]"] = np.where(some, g, 0.0)
-            vals[f"gR[{r}]"] = np.where(some, (rel_count[at] if len(group) else np.zeros(nt)) / nrel, 0.0)
+            vals[f"gR[{r}]"] = np.where(some, np.where(c > 0, found, 0) / nrel, 0.0)
     point = np.nan_to_num(np.floor(10.0 * gr_kept), nan=0.0).astype(np.int64)
     ip = np.zeros((nt, len(LEVELS11)))
     np.maximum.at(ip.reshape(-1), kg * len(LEVELS11) + np.minimum(point, len(LEVELS11) - 1), gp_kept)
@@ -229,8 +227,8 @@ def gp_measures_grouped(group: np.ndarray, scores: np.ndarray, relevant: np.ndar
 
 
 def _running_count(group: np.ndarray, starts: np.ndarray, flags: np.ndarray) -> np.ndarray:
-    """The number of ``flags`` set up to and including each article, within its topic (``group``
-    non-decreasing, ``starts`` the first article of each topic)."""
+    """The number of ``flags`` set up to and including each item, within its topic (``group``
+    non-decreasing, ``starts`` the first item of each topic)."""
     c = np.cumsum(flags, dtype=np.int64)
     before = np.r_[0, c][starts]  # the count before each topic's first article
     return c - before[group]
@@ -315,6 +313,15 @@ def overlap_sweep(key: np.ndarray, start: np.ndarray, end: np.ndarray, shift: in
     reach = np.maximum.accumulate(end[sort] + group * shift)
     bad = np.flatnonzero(start[sort][1:] + group[1:] * shift < reach[:-1]) + 1
     return sort, keys, group, reach, bad
+
+
+def count_distinct(values: np.ndarray, bound: int) -> int:
+    """The number of distinct values of non-negative integers below ``bound`` (:func:`distinct`)."""
+    if bound > 50_000_000:
+        return len(np.unique(values))
+    seen = np.zeros(bound, dtype=bool)
+    seen[values] = True
+    return int(np.count_nonzero(seen))
 
 
 def distinct(values: np.ndarray, bound: int) -> np.ndarray:
