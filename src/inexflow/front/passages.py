@@ -233,8 +233,8 @@ class Scorer:
         else:
             sort, keys, _, _, bad = overlap_sweep(key, start, end, int(end.max(initial=0)) + 1)
             same = keys[1:] == keys[:-1]
-            if len(bad) or (same & (start[sort][1:] == start[sort][:-1])).any():
-                return None  # overlapping passages (an error), or a result listed twice
+            if len(bad):  # overlapping passages (an error in an assessed topic), a result listed twice among them
+                return None
             articles = keys[np.r_[True, ~same]]  # the run's (topic, article) keys, sorted
             first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
             if self.family == "ric" and len(first) != len(articles):
