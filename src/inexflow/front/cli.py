@@ -358,6 +358,7 @@ def cmd_score(args) -> int:
     from inexflow.front import documents, passages  # the measures: not for --help, check-config or workflow init
 
     global _SCORE_JOB
+    keep_freed_memory()
     # document runs on TREC qrels and passage runs on FOL qrels: the session is built only if a run needs it
     if documents.handles(args):
         args.task = scoring_task("trec", args.assessments[0], args.task, args.family)
@@ -385,6 +386,22 @@ def cmd_score(args) -> int:
             return 0
     _write_in_order(args.runs, map(_score_one, args.runs), progress, head, labels_by_run_id(args))
     return 0
+
+
+def keep_freed_memory():
+    """Where the C library is glibc: memory freed by one run's arrays is kept for the next run's
+    (every allocation from the heap, which is not trimmed), not handed back to the kernel and
+    faulted in again page by page for every new array: a tenth of a call's time over many short
+    runs (benchmarks/README.md). The peak memory is the same; it is held until the process ends."""
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    mallopt(m_mmap_threshold, 1 << 25)  # (32 MB: the largest glibc takes)
+    mallopt(m_trim_threshold, 1 << 30)
 
 
 def cmd_compare(args) -> int:
