@@ -21,9 +21,9 @@ import numpy as np
 import pyarrow as pa
 
 from inexflow.io.arrow_arrays import arrow_of, numpy_of, take
-from inexflow.io.detect import detect_assessment_format, detect_run_format
+from inexflow.io.detect import detect_assessment_format
 from inexflow.io.qrels_trec import read_trec_judgements
-from inexflow.io.run_arrow import PlainRun, first_columns, read_plain_run
+from inexflow.io.run_arrow import PlainRun, read_quiet_run
 from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.output import format_rows, trec_eval_lines
 from inexflow.measures.registry import (
@@ -67,11 +67,8 @@ def judged_documents(path) -> Judged:
 def plain_run(path) -> PlainRun | None:
     """The run at ``path`` read by Arrow if it is a plain TREC run the general reader would read
     without a word; else None."""
-    if not Path(path).is_file() or detect_run_format(path) != "text" or first_columns(path) != 6:
-        return None
-    run = read_plain_run(path, 6, numbers=True)
-    if (run is None or not len(run) or len(run.run_id.dictionary) != 1 or (run.rank < 0).any()
-            or not np.isfinite(run.rsv).all()):
+    run = read_quiet_run(path, 6)
+    if run is None:
         return None
     dcode = run.doc if is_numbers(run.doc) else numpy_of(run.doc.indices)
     pair = pair_keys(numpy_of(run.topic.indices), dcode.astype(np.int64))

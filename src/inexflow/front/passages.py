@@ -30,9 +30,9 @@ import pyarrow as pa
 
 from inexflow.io.arrow_arrays import SetLookupOptions, arrow_of, compute, numpy_of, strings_of
 from inexflow.io.compressed import read_bytes
-from inexflow.io.detect import BOM, detect_assessment_format, detect_run_format
+from inexflow.io.detect import BOM, detect_assessment_format
 from inexflow.io.qrels_fol import read_fol_rows
-from inexflow.io.run_arrow import PlainRun, canonical_numbers, first_columns, read_plain_run
+from inexflow.io.run_arrow import PlainRun, canonical_numbers, read_quiet_run
 from inexflow.io.task_labels import normalise_task
 from inexflow.measures.output import format_rows, selected_rows, trec_eval_lines
 from inexflow.measures.passage_arrays import (
@@ -199,11 +199,8 @@ class Scorer:
     def score_path(self, path) -> tuple[str, str] | None:
         """What ``inexflow score`` prints for the run at ``path`` and its run id; None where
         this path does not score it (module docstring)."""
-        if not Path(path).is_file() or detect_run_format(path) != "text" or first_columns(path) != 8:
-            return None
-        run = read_plain_run(path, 8, numbers=True)
-        if (run is None or not len(run) or len(run.run_id.dictionary) != 1 or (run.rank < 0).any()
-                or not np.isfinite(run.rsv).all()):
+        run = read_quiet_run(path, 8)
+        if run is None:
             return None
         rows = self.score_rows(str(path), run)
         return None if rows is None else self.output_text(path, run, rows)
