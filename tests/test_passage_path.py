@@ -16,9 +16,10 @@ TASKS = ("focused", "relevant-in-context", "best-in-context")
 
 def fol_case(seed: int, numbers: bool = True) -> tuple[str, dict[str, list[str]]]:
     """Seeded FOL qrels and, per task, three run texts over their topics: relevant and judged
-    non-relevant documents, a topic with nothing relevant, document ids that are numbers (or,
-    with ``numbers`` False, names and a number with a leading zero), results past their
-    document's end, results of documents the qrels do not hold and a topic they do not assess."""
+    non-relevant documents, a topic with nothing relevant, document ids that are numbers (read
+    as numbers; the qrels also judge ``0123``, which the run's ``123`` is not) or, with
+    ``numbers`` False, names and a number with a leading zero, results past their document's
+    end, results of documents the qrels do not hold and a topic they do not assess."""
     rng = np.random.default_rng(seed)
     topics = [str(2009000 + t) for t in range(1, 6)]
     names = [str(rng.integers(1, 10**7)) if numbers else f"d{k:03d}" for k in range(30)]
@@ -38,11 +39,15 @@ def fol_case(seed: int, numbers: bool = True) -> tuple[str, dict[str, list[str]]
             bep = ps[0][0] + int(rng.integers(-50, 50))
             qrels.append(f"{t} Q0 {d} {sum(n for _, n in ps)} {length[d]} {max(bep, 0)} "
                          + " ".join(f"{a}:{n}" for a, n in ps))
+    # documents the qrels do not hold; with numbers, one the qrels write with a leading zero
+    extra = ["999999999", "123"] if numbers else ["999999999", "x"]
+    if numbers:
+        qrels.append(f"{topics[0]} Q0 0123 10 500 0 0:10")
     runs = {task: [] for task in TASKS}
     for r in range(3):
         results = []  # (topic, doc, offset, length), articles' passages disjoint
         for t in [*topics, "2009099"][: 4 + r]:
-            for d in rng.choice([*names, "999999999", "x"], 10, replace=False).tolist():
+            for d in rng.choice([*names, *extra], 10, replace=False).tolist():
                 end = length.get(d, 2000) + (200 if rng.random() < 0.2 else 0)
                 cuts = np.sort(rng.choice(np.arange(0, end), 2 * int(rng.integers(1, 4)), replace=False))
                 results += [(t, d, int(a), int(b - a)) for a, b in zip(cuts[0::2], cuts[1::2])]
