@@ -115,6 +115,7 @@ def test_the_passage_path_prints_what_the_general_path_prints(tmp_path, monkeypa
     qrels, runs = fol_case(seed, numbers)
     q = write(tmp_path / "q.fol", qrels)
     paths = [write(tmp_path / f"r{i}.run", text) for i, text in enumerate(runs[task])]
+    paths[1] = f"{tmp_path}/./r1.run"  # named a/b.run in what is said of it, a/./b.run in the <eval> line
     scored = []
     score_path = passages.Scorer.score_path
     monkeypatch.setattr(passages.Scorer, "score_path", lambda self, p: scored.append(score_path(self, p)) or scored[-1])

@@ -67,7 +67,7 @@ def judged_documents(path) -> Judged:
 def plain_run(path) -> PlainRun | None:
     """The run at ``path`` read by Arrow if it is a plain TREC run the general reader would read
     without a word; else None."""
-    run = read_quiet_run(path, 6)
+    run = read_quiet_run(Path(path), 6)  # (named as the general reader names it: a/./b.run is a/b.run)
     if run is None:
         return None
     dcode = run.doc if is_numbers(run.doc) else numpy_of(run.doc.indices)
@@ -122,7 +122,7 @@ def score_rows(path, topic, doc, run_topics: list[str], judged: Judged, args) ->
     matrix and the measures."""
     # the run's topics in topic order, as the general reader orders them
     run_topics = sorted(run_topics, key=topic_sort_key)
-    topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
+    topics = topics_to_score(run_topics, str(Path(path)), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
     names = measure_names(args)
     ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
                              judged_only=args.judged_only, distinct=True)

@@ -199,10 +199,11 @@ class Scorer:
     def score_path(self, path) -> tuple[str, str] | None:
         """What ``inexflow score`` prints for the run at ``path`` and its run id; None where
         this path does not score it (module docstring)."""
-        run = read_quiet_run(path, 8)
+        source = Path(path)  # what the general reader calls the run in what it says (a/./b.run: a/b.run)
+        run = read_quiet_run(source, 8)
         if run is None:
             return None
-        rows = self.score_rows(str(path), run)
+        rows = self.score_rows(str(source), run)
         return None if rows is None else self.output_text(path, run, rows)
 
     def score_rows(self, source: str, run: PlainRun) -> list[tuple] | None:
