@@ -3,7 +3,7 @@ for the focused, Relevant in Context and Best in Context tasks, at the speed of 
 and the array cores.
 
 The same readers, measures and printing as the general path (:func:`inexflow.io.qrels_fol.read_fol_rows`,
-:func:`inexflow.io.run_arrow.read_plain_run`, :mod:`inexflow.measures.passage_arrays`,
+:func:`inexflow.io.run_arrow.read_quiet_run`, :mod:`inexflow.measures.passage_arrays`,
 :class:`inexflow.model.passage_spans.PassageSpans`, :func:`inexflow.measures.output.format_rows`),
 without building pandas tables: a run scored here prints exactly what the general path
 (:class:`inexflow.measures.session.Session`, the ``passage``, ``ric`` and ``bic`` families)
@@ -16,8 +16,8 @@ and any run that is not a plain 8-column FOL run, that the general reader would 
 within a topic, or that the task's checks would stop or warn about beyond the results past
 their document's end, the topics left out and the topics without relevant documents
 (overlapping passages, a topic listed in separate blocks, interleaved articles, a second
-result for an article in Best in Context; two results of one article starting at the same
-character in any topic).
+result for an article in Best in Context; overlapping passages of one article in a topic the
+qrels do not assess, which the general path scores without a word, go there too).
 """
 
 from __future__ import annotations
@@ -74,8 +74,9 @@ class Qrels:
     order of the qrels, its highlighted characters ``trel`` and relevant documents ``nrel``;
     the documents ``docs`` (first appearance) with their length (``doc_chars`` of their first
     line); the relevant (topic, doc) pairs (``rel_chars`` > 0, in file order) by the key
-    ``topic index * len(docs) + doc index`` (``pair_of``: key -> pair, -1 for none), their
-    ``rel_chars`` and best entry point (-1: none); their highlighted passages (``spans``)."""
+    ``topic index * len(docs) + doc index`` (sorted in ``pair_keys``, each one's pair in
+    ``pair_at``; or a table, ``pair_lut``), their ``rel_chars`` and best entry point (-1: none);
+    their highlighted passages (``spans``)."""
 
     trel: dict[str, int]
     nrel: dict[str, int]
@@ -190,7 +191,6 @@ class Scorer:
         qrels = Qrels.read(path)
         args.task = scoring_task("fol", path, args.task, args.family)
         family = FAMILIES[normalise_task(args.task)]
-        options = options.for_task(normalise_task(args.task))
         measures = select_measures(args.measures, [family], options) if args.measures else \
             printed_measures([family], options)
         return cls(args, family, qrels, measures, float(options.beta), float(options.bep_distance),
