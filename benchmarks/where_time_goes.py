@@ -7,7 +7,8 @@ Families (``--families``):
 - ``trec``: seeded TREC document runs (``trec_speed.py``'s, 68 topics x RESULTS documents) on
   TREC document qrels, scored by the document path (``front/documents.py``);
 - ``passage``: seeded focused FOL runs (``focused_speed.py``'s, 120 topics x about RESULTS
-  passages) on the shared INEX 2009-2010 FOL qrels, ``--task focused``;
+  passages) on the shared INEX 2009-2010 FOL qrels, ``--task focused``, scored by the passage
+  path (``front/passages.py``);
 - ``ric`` / ``bic``: the same runs made in-context (``ric``: each article's passages moved
   next to its first one; ``bic``: each article's first passage only), ``--task
   relevant-in-context`` / ``best-in-context``.
@@ -194,53 +195,28 @@ def trec_stages(qrels: str, paths: list[str], T: Timer) -> list[str]:
     return out
 
 
-def general_stages(qrels: str, paths: list[str], task: str, T: Timer) -> list[str]:
-    """``_score_one`` on the general path (``read_run``, ``Session.score_families``, the INEX
-    output), stage by stage."""
-    from inexflow.front import cli
-    from inexflow.measures.context import SCORE_COLUMNS
-    from inexflow.measures.output import format_scores, select_scores
-    from inexflow.measures.registry import get_family
-    from inexflow.measures.session import in_evaluation_order, refuse_without_ranks
-    from inexflow.measures.toolorder import in_file_order
-    from inexflow.model.runs import read_run, resolve_extents
+def passage_stages(qrels: str, paths: list[str], task: str, T: Timer) -> list[str]:
+    """``_score_one`` on the passage path (``front/passages.py``: ``read_plain_run``,
+    ``Scorer.score_rows``, ``Scorer.output_text``), stage by stage; the overlap, grouping and
+    topic checks and the measures are one stage, ``measures``."""
+    from inexflow.front import cli, passages
+    from inexflow.io.run_arrow import read_plain_run
 
     args = score_args(["--task", task, qrels, *paths])
+    assert passages.handles(args)
     with T("assessments"):
-        session, measures = cli.scoring_session(args)
-    args.format = cli.output_format(session.families)
-    assert args.format == "inex"
-    ctx = session.context
+        scorer = passages.Scorer.of(args, cli.options_from_args(args))
+    args.format = cli.output_format([scorer.family])
     out = []
     for path in paths:
         with T("reading"):
-            run = read_run(path, task=args.task)
-        with T("resolving"):
-            for fam in session.families:
-                refuse_without_ranks(run, fam)
-            run = resolve_extents(run, session.collection, ctx.index)
-        with T("ranking"):
-            in_file = in_file_order(run) if any(get_family(f).order == "file" for f in session.families) else None
-            ordered = [(f, in_evaluation_order(in_file if get_family(f).order == "file" else run, f))
-                       for f in session.families]
-        tables = []
+            run = read_plain_run(path, 8, numbers=True)
         with T("measures"):
-            for fam, r in ordered:
-                df = get_family(fam).score_function()(r, ctx)
-                df.insert(0, "run", run.name)
-                df.insert(2, "task", run.scoring_type)
-                tables.append(df[SCORE_COLUMNS])
+            rows = scorer.score_rows(str(path), run)
         with T("writing"):
-            text = [f'<eval run-id="{run.run_id}" file="{path}">\n']
-            for scores in tables:
-                if measures is not None:
-                    scores = select_scores(scores, measures)
-                text.append(format_scores(scores, args.per_topic, align=True))
-            text.append("</eval>\n")
-            out.append("".join(text))
-    cli._SCORE_JOB = (args, session, measures, None)
-    first = cli._score_one(paths[0])
-    assert first[2] is None and out[0] == first[0], "the staged general path no longer prints what _score_one prints"
+            out.append(scorer.output_text(path, run, rows)[0])
+    T.t["resolving"] = T.t["ranking"] = float("nan")  # FOL runs in file order: nothing to resolve or rank
+    assert out[0] == scorer.score_path(paths[0])[0], "the staged passage path no longer prints what score_path prints"
     return out
 
 
@@ -251,13 +227,9 @@ def child_stages(family: str, qrels: str, paths: list[str], repeat: int) -> dict
     import logging
 
     import inexflow.front.cli  # noqa: F401
+    import inexflow.front.documents  # noqa: F401
+    import inexflow.front.passages  # noqa: F401  (what cmd_score imports)
     import inexflow.measures.output  # noqa: F401
-    if family == "trec":
-        import inexflow.front.documents  # noqa: F401
-    else:
-        import inexflow.measures.session  # noqa: F401
-        import inexflow.model.assessments  # noqa: F401
-        import inexflow.model.runs  # noqa: F401
     imports = time.perf_counter() - t0
     logging.getLogger("inexflow").setLevel(logging.ERROR)
     for f in [qrels, *paths]:  # in the page cache for every round alike
@@ -269,7 +241,7 @@ def child_stages(family: str, qrels: str, paths: list[str], repeat: int) -> dict
         if family == "trec":
             trec_stages(qrels, paths, T)
         else:
-            general_stages(qrels, paths, TASKS[family], T)
+            passage_stages(qrels, paths, TASKS[family], T)
         rounds.append(T.t)
     med = {k: statistics.median(r[k] for r in rounds) for k in rounds[0]}
     return {"imports": imports, "read": statistics.median(reads), **med}

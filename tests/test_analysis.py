@@ -594,7 +594,7 @@ def test_rejudged_scores_equal_scoring_each_run_and_topic(tmp_path, seed):
     out) gives exactly interpolated_precision per run and topic on the results' sizes, with
     the highlighted characters of documents a mask drops set to 0: random runs over partly
     highlighted documents, random masks, run and topic subsets."""
-    from inexflow.measures.passage import interpolated_precision
+    from inexflow.measures.passage_arrays import interpolated_precision
     from inexflow.model.recallbase import overlap_with_passages
     from inexflow.model.runs import Run
 

@@ -206,16 +206,21 @@ def _gp_by_hand(scores, relevant, nrel, ranks, short_list):
     return vals, agp, ip
 
 
-@pytest.mark.parametrize("short_list", ["last", "zero"])
-def test_gp_measures_of_many_topics_at_once_equal_a_plain_loop_per_topic(short_list):
+@pytest.mark.parametrize("short_list,seed,scored_if_relevant", [("last", 7, False), ("zero", 7, False),
+                                                                ("last", 8, True), ("zero", 9, True), ("last", 10, False)])
+def test_gp_measures_of_many_topics_at_once_equal_a_plain_loop_per_topic(short_list, seed, scored_if_relevant):
+    """Also where only relevant articles score (as in Relevant and Best in Context), with
+    articles that score 0 between them: the sums skip the articles that add 0.0."""
     import numpy as np
 
-    from inexflow.measures.incontext import gp_measures_grouped
-    rng = np.random.default_rng(7)
+    from inexflow.measures.passage_arrays import gp_measures_grouped
+    rng = np.random.default_rng(seed)
     ranks = (1, 2, 3, 5, 10, 25, 50)
     sizes = [0, 1, 7, 60, 3, 0, 120]
     nrel = np.array([3, 0, 4, 20, 1, 5, 0])
     topics = [(rng.random(n) * (rng.random(n) < 0.6), (rng.random(n) < 0.4).astype(np.int64)) for n in sizes]
+    if scored_if_relevant:
+        topics = [(s * r, r) for s, r in topics]
     for t in np.flatnonzero(nrel == 0):  # no relevant article in the qrels: gR 0/0
         topics[t] = (topics[t][0], np.zeros(sizes[t], np.int64))
     nrel = np.maximum(nrel, [int(r.sum()) for _, r in topics]) * (nrel > 0)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from conftest import parse_out, run_cli, write
-from inexflow.measures.passage import interpolated_precision, interpolated_precision_grouped
+from inexflow.measures.passage_arrays import interpolated_precision, interpolated_precision_grouped
 
 
 def test_ip_by_hand():

@@ -118,10 +118,10 @@ def test_passage_overlap_equals_character_counting(seed, dense, monkeypatch):
     several passages) equals counting highlighted characters one by one: items inside,
     across, between and over several passages, empty items, elements without a range, and
     keys with no passages."""
-    from inexflow.model import recallbase
+    from inexflow.model import passage_spans
     from inexflow.model.recallbase import overlap_with_passages
 
-    monkeypatch.setattr(recallbase, "DENSE_KEYS", 1 << 23 if dense else 0)  # the lookup table or the search
+    monkeypatch.setattr(passage_spans, "DENSE_KEYS", 1 << 23 if dense else 0)  # the lookup table or the search
     rng = np.random.default_rng(seed)
     rows = []
     for t in ("1", "2"):

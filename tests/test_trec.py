@@ -70,7 +70,8 @@ def test_the_document_path_prints_what_the_general_path_prints(tmp_path, monkeyp
     lines = random_case(3)[3].splitlines(keepends=True)
     runs.append(write(tmp_path / "dup.run", "".join(lines + lines[:1]).replace("myrun", "dup")))
     runs.append(write(tmp_path / "fol.run", "".join(line.rstrip("\n") + " 0 10\n" for line in lines)))
-    runs.append(write(tmp_path / "extra.run", "".join(lines) + "99 Q0 d001 1 1.0 myrun\n"))
+    write(tmp_path / "extra.run", "".join(lines) + "99 Q0 d001 1 1.0 myrun\n")
+    runs.append(f"{tmp_path}/./extra.run")  # what is said of it names it .../extra.run, as the general reader does
     fast = run_cli("score", "--family", "trec", *flags, "--assessments", q, *runs, check=0)
     monkeypatch.setattr(documents, "handles", lambda args: False)
     general = run_cli("score", "--family", "trec", *flags, "--assessments", q, *runs, check=0)

@@ -20,7 +20,8 @@ import pandas as pd
 
 from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
 from inexflow.measures.catalogue import per_topic_name
-from inexflow.measures.passage import grouped_cumsum, ip_from_running_sums, passage_results
+from inexflow.measures.passage import passage_results
+from inexflow.measures.passage_arrays import grouped_cumsum, ip_from_running_sums
 from inexflow.measures.registry import PASSAGE_MEASURES
 from inexflow.measures.session import in_evaluation_order
 from inexflow.model.assessments import Assessments

@@ -362,17 +362,27 @@ def scoring_session(args, default_measures=None):
 
 
 def cmd_score(args) -> int:
-    from inexflow.front import documents  # the measures: not for --help, check-config or workflow init
+    from functools import partial
+
+    from inexflow.front import documents, passages  # the measures: not for --help, check-config or workflow init
 
     global _SCORE_JOB
-    if documents.handles(args):  # document runs on TREC qrels: the session is built only if a run needs it
+    keep_freed_memory()
+    # document runs on TREC qrels and passage runs on FOL qrels: the session is built only if a run needs it
+    if documents.handles(args):
         args.task = scoring_task("trec", args.assessments[0], args.task, args.family)
-        args.family = ["trec"]  # what TREC qrels are scored with (said above), for a run the general path reads
-        _SCORE_JOB = (args, None, None, documents.judged_documents(args.assessments[0]))
+        args.family = families = ["trec"]  # what TREC qrels are scored with (said above), for the general path
+        _SCORE_JOB = (args, None, None, partial(documents.score_path, judged=documents.judged_documents(
+            args.assessments[0]), args=args))
+    elif passages.handles(args):
+        scorer = passages.Scorer.of(args, options_from_args(args))
+        families = [scorer.family]
+        _SCORE_JOB = (args, None, None, scorer.score_path)
     else:
         _SCORE_JOB = (args, *scoring_session(args), None)
+        families = _SCORE_JOB[1].families
     if args.format is None:
-        args.format = output_format(["trec"] if _SCORE_JOB[1] is None else _SCORE_JOB[1].families)
+        args.format = output_format(families)
     jobs = args.jobs or available_cores()
     head = "run\tmeasure\ttopic\tvalue\n" if args.format == "tsv" else ""
     progress = Progress(len(args.runs), "runs scored", enabled=not args.quiet)
@@ -385,6 +395,22 @@ def cmd_score(args) -> int:
             return 0
     _write_in_order(args.runs, map(_score_one, args.runs), progress, head, labels_by_run_id(args))
     return 0
+
+
+def keep_freed_memory():
+    """Where the C library is glibc: memory freed by one run's arrays is kept for the next run's
+    (every allocation from the heap, which is not trimmed), not handed back to the kernel and
+    faulted in again page by page for every new array: a tenth of a call's time over many short
+    runs (benchmarks/README.md). The peak memory is the same; it is held until the process ends."""
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    mallopt(m_mmap_threshold, 1 << 25)  # (32 MB: the largest glibc takes)
+    mallopt(m_trim_threshold, 1 << 30)
 
 
 def cmd_compare(args) -> int:
@@ -526,7 +552,9 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
-_SCORE_JOB = None  # (args, Session, measures, judged documents) of the running ``inexflow score``
+# (args, Session, measures, the fast path's scoring: path -> (text, run id) or None) of the running
+# ``inexflow score``
+_SCORE_JOB = None
 
 
 def output_format(families) -> str:
@@ -539,26 +567,27 @@ def _score_one(path) -> tuple[str, list, InputError | None, str | None]:
     """One run's output block, the warnings it raised, its input error, if any, and its run id
     (run in a worker process when scoring in parallel, so that warnings keep the order of the
     runs)."""
-    from inexflow.front import documents
     from inexflow.measures.output import format_scores, json_lines, rows_of, select_scores, trec_eval_lines
 
     global _SCORE_JOB
-    args, session, measures, judged = _SCORE_JOB
+    args, session, measures, fast = _SCORE_JOB
     log = logging.getLogger("inexflow")
     caught = _Collect()
     log.addHandler(caught)
     propagate, log.propagate = log.propagate, False
     out = []
     try:
-        plain = documents.plain_run(path) if judged is not None else None
-        if plain is not None:
-            text, run_id = documents.score_text(path, plain, judged, args)
-            return text, caught.records, None, run_id
-        from inexflow.model.runs import read_run  # pandas: only for the runs the document path does not read
+        said = len(caught.records)
+        done = fast(path) if fast is not None else None
+        if done is not None:
+            return done[0], caught.records, None, done[1]
+        del caught.records[said:]  # the general path says again what the fast path said of a run it left
+        from inexflow.model.runs import read_run  # pandas: only for the runs the fast paths do not score
 
-        if session is None:  # a run the document path does not read: the general path
-            _SCORE_JOB = (args, *scoring_session(args), judged)
-            args, session, measures, judged = _SCORE_JOB
+        if session is None:  # a run the fast path does not score: the general path
+            _SCORE_JOB = (args, *scoring_session(args), fast)
+            args, session, measures, fast = _SCORE_JOB
+            del caught.records[said:]  # what reading the assessments says was said before the first run
         run = read_run(path, task=args.task)
         if args.format == "inex":
             out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')

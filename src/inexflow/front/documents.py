@@ -21,9 +21,9 @@ import numpy as np
 import pyarrow as pa
 
 from inexflow.io.arrow_arrays import arrow_of, numpy_of, take
-from inexflow.io.detect import detect_assessment_format, detect_run_format
+from inexflow.io.detect import detect_assessment_format
 from inexflow.io.qrels_trec import read_trec_judgements
-from inexflow.io.run_arrow import PlainRun, first_columns, read_plain_run
+from inexflow.io.run_arrow import PlainRun, read_quiet_run
 from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.output import format_rows, trec_eval_lines
 from inexflow.measures.registry import (
@@ -67,11 +67,8 @@ def judged_documents(path) -> Judged:
 def plain_run(path) -> PlainRun | None:
     """The run at ``path`` read by Arrow if it is a plain TREC run the general reader would read
     without a word; else None."""
-    if not Path(path).is_file() or detect_run_format(path) != "text" or first_columns(path) != 6:
-        return None
-    run = read_plain_run(path, 6, numbers=True)
-    if (run is None or not len(run) or len(run.run_id.dictionary) != 1 or (run.rank < 0).any()
-            or not np.isfinite(run.rsv).all()):
+    run = read_quiet_run(Path(path), 6)  # (named as the general reader names it: a/./b.run is a/b.run)
+    if run is None:
         return None
     dcode = run.doc if is_numbers(run.doc) else numpy_of(run.doc.indices)
     pair = pair_keys(numpy_of(run.topic.indices), dcode.astype(np.int64))
@@ -79,6 +76,13 @@ def plain_run(path) -> PlainRun | None:
     if (pair[1:] == pair[:-1]).any():
         return None
     return run
+
+
+def score_path(path, judged: Judged, args) -> tuple[str, str] | None:
+    """What ``inexflow score`` prints for the run at ``path`` and its run id, or None where it
+    is not a plain run (:func:`plain_run`)."""
+    run = plain_run(path)
+    return None if run is None else score_text(path, run, judged, args)
 
 
 def measure_names(args) -> list[str]:
@@ -118,7 +122,7 @@ def score_rows(path, topic, doc, run_topics: list[str], judged: Judged, args) ->
     matrix and the measures."""
     # the run's topics in topic order, as the general reader orders them
     run_topics = sorted(run_topics, key=topic_sort_key)
-    topics = topics_to_score(run_topics, str(path), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
+    topics = topics_to_score(run_topics, str(Path(path)), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
     names = measure_names(args)
     ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
                              judged_only=args.judged_only, distinct=True)

@@ -22,11 +22,15 @@ characters twice.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.atomic import write_text
-from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table
 from inexflow.io.compressed import read_bytes
 from inexflow.io.topic_order import topic_sort_key
+
+if TYPE_CHECKING:
+    from inexflow.io.canonical import AssessmentTables
 
 INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int
 
@@ -71,6 +75,20 @@ class _OddPassages:
 
 
 def read_fol_qrels(path) -> AssessmentTables:
+    """The FOL qrels ``path`` as :class:`~inexflow.io.canonical.AssessmentTables` (the
+    ``documents`` and ``passages`` tables of :func:`read_fol_rows`)."""
+    from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table  # pandas
+
+    docs, passages = read_fol_rows(path)
+    return AssessmentTables("fol", str(path), passages=make_table(passages, PASSAGE_COLUMNS),
+                            documents=make_table(docs, DOCUMENT_COLUMNS))
+
+
+def read_fol_rows(path) -> tuple[list[tuple], list[tuple]]:
+    """The rows of the FOL qrels ``path``, without pandas, in file order: ``(topic, doc,
+    rel_chars, doc_chars, bep_offset, "")`` per judged document and ``(topic, doc, start,
+    length, "", "")`` per highlighted passage (each line's passages by start), as the
+    ``documents`` and ``passages`` tables hold them (:mod:`inexflow.io.canonical`)."""
     docs, passages = [], []
     seen, lengths = {}, {}
     odd = _OddPassages()
@@ -140,8 +158,7 @@ def read_fol_qrels(path) -> AssessmentTables:
     odd.warn(path)
     if not docs:
         warn_input(path, None, "no assessments in file")
-    return AssessmentTables("fol", str(path), passages=make_table(passages, PASSAGE_COLUMNS),
-                       documents=make_table(docs, DOCUMENT_COLUMNS))
+    return docs, passages
 
 
 def write_fol_qrels(assessments: AssessmentTables, path):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -25,6 +26,7 @@ import pyarrow.csv as pacsv
 from inexflow.errors import decode_text, warn_input
 from inexflow.io.arrow_arrays import arrow_of, bools_of, cast, compute, numpy_of, take
 from inexflow.io.compressed import open_bytes, read_bytes
+from inexflow.io.detect import detect_run_format
 
 _BLANKS = re.compile(rb"[ \t]+")
 _EDGES = re.compile(rb"^ | $", re.M)
@@ -113,6 +115,20 @@ def read_plain_run(path, ncols: int, numbers: bool = False) -> PlainRun | None:
     return PlainRun(cols["0"], cols["2"], cols["5"], cols["3"], cols["4"], cols.get("6"), cols.get("7"), line)
 
 
+def read_quiet_run(path, ncols: int) -> PlainRun | None:
+    """The text run at ``path`` read by Arrow (:func:`read_plain_run`, document ids that are
+    numbers as numbers) where it has ``ncols`` columns, results, one run id, no negative rank
+    and only finite scores, as the validating reader reads a run without a word (its check of
+    repeated results aside); else None."""
+    if not Path(path).is_file() or detect_run_format(path) != "text" or first_columns(path) != ncols:
+        return None
+    run = read_plain_run(path, ncols, numbers=True)
+    if (run is None or not len(run) or len(run.run_id.dictionary) != 1 or (run.rank < 0).any()
+            or not np.isfinite(run.rsv).all()):
+        return None
+    return run
+
+
 def _parse(data: bytes, ncols: int, strict: bool):
     """``data`` parsed by pyarrow's CSV reader in one block (one dictionary per column), or None
     where it refuses it; ``strict``: a blank line is refused too."""
@@ -166,7 +182,7 @@ def canonical_numbers(ids: pa.Array) -> np.ndarray | None:
         return np.zeros(0, np.int64)
     data = np.frombuffer(ids.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
     width = np.diff(offsets)
-    if (width.min() < 1 or width.max() > 18 or ((data - np.uint8(48)) > 9).any()
+    if (width.min() < 1 or width.max() > 18 or data.min() < ord("0") or data.max() > ord("9")
             or ((data[offsets[:-1] - offsets[0]] == ord("0")) & (width > 1)).any()):
         return None
     return numpy_of(cast(ids, pa.int64()))

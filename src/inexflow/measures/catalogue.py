@@ -102,10 +102,17 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
     values in topic order per per-topic name (a mean name reads its per-topic name,
     :func:`per_topic_name`). ``qrels_values`` holds the values over every qrels topic of the
     measures aggregated by ``qrels_sum``. No topic, no rows."""
+    names = list(names)
+    batched = {}
     if isinstance(per, dict):
         def column(key):
             return per[key].tolist()
         count = len(next(iter(per.values()), []))
+        # the tool_mean columns summed at once, each left to right as tool_mean sums it
+        tool = [per_topic_name(n) for n in names if aggregator(family, n) == "tool_mean"]
+        if tool and count:
+            sums = np.cumsum(np.column_stack([np.asarray(per[k], np.float64) for k in tool]), axis=0)[-1] / count
+            batched = dict(zip(tool, sums.tolist()))
     else:
         def column(key):
             return [v[key] for v in per]
@@ -115,6 +122,9 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
     rows = []
     for name in names:
         how = aggregator(family, name)
+        if how == "tool_mean" and per_topic_name(name) in batched:
+            rows.append(("all", quant, name, batched[per_topic_name(name)]))
+            continue
         if how == "topics":
             values = [None] * count
         elif how == "qrels_sum":

@@ -30,7 +30,8 @@ from inexflow.errors import InputError
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.cutoff import overlapping_flags
-from inexflow.measures.incontext import check_grouping, gp_measures
+from inexflow.measures.incontext import check_grouping
+from inexflow.measures.passage_arrays import gp_measures
 from inexflow.measures.registry import RANKS_2006
 from inexflow.measures.topicset import scored_topics
 

@@ -20,19 +20,26 @@ log = logging.getLogger("inexflow")
 
 def select_scores(df, names):
     """The rows of the measures ``names`` (:func:`inexflow.measures.registry.select_measures`),
-    in that order, as ir_measures gives AP per topic for AP: a mean's per-topic rows come with
-    it (``MAiP``: ``AiP`` per topic, ``MAiP`` over all) and a per-topic name brings its mean."""
+    in that order (:func:`selected_rows`)."""
+    return df.iloc[selected_rows(list(df["measure"]), list(df["topic"]), names)]
+
+
+def selected_rows(measures: list[str], topics: list[str], names) -> np.ndarray:
+    """The positions of the rows (each row's measure in ``measures``, its topic in ``topics``)
+    of the measures ``names``, in that order, as ir_measures gives AP per topic for AP: a
+    mean's per-topic rows come with it (``MAiP``: ``AiP`` per topic, ``MAiP`` over all) and a
+    per-topic name brings its mean."""
     position: dict[tuple[str, bool], int] = {}  # (measure, is the all row) -> position in names
-    has_all = set(df["measure"][df["topic"] == "all"])
+    has_all = {m for m, t in zip(measures, topics) if t == "all"}
     for i, n in enumerate(names):
         per_topic = MEANS.get(n, n)
         # a per-topic name without a mean of its own brings its mean (AiP: MAiP); map has its own
         means = [n] if n in has_all else [m for m, t in MEANS.items() if t == n] or [n]
         for key in [(n, False), (n, True), (per_topic, False), *((m, True) for m in means)]:
             position.setdefault(key, i)
-    key = np.array([position.get((m, t == "all"), -1) for m, t in zip(df["measure"], df["topic"])], dtype=np.int64)
+    key = np.array([position.get((m, t == "all"), -1) for m, t in zip(measures, topics)], dtype=np.int64)
     keep = np.flatnonzero(key >= 0)
-    return df.iloc[keep[key[keep].argsort(kind="stable")]]
+    return keep[key[keep].argsort(kind="stable")]
 
 
 def format_value(measure: str, v: float) -> str:

@@ -45,10 +45,15 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
-from inexflow.io.arrow_arrays import stable_order
-from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy_columns
-from inexflow.measures.registry import COUNT_LINES, PASSAGE_LEVELS, PER_TOPIC_IP, RATIO_LINES, recall_level
+from inexflow.measures.passage_arrays import (
+    QUANT,
+    interpolated_precision_grouped,
+    overlap_sweep,
+    passage_columns,
+    topic_slots,
+    warn_no_relevant,
+)
 from inexflow.measures.toolorder import (
     PairSet,
     ToolView,
@@ -56,95 +61,9 @@ from inexflow.measures.toolorder import (
     pair_member,
     qrels_totals,
     relevant_documents,
-    warn_no_relevant,
 )
 from inexflow.measures.topicset import scored_topics
 from inexflow.model.recallbase import PassageIndex, normalised_passages
-
-LEVELS = np.asarray(PASSAGE_LEVELS)
-
-
-def _f1(p: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """The tool's F1 per topic: 0 unless precision is positive."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(p > 0, 2 * p * r / np.where(p > 0, p + r, 1), 0.0)
-
-
-# the names of the per-topic iP lines and of the 101 points of the interpolated precision curve
-_IP_NAMES = [(k, f"iP[{recall_level(k)}]") for k in PER_TOPIC_IP]
-_CURVE_NAMES = [f"ircl_prn.{recall_level(k)}" for k in LEVELS]
-
-
-def interpolated_precision(size: np.ndarray, rsize: np.ndarray, trel: int) -> np.ndarray:
-    """iP at the 101 recall levels for one topic, from the results' sizes and highlighted
-    sizes in reading order (the tool's per-result update and backward fill; module docstring).
-    Levels never fall along the list, so iP[x] is the best precision from the first result
-    on level >= x up to the last result on a level <= 100."""
-    ip = np.zeros(len(LEVELS))
-    if len(size) == 0 or trel <= 0:
-        return ip
-    cs = np.cumsum(size)
-    cr = np.cumsum(rsize)
-    level = np.floor(100.0 * (cr / float(trel)))
-    n = int(np.searchsorted(level, 100.0, side="right"))
-    if n == 0:
-        return ip
-    with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(cs[:n] > 0, cr[:n] / np.where(cs[:n] > 0, cs[:n], 1), 0.0)
-    sufmax = np.maximum.accumulate(prec[::-1])[::-1]
-    first = np.searchsorted(level[:n], LEVELS, side="left")
-    ok = first < n
-    ip[ok] = sufmax[first[ok]]
-    return ip
-
-
-def interpolated_precision_grouped(group: np.ndarray, size: np.ndarray, rsize: np.ndarray,
-                                   trel: np.ndarray) -> np.ndarray:
-    """iP (groups x 101) for many topics at once, the same values as
-    :func:`interpolated_precision` per topic (tested): ``group`` numbers each result's topic
-    (0..len(trel)-1), results of a group in reading order; ``trel`` per group (<= 0: all 0)."""
-    ip = np.zeros((len(trel), len(LEVELS)))
-    if len(group) == 0:
-        return ip
-    if (group[1:] >= group[:-1]).all():  # already topic by topic (the usual case): no sort
-        g, size, rsize = group, size, rsize
-    else:
-        order = np.argsort(group, kind="stable")
-        g, size, rsize = group[order], size[order], rsize[order]
-    return ip_from_running_sums(g, grouped_cumsum(g, size), grouped_cumsum(g, rsize), trel)
-
-
-def grouped_cumsum(g: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Running sums of ``values`` restarting at every new value of the non-decreasing ``g``."""
-    c = np.cumsum(values)
-    if len(g) < 2:
-        return c
-    first = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
-    # the sums within each group: the running sums less those at the end of the previous group
-    return c - np.repeat(np.r_[0, c[first[1:] - 1]], np.diff(np.r_[first, len(g)]))
-
-
-def ip_from_running_sums(g: np.ndarray, cs: np.ndarray, cr: np.ndarray, trel: np.ndarray) -> np.ndarray:
-    """iP (groups x 101) from each result's running size ``cs`` and highlighted size ``cr``
-    within its group (``g`` non-decreasing, ``trel`` per group). Only results that add
-    highlighted text can set a level's best precision (precision falls along results that add
-    none, on the same level), so callers may pass those alone, with their running sums over
-    the whole list."""
-    ip = np.zeros((len(trel), len(LEVELS)))
-    if len(g) == 0:
-        return ip
-    tr = trel[g]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        level = np.floor(100.0 * (cr / tr))
-        prec = cr / cs
-    ok = (tr > 0) & (cs > 0) & (level <= 100)
-    # levels never fall within a group, so (group, level) keys come in runs: the best precision
-    # of each run, then the backward fill over the levels
-    key = g[ok] * len(LEVELS) + level[ok].astype(np.int64)
-    if len(key):
-        starts = np.r_[0, np.flatnonzero(key[1:] != key[:-1]) + 1]
-        ip.reshape(-1)[key[starts]] = np.maximum.reduceat(prec[ok], starts)
-    return np.maximum.accumulate(ip[:, ::-1], axis=1)[:, ::-1]
 
 
 def passage_index(ctx: ScoringContext) -> PassageIndex:
@@ -201,17 +120,9 @@ def check_no_overlap(run, view: ToolView):
     assessed = view.segments >= 0
     rows = np.flatnonzero(assessed & (end > start))
     group_key = view.segments[rows] * ndocs + view.dcode[rows]
-    span = int(start[rows].max(initial=0)) + 1
-    if int(group_key.max(initial=0)) < 2**62 // span:  # by table and article, then start
-        sort = stable_order(group_key * span + start[rows])
-    else:  # (keys too wide to combine)
-        sort = np.lexsort((start[rows], group_key))
-    order = rows[sort]
-    keys = group_key[sort]
-    group = np.cumsum(np.r_[True, np.diff(keys) != 0])
     shift = int(end.max(initial=0)) + 1  # per-group offset: one running maximum serves every group
-    reach = np.maximum.accumulate(end[order] + group * shift)
-    bad = np.flatnonzero(start[order][1:] + group[1:] * shift < reach[:-1]) + 1
+    sort, keys, group, reach, bad = overlap_sweep(group_key, start[rows], end[rows], shift)
+    order = rows[sort]
     if len(bad):
         i = order[bad[0]]
         same = order[:bad[0]][group[:bad[0]] == group[bad[0]]]
@@ -239,10 +150,6 @@ def _overlap_error(run, res, i, j, count):
                      f"{r1.start}:{r1.end - r1.start} on line {r1.line} ({count} overlapping result{'s' if count != 1 else ''})",
                      "non-overlapping passages per article, as the official tool requires in the focused and "
                      "in-context tasks (score overlapping runs with --task thorough)")
-
-
-MEAN_LINES = (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{recall_level(k)}]" for k in PER_TOPIC_IP] + ["MAiP"]
-              + [f"ircl_prn.{recall_level(k)}" for k in LEVELS])  # the tool's ``all`` lines, in its order
 
 
 def score_passage(run, ctx: ScoringContext) -> pd.DataFrame:
@@ -334,32 +241,8 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
                                             np.array([trel.get(t, 0) for t in run_topics], np.float64))
     ret_size = np.bincount(tcode, weights=size, minlength=len(run_topics))
     rel_ret_size = np.bincount(tcode, weights=rsize, minlength=len(run_topics))
-    # the scored topics' values as columns, one value per topic (0 for a topic the run lacks)
-    slot = run_topics.get_indexer(topics) if len(run_topics) else np.full(len(topics), -1)
-    there = slot >= 0
-
-    def per_topic(values, fill=0.0):
-        return np.where(there, np.asarray(values, np.float64)[np.maximum(slot, 0)], fill) if len(values) else \
-            np.full(len(topics), fill)
-    ip = np.where(there[:, None], ip_all[np.maximum(slot, 0)], 0.0) if len(ip_all) else np.zeros((len(topics), len(LEVELS)))
     art = np.array([counts.get(t, (0, 0)) for t in topics], np.float64).reshape(len(topics), 2)
-    n_ret, rel_ret_docs = art[:, 0], art[:, 1]
-    num_rel = np.array([nrel[t] for t in topics], np.float64)
-    rel_size = np.array([trel[t] for t in topics], np.float64)
-    ret, rel_ret = per_topic(ret_size), per_topic(rel_ret_size)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ap = np.where(n_ret > 0, rel_ret_docs / n_ret, 0.0)
-        ar = rel_ret_docs / num_rel  # the tool's division: 0/0 is NaN
-        cp = np.where(ret > 0, rel_ret / ret, 0.0)
-        cr = rel_ret / rel_size
-        columns = {"num_ret": n_ret, "num_rel": num_rel, "num_rel_ret": rel_ret_docs, "ret_size": ret,
-                   "rel_size": rel_size, "rel_ret_size": rel_ret, "art_prec": ap, "art_rec": ar, "art_f1": _f1(ap, ar),
-                   "char_prec": cp, "char_rec": cr, "char_f1": _f1(cp, cr)}
-    for k, name in _IP_NAMES:
-        columns[name] = ip[:, k]
-    columns["AiP"] = np.cumsum(ip, axis=1)[:, -1] / len(LEVELS)  # tool_mean of each row: summed left to right
-    q = "chars"
-    # the interpolated precision at all 101 levels is averaged, not printed per topic
-    means = mean_rows("passage" if check_overlap else "passage_thorough", q,
-                      {**columns, **dict(zip(_CURVE_NAMES, ip.T))}, MEAN_LINES)
-    return tidy_columns(topics, q, columns, means)
+    columns, means = passage_columns("passage" if check_overlap else "passage_thorough", topics,
+                                     topic_slots(list(run_topics), topics)[0], ip_all, ret_size, rel_ret_size,
+                                     art[:, 0], art[:, 1], trel, nrel)
+    return tidy_columns(topics, QUANT, columns, means)

@@ -37,6 +37,7 @@ import pandas as pd
 
 from inexflow.errors import warn_input
 from inexflow.io.arrow_arrays import stable_order
+from inexflow.measures.passage_arrays import distinct, warn_past_end
 
 TEXT_FORMATS = ("fol-text", "xpath-text", "trec-text")
 
@@ -115,9 +116,7 @@ class ToolView:
         past = np.flatnonzero(end > doc_len)  # NaN (document not in the qrels) compares False
         if len(past):
             r = self.res.iloc[past[0]]
-            warn_input(run.source, f"line {r.line}", f"passage {r.offset}:{r.length} of document {r.doc} ends at "
-                       f"{r.end}, after the document's {int(doc_len[past[0]])} characters ({len(past)} such "
-                       "results; scored in full, as the official tool does)")
+            warn_past_end(run.source, r.line, r.offset, r.length, r.doc, int(doc_len[past[0]]), len(past))
         return len(past)
 
     def split_topics(self) -> dict[str, list[tuple[int, int]]]:
@@ -188,24 +187,6 @@ def tool_div(a, b) -> float:
     """a / b in doubles as Java divides: x / 0 is NaN for x = 0 and +-Infinity otherwise."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(np.float64(a) / np.float64(b))
-
-
-def warn_no_relevant(source, topics, nrel: dict):
-    """A warning for scored topics whose qrels hold no relevant document (the tool's recall is NaN)."""
-    empty = [t for t in topics if nrel.get(t, 0) == 0]
-    if empty:
-        warn_input(source, None, f"{len(empty)} scored topics have no relevant document in the qrels "
-                   f"({', '.join(empty[:10])}): their recall is 0/0, printed as NaN as the official tool does")
-
-
-def distinct(values: np.ndarray, bound: int) -> np.ndarray:
-    """Sorted distinct values of non-negative integers below ``bound`` (a bitmap when that
-    is small enough, else np.unique)."""
-    if bound > 50_000_000:
-        return np.unique(values)
-    seen = np.zeros(bound, dtype=bool)
-    seen[values] = True
-    return np.flatnonzero(seen)
 
 
 def describe_split(run, split: dict[str, list[tuple[int, int]]]) -> str:

@@ -18,15 +18,13 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, UsageError
-from inexflow.io.arrow_arrays import stable_order
 from inexflow.io.canonical import ELEMENT_COLUMNS, make_table
 from inexflow.io.xpath import ancestors
 from inexflow.model.assessments import Assessments
+from inexflow.model.passage_spans import PassageSpans
 from inexflow.model.quantisation import quantise
 
 RECALLBASE_COLUMNS = ["topic", "doc", "xpath", "size", "gain", "ideal"]
-# PassageIndex maps keys through a dense table up to this many (topic, doc) combinations
-DENSE_KEYS = 1 << 23
 
 
 def overlap_with_passages(items: pd.DataFrame, passages: pd.DataFrame, keys=("topic", "doc")) -> np.ndarray:
@@ -44,13 +42,11 @@ def overlap_with_passages(items: pd.DataFrame, passages: pd.DataFrame, keys=("to
                          items["end"].to_numpy(np.int64))
 
 
-class PassageIndex:
-    """Non-overlapping highlighted passages sorted for binary search: with cover(x) the
-    highlighted characters of a key before position x, an item's overlap is
-    cover(end) - cover(start). Build once per assessments, query per run."""
+class PassageIndex(PassageSpans):
+    """Non-overlapping highlighted passages of (topic, doc) keys (:class:`PassageSpans` of
+    the keys' combined codes). Build once per assessments, query per run."""
 
     def __init__(self, passages: pd.DataFrame, keys=("topic", "doc")):
-        self._lut = None  # the dense key table of _key_ids, built on first use
         self.keys = list(keys)
         combined = np.zeros(len(passages), dtype=np.int64)
         self.uniques = []
@@ -58,29 +54,8 @@ class PassageIndex:
             codes, uniq = pd.factorize(passages[k])
             combined = combined * max(len(uniq), 1) + codes
             self.uniques.append(pd.Index(uniq))
-        self.key_ids, pass_key = np.unique(combined, return_inverse=True)
-        order = np.lexsort((passages["start"].to_numpy(), pass_key.reshape(-1)))
-        pid = pass_key.reshape(-1)[order].astype(np.int64) << 32
-        self.ks = pid + passages["start"].to_numpy(np.int64)[order]
-        self.ke = pid + passages["end"].to_numpy(np.int64)[order]
-        self.cum = np.concatenate([[0], np.cumsum(self.ke - self.ks)])
-
-    def _cover(self, q):
-        j = np.searchsorted(self.ke, q, side="right")
-        inside = np.minimum(j, len(self.ks) - 1)
-        return self.cum[j] + np.where((j < len(self.ks)) & (self.ks[inside] < q), q - self.ks[inside], 0)
-
-    def _key_ids(self, combined: np.ndarray) -> np.ndarray:
-        """Position in ``key_ids`` of each combined key, -1 where it has no passages: a dense
-        lookup table when the key space is small (built once), else a binary search."""
-        space = int(np.prod([max(len(u), 1) for u in self.uniques]))
-        if space <= DENSE_KEYS:
-            if self._lut is None:
-                self._lut = np.full(space, -1, dtype=np.int64)
-                self._lut[self.key_ids] = np.arange(len(self.key_ids))
-            return self._lut[combined]
-        pos = np.minimum(np.searchsorted(self.key_ids, combined), len(self.key_ids) - 1)
-        return np.where(self.key_ids[pos] == combined, pos, -1)
+        super().__init__(combined, passages["start"].to_numpy(np.int64), passages["end"].to_numpy(np.int64),
+                         int(np.prod([max(len(u), 1) for u in self.uniques])))
 
     def overlap(self, uniques: list, codes: list, start: np.ndarray, end: np.ndarray) -> np.ndarray:
         """Overlap of items given, per key, their codes into ``uniques`` (as pd.factorize
@@ -93,25 +68,7 @@ class PassageIndex:
             m = mine.get_indexer(u)[c]
             known &= m >= 0
             combined = combined * max(len(mine), 1) + m
-        rows = np.flatnonzero(known)  # only items whose keys have passages need a search
-        pos = self._key_ids(combined[rows])
-        hit = pos >= 0
-        rows, pos = rows[hit], pos[hit]
-        # the items in key and start order: the binary searches below then stay in cache
-        ordered = stable_order(pos * (int(start[rows].max(initial=0)) + 1) + start[rows])
-        rows, pos = rows[ordered], pos[ordered]
-        iid = pos.astype(np.int64) << 32
-        qs = iid + start[rows]
-        qe = iid + np.maximum(end[rows], start[rows])
-        # the first passage ending after the start; most items meet at most that one passage
-        j = np.minimum(np.searchsorted(self.ke, qs, side="right"), len(self.ks) - 1)
-        ov = np.maximum(np.minimum(qe, self.ke[j]) - np.maximum(qs, self.ks[j]), 0)
-        nxt = np.minimum(j + 1, len(self.ks) - 1)
-        more = np.flatnonzero((j + 1 < len(self.ks)) & (self.ks[nxt] < qe))
-        ov[more] = self._cover(qe[more]) - self._cover(qs[more])  # items over several passages
-        out = np.zeros(len(start), dtype=np.int64)
-        out[rows] = ov
-        return out
+        return self.overlap_of_keys(combined, known, start, end)
 
 
 def merge_ranges_grouped(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

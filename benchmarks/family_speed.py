@@ -1,0 +1,129 @@
+"""Time per result of each INEX family on comparable runs: the passage families (focused,
+Relevant in Context, Best in Context on FOL runs, FOL qrels) against the element families (XCG
+on thorough and focused element runs, HiXEval on Relevant in Context, BEPD/EPRUM on Best in
+Context, on the INEX 2006 assessments), all of one simulated campaign (``inexflow simulate``,
+the demo structure: one topic set with FOL qrels and INEX 2006 assessments, a collection, an
+element run per task and FOL runs of the same length, TOPICS topics x RESULTS results).
+
+In this process (pin it with ``taskset``), per family: the session is built once (the qrels,
+the element recall-bases and the collection index the family needs: printed apart, as
+``setup``), then each run is read, resolved and scored ``--repeat`` times; the medians are
+printed as milliseconds per run and microseconds per result, for reading (the run reader),
+resolving (element extents through the collection: the documents the assessments do not hold
+are parsed from it, for each run), the family's measures and the three, with each family's
+per-result time over the focused family's. The focused, Relevant in Context and
+Best in Context families are timed twice: by the general path (``Session``, as above) and by
+the passage path ``inexflow score`` takes for FOL runs (``front/passages.py``: reading and
+scoring together).
+
+    taskset -c 1 python benchmarks/family_speed.py --workdir /tmp/famspeed --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from where_time_goes import in_context_files
+
+from inexflow.front import passages
+from inexflow.front.cli import build_parser, options_from_args
+from inexflow.measures.session import Session, score_run
+from inexflow.measures.toolorder import in_file_order
+from inexflow.model.assessments import read_assessments
+from inexflow.model.options import Options
+from inexflow.model.runs import read_run, resolve_extents
+
+# (label, task, family, run kind: "fol", "ric", "bic" (FOL runs made in-context) or the element run's task)
+FAMILIES = [("focused (passage)", "focused", "passage", "fol"),
+            ("Relevant in Context (ric)", "relevant-in-context", "ric", "ric"),
+            ("Best in Context (bic)", "best-in-context", "bic", "bic"),
+            ("XCG, thorough", "thorough", "xcg", "thorough"),
+            ("XCG, focused", "focused", "xcg", "focused"),
+            ("HiXEval", "relevant-in-context", "hixeval", "relevant-in-context"),
+            ("BEPD/EPRUM", "best-in-context", "bepd", "best-in-context")]
+PASSAGE_FAMILIES = ("passage", "ric", "bic")  # scored on the FOL qrels; the others on the INEX 2006 assessments
+
+
+def campaign(work: Path, topics: int, results: int, docs: int) -> Path:
+    """The simulated campaign in ``work`` (made once, seeded)."""
+    if not (work / "campaign.json").exists():
+        subprocess.run([sys.executable, "-m", "inexflow", "simulate", "--out", str(work),
+                        "--docs", str(docs), "--topics", str(topics), "--groups", "1", "--runs-per-group", "1",
+                        "--results", str(results), "--seed", "3"], check=True)
+    return work
+
+
+def run_file(work: Path, kind: str) -> Path:
+    fol = sorted((work / "runs").glob("*-fol-*.txt"))[0]
+    if kind == "fol":
+        return fol
+    if kind in ("ric", "bic"):
+        return in_context_files(work / "incontext", kind, [fol])[0]
+    return sorted((work / "runs").glob(f"*-{kind}-*.xml"))[0]
+
+
+def median_ms(times) -> float:
+    return 1000 * statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workdir", type=Path, required=True, help="the simulated campaign (made there once)")
+    ap.add_argument("--topics", type=int, default=20)
+    ap.add_argument("--results", type=int, default=1500)
+    ap.add_argument("--docs", type=int, default=3000)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    logging.disable(logging.WARNING)
+    work = campaign(args.workdir, args.topics, args.results, args.docs)
+    qrels, collection = work / "assessments" / "qrels.fol", work / "collection"
+    rows, base = [], None
+    for label, task, family, kind in FAMILIES:
+        path = run_file(work, kind)
+        t = time.process_time()
+        assessed = read_assessments([qrels] if family in PASSAGE_FAMILIES else [work / "assessments" / "inex2006"])
+        session = Session.build(assessed, task, [family], Options(), str(collection))
+        setup = time.process_time() - t
+        read, resolve, score, n = [], [], [], 0
+        for _ in range(args.repeat):
+            t0 = time.process_time()
+            run = read_run(path, task=task)
+            t1 = time.process_time()
+            run = resolve_extents(run, session.collection, session.context.index)
+            t2 = time.process_time()
+            score_run(in_file_order(run) if family in PASSAGE_FAMILIES else run, family, session.context)
+            t3 = time.process_time()
+            read.append(t1 - t0)
+            resolve.append(t2 - t1)
+            score.append(t3 - t2)
+            n = len(run.results)
+        whole = median_ms([a + b + c for a, b, c in zip(read, resolve, score)])
+        base = base or whole / n
+        rows.append((label, n, setup, median_ms(read), median_ms(resolve), median_ms(score), whole, whole / n))
+        if family in PASSAGE_FAMILIES:
+            cli = build_parser().parse_args(["score", "--task", task, "--assessments", str(qrels), str(path)])
+            cli.format = "inex"
+            scorer = passages.Scorer.of(cli, options_from_args(cli))
+            fast = []
+            for _ in range(args.repeat):
+                t0 = time.process_time()
+                assert scorer.score_path(path) is not None
+                fast.append(time.process_time() - t0)
+            rows.append(("  the same, passage path", n, 0.0, float("nan"), float("nan"), float("nan"), median_ms(fast),
+                         median_ms(fast) / n))
+    print(f"{work}: {args.topics} topics x {args.results} results per run; CPU time, medians of {args.repeat}")
+    print(f"{'family':28} {'results':>8} {'setup s':>8} {'read ms':>8} {'resolve ms':>10} {'measures ms':>11} "
+          f"{'run ms':>8} {'us/result':>10} {'x focused':>10}")
+    for label, n, setup, r, x, s, w, per in rows:
+        print(f"{label:28} {n:8d} {setup:8.2f} {r:8.1f} {x:10.1f} {s:11.1f} {w:8.1f} {1000 * per:10.2f} "
+              f"{per / base:10.2f}")
+
+
+if __name__ == "__main__":
+    main()
