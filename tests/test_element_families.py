@@ -64,6 +64,10 @@ def test_overlap_flags_by_hand():
     # a: /x[1] contains /x[1]/y[1] and /x[1]/z[1] -> all three overlap; b: nested pair -> both
     assert list(overlapping_flags(docs, xps)) == [True, True, True, True, True]
     assert list(overlapping_flags(np.array(["a", "a"]), np.array(["/x[1]/y[1]", "/x[1]/y[2]"]))) == [False, False]
+    # a sibling whose name extends another's with a character that sorts before "/" ("-", ".")
+    # does not hide that other's descendants from it
+    xps = np.array(["/a/b", "/a/b-c", "/a/b/d", "/a/b.e"])
+    assert list(overlapping_flags(np.array(["a"] * 4), xps)) == [True, False, True, False]
 
 
 ASSESS2002 = """<assessments topic='1'><file file='A'>

@@ -38,9 +38,11 @@ def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
     for idx in by_doc.values():
         if len(idx) < 2:
             continue
-        xs = sorted((xpaths[i], i) for i in idx)
-        # after sorting, a nested or equal pair is adjacent-reachable through prefixes: check each
+        # sorted step by step (an ancestor's steps are a prefix of its descendants', so each element
+        # comes right after its ancestors and their other descendants, whatever characters its tag
+        # names hold), a nested or equal pair is adjacent-reachable through prefixes: check each
         # element against the open chain of its ancestors in sorted order
+        xs = [(x, i) for _, x, i in sorted((xpaths[i].split("/"), xpaths[i], i) for i in idx)]
         stack: list[tuple[str, int]] = []
         for x, i in xs:
             while stack and not (x == stack[-1][0] or x.startswith(stack[-1][0] + "/")):
