@@ -29,7 +29,7 @@ import pandas as pd
 from inexflow.errors import InputError
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy
-from inexflow.measures.cutoff import overlapping_flags
+from inexflow.measures.cutoff import any_overlapping, overlapping_flags
 from inexflow.measures.incontext import check_grouping
 from inexflow.measures.passage_arrays import gp_measures
 from inexflow.measures.registry import RANKS_2006
@@ -37,6 +37,8 @@ from inexflow.measures.topicset import scored_topics
 
 
 def _check_no_nesting(run, res: pd.DataFrame):
+    if not any_overlapping(*(res[c].to_numpy() for c in ("topic", "doc", "xpath"))):
+        return
     for t, idx in res.groupby("topic", sort=False).indices.items():
         flags = overlapping_flags(res["doc"].to_numpy()[idx], res["xpath"].to_numpy()[idx])
         if flags.any():

@@ -127,17 +127,38 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_s
     return out
 
 
-def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame) -> np.ndarray:
-    """xG for every result: the quant of its assessment, 0 when unassessed."""
+def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame, table: dict | None = None) -> np.ndarray:
+    """xG for every result: the quant of its assessment, 0 when unassessed (looked up in
+    ``table``, the recall-base's :func:`gain_table`, where one is given; else joined)."""
+    if table is not None:
+        get = table.get
+        keys = zip(*(results[c].to_numpy() for c in ("topic", "doc", "xpath")))
+        return np.fromiter((get(k, 0.0) for k in keys), np.float64, len(results))
     m = results[["topic", "doc", "xpath"]].merge(recallbase[["topic", "doc", "xpath", "gain"]],
                                                  on=["topic", "doc", "xpath"], how="left")
     return m["gain"].fillna(0.0).to_numpy(np.float64)
 
 
-def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: float, source="run") -> np.ndarray:
-    """xG per result: quant (overlap off, Eq. 10) or rv_norm (overlap on, Eq. 9)."""
+def gain_table(recallbase: pd.DataFrame) -> dict | None:
+    """Each element's gain in ``recallbase`` by (topic, doc, xpath), a missing gain as 0; None
+    when the recall-base lists an element twice (:func:`thorough_gains` then joins)."""
+    keys = list(zip(*(recallbase[c].to_numpy() for c in ("topic", "doc", "xpath"))))
+    gain = recallbase["gain"].to_numpy(np.float64)
+    table = dict(zip(keys, np.where(np.isnan(gain), 0.0, gain).tolist()))
+    return table if len(table) == len(keys) else None
+
+
+def assessed_gains(ctx: ScoringContext, quant: str, recallbase: pd.DataFrame) -> dict | None:
+    """:func:`gain_table` of the recall-base of ``quant``, once per context."""
+    return ctx.memo(f"gain table {quant}", lambda: gain_table(recallbase))
+
+
+def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: float, source="run",
+              table: dict | None = None) -> np.ndarray:
+    """xG per result: quant (overlap off, Eq. 10; ``table`` as :func:`thorough_gains` takes it)
+    or rv_norm (overlap on, Eq. 9)."""
     if not overlap:
-        return thorough_gains(results, rb)
+        return thorough_gains(results, rb, table)
     return focused_gains(results, rb, alpha, source)
 
 
@@ -172,10 +193,10 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         scale = printed_factor(ctx.assessments.scale, quant) if printed else None
-        ideal_by_topic = ideal_vectors(rb, overlap)
+        ideal_by_topic = ctx.memo(f"ideal vectors {quant} {overlap}", lambda rb=rb: ideal_vectors(rb, overlap))
         topics = scored_topics(run, [t for t in ctx.assessments.topics if t in ideal_by_topic], ctx,
                                judged=ctx.assessments.topics)
-        gains = run_gains(results, rb, overlap, alpha, run.source)
+        gains = run_gains(results, rb, overlap, alpha, run.source, assessed_gains(ctx, quant, rb))
         by_topic = {t: gains[idx] for t, idx in results.groupby("topic", sort=False).indices.items()}
         per = {}
         for t in topics:
