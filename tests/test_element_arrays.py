@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from inexflow.measures import xcg
+from inexflow.measures import bepd, hixeval, xcg
+from inexflow.measures.context import row_index
 from inexflow.measures.cutoff import any_overlapping, overlapping_flags
 from inexflow.measures.session import Session
 from inexflow.model.assessments import read_assessments
@@ -28,12 +29,13 @@ def seeded_gains(seed, n=400):
 def test_gains_looked_up_as_joined(seed):
     results, rb = seeded_gains(seed)
     joined = xcg.thorough_gains(results, rb)
-    table = xcg.gain_table(rb)
-    assert table is not None
-    looked_up = xcg.thorough_gains(results, rb, table)
+    index = row_index(rb, xcg.ELEMENT_KEYS)
+    assert index is not None
+    looked_up = xcg.thorough_gains(results, rb, index)
     assert looked_up.dtype == joined.dtype and np.array_equal(looked_up, joined)
     assert (joined > 0).any() and (joined == 0).any()
-    assert xcg.gain_table(pd.concat([rb, rb.iloc[:1]])) is None  # an element listed twice: joined
+    assert row_index(pd.concat([rb, rb.iloc[:1]]), xcg.ELEMENT_KEYS) is None  # an element listed twice: joined
+    assert not xcg.thorough_gains(results, rb.iloc[:0], row_index(rb.iloc[:0], xcg.ELEMENT_KEYS)).any()
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +46,8 @@ def campaign(tmp_path_factory):
 
 
 @pytest.mark.parametrize("task,families", [("thorough", ["xcg", "cutoff", "precall"]), ("focused", ["xcg"]),
-                                           ("fetch-browse", ["fetchbrowse"])])
+                                           ("fetch-browse", ["fetchbrowse"]), ("relevant-in-context", ["hixeval"]),
+                                           ("best-in-context", ["bepd"])])
 def test_families_score_as_with_the_joins(campaign, monkeypatch, task, families):
     assessed = read_assessments([campaign / "assessments" / "inex2006"])
     options = Options(quantisations=("gen", "spec"))
@@ -52,7 +55,10 @@ def test_families_score_as_with_the_joins(campaign, monkeypatch, task, families)
     assert runs
     new = Session.build(assessed, task, families, options, str(campaign / "collection"))
     got = [new.score(read_run(r, task=task)) for r in runs * 2]
-    monkeypatch.setattr(xcg, "gain_table", lambda rb: None)
+    for module in (xcg, hixeval):  # every lookup joined, as before
+        monkeypatch.setattr(module, "row_index", lambda frame, keys: None)
+    monkeypatch.setattr(bepd, "bep_table", lambda beps: None)
+    monkeypatch.setattr(hixeval, "any_overlapping", lambda *columns: True)  # every run's elements walked
     old = Session.build(assessed, task, families, options, str(campaign / "collection"))
     for r, table in zip(runs * 2, got):
         pd.testing.assert_frame_equal(table, old.score(read_run(r, task=task)))
@@ -76,3 +82,20 @@ def test_any_overlapping_as_pairwise_and_as_the_flags(seed):
     want = brute_overlap(groups, docs, xpaths)
     assert any_overlapping(groups, docs, xpaths) == want
     assert want == any(overlapping_flags(docs[groups == g], xpaths[groups == g]).any() for g in set(groups))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_article_sums_as_the_groupby(seed):
+    rng = np.random.default_rng(seed)
+    n = 300
+    m = pd.DataFrame({"topic": rng.choice(["1", "2", "3"], n).astype(object), "doc": rng.choice(["a", "b", "c", "d"], n).astype(object),
+                      "rsize": rng.integers(0, 500, n).astype(np.float64), "size": rng.integers(1, 900, n).astype(np.float64),
+                      "trel": rng.integers(0, 3, n).astype(np.float64)})
+    if seed % 2:  # sums of fractions: as pandas sums them
+        m["rsize"] = m["rsize"] / 7
+    arts = m.groupby(["topic", "doc"], sort=False).agg(rel=("rsize", "sum"), ret=("size", "sum"),
+                                                        trel=("trel", "first")).reset_index()
+    topic, rel, ret, trel = hixeval.article_sums(*(m[c].to_numpy() for c in ("topic", "doc", "rsize", "size", "trel")))
+    assert list(topic) == list(arts["topic"])
+    for got, want in ((rel, arts["rel"]), (ret, arts["ret"]), (trel, arts["trel"])):
+        assert np.array_equal(got, want.to_numpy(np.float64))

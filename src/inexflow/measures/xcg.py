@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import catalogue
-from inexflow.measures.context import ScoringContext, element_results, tidy
+from inexflow.measures.context import ScoringContext, element_results, joined_values, matching_rows, row_index, tidy
 from inexflow.measures.overlap import focused_gains
 from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
 from inexflow.measures.topicset import scored_topics
@@ -127,38 +127,31 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_s
     return out
 
 
-def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame, table: dict | None = None) -> np.ndarray:
-    """xG for every result: the quant of its assessment, 0 when unassessed (looked up in
-    ``table``, the recall-base's :func:`gain_table`, where one is given; else joined)."""
-    if table is not None:
-        get = table.get
-        keys = zip(*(results[c].to_numpy() for c in ("topic", "doc", "xpath")))
-        return np.fromiter((get(k, 0.0) for k in keys), np.float64, len(results))
-    m = results[["topic", "doc", "xpath"]].merge(recallbase[["topic", "doc", "xpath", "gain"]],
-                                                 on=["topic", "doc", "xpath"], how="left")
+ELEMENT_KEYS = ["topic", "doc", "xpath"]
+
+
+def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame, index: dict | None = None) -> np.ndarray:
+    """xG for every result: the quant of its assessment, 0 when unassessed (the recall-base's
+    rows looked up in ``index``, its :func:`~inexflow.measures.context.row_index` on
+    (topic, doc, xpath), where one is given; else joined)."""
+    if index is not None:
+        return joined_values(recallbase["gain"].to_numpy(), matching_rows(results, ELEMENT_KEYS, index), 0.0)
+    m = results[ELEMENT_KEYS].merge(recallbase[[*ELEMENT_KEYS, "gain"]], on=ELEMENT_KEYS, how="left")
     return m["gain"].fillna(0.0).to_numpy(np.float64)
 
 
-def gain_table(recallbase: pd.DataFrame) -> dict | None:
-    """Each element's gain in ``recallbase`` by (topic, doc, xpath), a missing gain as 0; None
-    when the recall-base lists an element twice (:func:`thorough_gains` then joins)."""
-    keys = list(zip(*(recallbase[c].to_numpy() for c in ("topic", "doc", "xpath"))))
-    gain = recallbase["gain"].to_numpy(np.float64)
-    table = dict(zip(keys, np.where(np.isnan(gain), 0.0, gain).tolist()))
-    return table if len(table) == len(keys) else None
-
-
 def assessed_gains(ctx: ScoringContext, quant: str, recallbase: pd.DataFrame) -> dict | None:
-    """:func:`gain_table` of the recall-base of ``quant``, once per context."""
-    return ctx.memo(f"gain table {quant}", lambda: gain_table(recallbase))
+    """The row index of the recall-base of ``quant`` on (topic, doc, xpath)
+    (:func:`~inexflow.measures.context.row_index`), once per context."""
+    return ctx.memo(f"recall-base rows {quant}", lambda: row_index(recallbase, ELEMENT_KEYS))
 
 
 def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: float, source="run",
-              table: dict | None = None) -> np.ndarray:
-    """xG per result: quant (overlap off, Eq. 10; ``table`` as :func:`thorough_gains` takes it)
+              index: dict | None = None) -> np.ndarray:
+    """xG per result: quant (overlap off, Eq. 10; ``index`` as :func:`thorough_gains` takes it)
     or rv_norm (overlap on, Eq. 9)."""
     if not overlap:
-        return thorough_gains(results, rb, table)
+        return thorough_gains(results, rb, index)
     return focused_gains(results, rb, alpha, source)
 
 
