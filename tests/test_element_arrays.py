@@ -99,3 +99,8 @@ def test_article_sums_as_the_groupby(seed):
     assert list(topic) == list(arts["topic"])
     for got, want in ((rel, arts["rel"]), (ret, arts["ret"]), (trel, arts["trel"])):
         assert np.array_equal(got, want.to_numpy(np.float64))
+
+
+def test_article_sums_of_no_results():
+    none, no_values = np.array([], dtype=object), np.array([], dtype=np.float64)
+    assert all(len(a) == 0 for a in hixeval.article_sums(none, none, no_values, no_values, no_values))

@@ -81,12 +81,12 @@ def article_sums(topic: np.ndarray, doc: np.ndarray, rsize: np.ndarray, size: np
     characters retrieved (sum of ``rsize``), the characters retrieved (sum of ``size``) and its
     first ``trel``. Whole character counts are summed exactly in any order (bincount); others
     as pandas sums them."""
-    first: dict = {}
-    code = np.fromiter((first.setdefault(k, len(first)) for k in zip(topic, doc)), np.int64, len(topic))
+    t_code, d_code = pd.factorize(topic)[0].astype(np.int64), pd.factorize(doc)[0].astype(np.int64)
+    code, firsts = pd.factorize(t_code * (int(d_code.max(initial=0)) + 1) + d_code)  # codes in order of first appearance
     at = np.unique(code, return_index=True)[1]
     exact = all(np.array_equal(v, np.round(v)) and np.abs(v).sum() < 2 ** 53 for v in (rsize, size))
     if exact:
-        rel, ret = (np.bincount(code, weights=v, minlength=len(first)) for v in (rsize, size))
+        rel, ret = (np.bincount(code, weights=v, minlength=len(firsts)) for v in (rsize, size))
     else:
         sums = pd.DataFrame({"code": code, "rsize": rsize, "size": size}).groupby("code", sort=False).sum()
         rel, ret = sums["rsize"].to_numpy(np.float64), sums["size"].to_numpy(np.float64)
