@@ -91,3 +91,21 @@ def test_a_missing_document_is_an_error_and_keeps_nothing(tmp_path):
     with pytest.raises(InputError, match="document nope: not found in the collection"):
         resolve_extents(read_run(tmp_path / "r.txt", task="focused"), collection, parsed=shared)
     assert not shared.parts and not shared.part_of
+
+
+def test_an_element_listed_twice_resolves_to_its_first_row(tmp_path):
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from inexflow.io.collection import index_table
+    simulate(tmp_path / "c", SimulationConfig(seed=7, n_docs=12, n_topics=2, n_groups=1, results_per_topic=10,
+                                               pool_target=4, structure="demo"))
+    collection = tmp_path / "c" / "collection"
+    docs = sorted(p.stem for p in collection.glob("*.xml"))
+    path = text_runs(tmp_path, collection, docs, 7, n_runs=1)[0]
+    table = index_table(collection, docs)
+    shifted = table.set_column(table.schema.get_field_index("start"), "start", pc.add(table["start"], 1))
+    for first, second in ((table, shifted), (shifted, table)):
+        got = resolve_extents(read_run(path, task="focused"), collection, tables=[pa.concat_tables([first, second])])
+        want = resolve_extents(read_run(path, task="focused"), collection, tables=[first])
+        assert got.results.equals(want.results)

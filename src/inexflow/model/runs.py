@@ -113,14 +113,14 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
     (a :class:`ParsedDocuments` of ``collection`` kept over the runs of a call: it then holds
     ``index`` too, and the documents it parsed for earlier runs); documents found in none are
     indexed from ``collection`` (a document missing there is an error naming it). The
-    lookups are hash lookups in Arrow of documents and xpaths, then binary searches of
-    (document, xpath) codes.
+    lookups are hash lookups in Arrow of documents and xpaths, then of (document, xpath)
+    codes in an index of them made once per table.
     """
     if collection is None:
         return run
     res = run.results
-    el = (res["xpath"] != "").to_numpy()
-    whole = ((res["xpath"] == "") & (res["length"] < 0)).to_numpy()
+    no_xpath = (res["xpath"] == "").to_numpy()
+    el, whole = ~no_xpath, no_xpath & (res["length"] < 0).to_numpy()
     if not (el.any() or whole.any()):
         return run
     docs = res["doc"].to_numpy(dtype=object)
@@ -195,9 +195,9 @@ class ParsedDocuments:
 
 class _IndexKeys:
     """One table of index rows as :func:`resolve_extents` looks elements up in it: its
-    documents' and xpaths' names, (document, xpath) codes sorted for binary search with the
-    elements' extents in that order (the first row of a pair, as a hash lookup gives), and the
-    extent's end of each document's root element."""
+    documents' and xpaths' names, an index of the distinct (document, xpath) codes with the
+    extents of each pair's first row (as a hash join gives), and the extent's end of each
+    document's root element."""
 
     def __init__(self, table: pa.Table):
         table = table.unify_dictionaries().combine_chunks()
@@ -206,9 +206,8 @@ class _IndexKeys:
         self.names = self.doc_names.to_pylist()
         self.rows, self.width = table.num_rows, len(self.x_names)
         start, end = table.column("start").to_numpy(), table.column("end").to_numpy()
-        keys = doc_codes * self.width + x_codes
-        order = np.argsort(keys, kind="stable")
-        self.keys, self.start, self.end = keys[order], start[order], end[order]
+        keys, first = np.unique(doc_codes * self.width + x_codes, return_index=True)
+        self.lookup, self.start, self.end = pd.Index(keys), start[first], end[first]
         roots = np.flatnonzero(table.column("depth").to_numpy() == 1)
         self.root_end = np.full(len(self.doc_names), -1, dtype=np.int64)
         self.root_end[doc_codes[roots]] = end[roots]
@@ -233,9 +232,8 @@ class _Extents:
         rx = _positions(self.xpath, keys.x_names)
         ok = np.flatnonzero((rd >= 0) & (rx >= 0) & (self.start < 0))
         if len(ok):
-            want = rd[ok] * keys.width + rx[ok]
-            at = np.minimum(np.searchsorted(keys.keys, want), len(keys.keys) - 1)
-            hit = keys.keys[at] == want
+            at = keys.lookup.get_indexer(rd[ok] * keys.width + rx[ok])
+            hit = at >= 0
             self.start[ok[hit]] = keys.start[at[hit]]
             self.end[ok[hit]] = keys.end[at[hit]]
         if len(self.whole):
