@@ -98,29 +98,40 @@ def eprum_at_ranks(probs: np.ndarray, n_targets: int, ks) -> list[float]:
     return out
 
 
+def bep_table(beps: pd.Series) -> dict | None:
+    """:func:`bep_offsets` as a dict (topic, doc) -> offset, or None where a pair is listed twice."""
+    return dict(zip(beps.index.tolist(), beps.to_numpy(np.float64).tolist())) if beps.index.is_unique else None
+
+
 def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
-    beps = bep_offsets(ctx)
+    beps = ctx.memo("bep offsets", lambda: bep_offsets(ctx))
     docs = ctx.assessments.documents
-    L = float(ctx.opt("mean_doc_length") or docs.drop_duplicates("doc")["doc_chars"].replace(-1, np.nan).mean())
+    L = float(ctx.opt("mean_doc_length")
+              or ctx.memo("mean doc length", lambda: docs.drop_duplicates("doc")["doc_chars"].replace(-1, np.nan).mean()))
     if not L > 0:
         raise InputError(ctx.assessments.source, None, "cannot determine the mean document length L",
                          "doc_chars in the assessments or the mean_doc_length option")
     a_values = [float(a) for a in ctx.opt("bepd_a")]
     ks = [int(k) for k in ctx.opt("cutoffs")]
     keep_curves = bool(ctx.opt("per_topic_curves"))
-    n_bep = beps.groupby(level=0).size().to_dict()
+    n_bep = ctx.memo("bep counts", lambda: beps.groupby(level=0).size().to_dict())
     topics = scored_topics(run, list(n_bep), ctx)
     res = run.results
     if (res["offset"] < 0).any():
         r = res[res["offset"] < 0].iloc[0]
         raise InputError(run.source, f"line {r.line}", f"result {r.doc}{r.xpath} has no character offset",
                          "a collection directory to convert xpaths")
-    key = pd.MultiIndex.from_frame(res[["topic", "doc"]])
-    bep = beps.reindex(key).to_numpy(np.float64)
+    table = ctx.memo("bep table", lambda: bep_table(beps))
+    if table is None:
+        bep = beps.reindex(pd.MultiIndex.from_frame(res[["topic", "doc"]])).to_numpy(np.float64)
+    else:
+        get, nan = table.get, float("nan")
+        bep = np.fromiter((get(k, nan) for k in zip(res["topic"].to_numpy(), res["doc"].to_numpy())), np.float64, len(res))
     dist = np.abs(res["offset"].to_numpy(np.float64) - bep)
     groups = res.groupby("topic", sort=False).indices
     names = bepd_measure_names({"bepd_a": a_values, "cutoffs": ks})[1:]
     rows, per = [], {m: [] for m in names}
+    point_names = {a: [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in RECALL_LEVELS] for a in a_values}
     for t in topics:
         idx = groups.get(t, np.zeros(0, dtype=np.int64))
         for a in a_values:
@@ -128,7 +139,7 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
             curve = eprum_curve(s, n_bep[t])
             vals = {f"BEPD[{a:g}]": float(s.sum() / n_bep[t]), f"EPRUM[{a:g}]": float(curve.mean())}
             vals.update({f"EPRUM[{a:g}]@[{k}]": v for k, v in zip(ks, eprum_at_ranks(s, n_bep[t], ks))})
-            points = {f"EPRUM[{a:g}]@r[{recall_level(r)}]": float(v) for r, v in zip(RECALL_LEVELS, curve)}
+            points = dict(zip(point_names[a], curve.tolist()))
             for m, v in vals.items():
                 rows.append((t, "bep", m, v))
                 per[m].append(v)

@@ -31,7 +31,7 @@ import pandas as pd
 
 from inexflow.measures.context import ScoringContext, element_results, tidy
 from inexflow.measures.topicset import scored_topics
-from inexflow.measures.xcg import mean_rows, run_gains, xcg_topic
+from inexflow.measures.xcg import assessed_gains, mean_rows, run_gains, xcg_topic
 
 
 def _ep(xg, xi) -> tuple[float, float]:
@@ -52,7 +52,8 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
         art_gain = root_gain.reindex(best_gain.index).fillna(0.0)
         art_gain = art_gain.where(art_gain > 0, best_gain).to_dict()
         rel_docs = rel.groupby("topic")["doc"].unique().to_dict()
-        gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source) for ov in ("off", "on")}
+        gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source, assessed_gains(ctx, quant, rb))
+                 for ov in ("off", "on")}
         per = {}
         by_topic = results.groupby("topic", sort=False).indices
         doc_col = results["doc"].to_numpy(dtype=object)

@@ -28,15 +28,18 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.measures.catalogue import mean_rows
-from inexflow.measures.context import ScoringContext, tidy
-from inexflow.measures.cutoff import overlapping_flags
+from inexflow.measures.context import ScoringContext, joined_values, matching_rows, row_index, tidy
+from inexflow.measures.cutoff import any_overlapping, overlapping_flags
 from inexflow.measures.incontext import check_grouping
 from inexflow.measures.passage_arrays import gp_measures
 from inexflow.measures.registry import RANKS_2006
 from inexflow.measures.topicset import scored_topics
+from inexflow.measures.xcg import ELEMENT_KEYS
 
 
 def _check_no_nesting(run, res: pd.DataFrame):
+    if not any_overlapping(*(res[c].to_numpy() for c in ("topic", "doc", "xpath"))):
+        return
     for t, idx in res.groupby("topic", sort=False).indices.items():
         flags = overlapping_flags(res["doc"].to_numpy()[idx], res["xpath"].to_numpy()[idx])
         if flags.any():
@@ -52,14 +55,50 @@ def _check_no_nesting(run, res: pd.DataFrame):
                                          "non-overlapping elements per article (Relevant in Context)")
 
 
+def highlighted_articles(els: pd.DataFrame) -> tuple[pd.Series, dict, dict]:
+    """Trel per (topic, doc) with highlighted text (the largest ``rsize`` assessed in the
+    article), each pair's position in it, and the number of such articles per topic."""
+    trel = els.groupby(["topic", "doc"])["rsize"].max()
+    trel = trel[trel > 0]
+    return trel, dict(zip(trel.index.tolist(), range(len(trel)))), trel.groupby(level=0).size().to_dict()
+
+
+def assessed_sizes(res: pd.DataFrame, els: pd.DataFrame, index: dict | None):
+    """(rsize, size, the results' rows) of each result of ``res`` among the assessed elements
+    ``els``: 0 and -1 where unassessed (or not given), looked up in ``index``, the elements'
+    :func:`~inexflow.measures.context.row_index`, where given; else joined."""
+    if index is None:
+        m = res[["topic", "doc", "xpath", "length", "line"]].merge(els[["topic", "doc", "xpath", "size", "rsize"]],
+                                                                  on=ELEMENT_KEYS, how="left")
+        return m["rsize"].fillna(0).to_numpy(np.float64), m["size"].fillna(-1).to_numpy(np.float64), m
+    m = res[["topic", "doc", "xpath", "length", "line"]].reset_index(drop=True)
+    at = matching_rows(m, ELEMENT_KEYS, index)
+    return joined_values(els["rsize"].to_numpy(), at, 0.0), joined_values(els["size"].to_numpy(), at, -1.0), m
+
+
+def article_sums(topic: np.ndarray, doc: np.ndarray, rsize: np.ndarray, size: np.ndarray, trel: np.ndarray):
+    """Per article (topic, doc), in order of first appearance: its topic, the highlighted
+    characters retrieved (sum of ``rsize``), the characters retrieved (sum of ``size``) and its
+    first ``trel``. Whole character counts are summed exactly in any order (bincount); others
+    as pandas sums them."""
+    t_code, d_code = pd.factorize(topic)[0].astype(np.int64), pd.factorize(doc)[0].astype(np.int64)
+    code, firsts = pd.factorize(t_code * (int(d_code.max(initial=0)) + 1) + d_code)  # codes in order of first appearance
+    at = np.unique(code, return_index=True)[1]
+    exact = all(np.array_equal(v, np.round(v)) and np.abs(v).sum() < 2 ** 53 for v in (rsize, size))
+    if exact:
+        rel, ret = (np.bincount(code, weights=v, minlength=len(firsts)) for v in (rsize, size))
+    else:
+        sums = pd.DataFrame({"code": code, "rsize": rsize, "size": size}).groupby("code", sort=False).sum()
+        rel, ret = sums["rsize"].to_numpy(np.float64), sums["size"].to_numpy(np.float64)
+    return topic[at], rel, ret, trel[at]
+
+
 def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     els = ctx.assessments.elements
     if len(els) and (els["rsize"] < 0).any():
         raise InputError(ctx.assessments.source, None, "the assessments give no highlighted sizes (rsize)",
                          "INEX 2005/2006 highlighting assessments for HiXEval")
-    trel = els.groupby(["topic", "doc"])["rsize"].max()
-    trel = trel[trel > 0]
-    numrel = trel.groupby(level=0).size().to_dict()
+    trel, trel_rows, numrel = ctx.memo("highlighted articles", lambda: highlighted_articles(els))
     run = check_grouping(run, bool(ctx.opt("regroup")), list(numrel))
     res = run.results[run.results["topic"].isin(list(numrel))]
     res = res.assign(xpath=res["xpath"].astype(object))
@@ -68,34 +107,30 @@ def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
         raise InputError(run.source, f"line {r.line}", "a passage result in a HiXEval (element) run",
                          "element results (<path>) for Relevant in Context on element assessments")
     _check_no_nesting(run, res)
-    m = res[["topic", "doc", "xpath", "length", "line"]].merge(els[["topic", "doc", "xpath", "size", "rsize"]],
-                                                              on=["topic", "doc", "xpath"], how="left")
-    rsize = m["rsize"].fillna(0).to_numpy(np.float64)
-    size = m["size"].fillna(-1).to_numpy(np.float64)
+    rsize, size, m = assessed_sizes(res, els, ctx.memo("assessed element rows", lambda: row_index(els, ELEMENT_KEYS)))
     size = np.where(size < 0, m["length"].to_numpy(np.float64), size)
-    key = pd.MultiIndex.from_frame(m[["topic", "doc"]])
-    art_rel = trel.reindex(key).fillna(0).to_numpy(np.float64)
+    art_rel = joined_values(trel.to_numpy(), matching_rows(m, ["topic", "doc"], trel_rows), 0.0)
     unknown = (size < 0) & (art_rel > 0)
     if unknown.any():
         r = m[unknown].iloc[0]
         raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} is not assessed and its size "
                          "is unknown", "a collection directory (--collection) to measure unassessed elements")
-    m["rsize"], m["size"], m["trel"] = rsize, np.maximum(size, 0), art_rel
-    arts = m.groupby(["topic", "doc"], sort=False).agg(rel=("rsize", "sum"), ret=("size", "sum"),
-                                                        trel=("trel", "first")).reset_index()
-    p = np.where(arts["ret"] > 0, arts["rel"] / arts["ret"].where(arts["ret"] > 0, 1), 0.0)
-    r = np.where(arts["trel"] > 0, arts["rel"] / arts["trel"].where(arts["trel"] > 0, 1), 0.0)
-    arts["score"] = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
-    arts["relevant"] = (arts["trel"] > 0).astype(np.int64)
+    art_topic, rel, ret, art_trel = article_sums(m["topic"].to_numpy(), m["doc"].to_numpy(), rsize, np.maximum(size, 0),
+                                                 art_rel)
+    p = np.where(ret > 0, rel / np.where(ret > 0, ret, 1), 0.0)
+    r = np.where(art_trel > 0, rel / np.where(art_trel > 0, art_trel, 1), 0.0)
+    score = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+    relevant = (art_trel > 0).astype(np.int64)
     topics = scored_topics(run, sorted(numrel), ctx)
-    by_topic = arts.groupby("topic", sort=False).indices
+    by_topic: dict = {}
+    for i, t in enumerate(art_topic.tolist()):
+        by_topic.setdefault(t, []).append(i)
     rows, per = [], []
     q = "chars"
     for t in topics:
-        g = arts.iloc[by_topic.get(t, np.zeros(0, dtype=np.int64))]
-        vals = {"num_ret": len(g), "num_rel": numrel[t], "num_rel_ret": int(g["relevant"].sum())}
-        gvals, agp, _ = gp_measures(g["score"].to_numpy(np.float64), g["relevant"].to_numpy(), numrel[t],
-                                    RANKS_2006, short_list="zero")
+        idx = np.asarray(by_topic.get(t, []), dtype=np.int64)
+        vals = {"num_ret": len(idx), "num_rel": numrel[t], "num_rel_ret": int(relevant[idx].sum())}
+        gvals, agp, _ = gp_measures(score[idx], relevant[idx], numrel[t], RANKS_2006, short_list="zero")
         vals.update(gvals)
         vals["AgP"] = agp
         rows.extend((t, q, name, float(v)) for name, v in vals.items())

@@ -23,7 +23,7 @@ import pandas as pd
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.context import ScoringContext, element_results, tidy
 from inexflow.measures.topicset import scored_topics
-from inexflow.measures.xcg import thorough_gains
+from inexflow.measures.xcg import assessed_gains, thorough_gains
 
 RECALL_POINTS = np.arange(1, 101) / 100
 
@@ -58,7 +58,7 @@ def score_precall(run, ctx: ScoringContext) -> pd.DataFrame:
     for quant, rb in sorted(ctx.recallbases.items()):
         n_by_topic = {t: n for t, n in rb.groupby("topic")["gain"].sum().items() if n > 0}
         topics = scored_topics(run, list(n_by_topic), ctx, judged=ctx.assessments.topics)
-        gains = thorough_gains(res, rb)
+        gains = thorough_gains(res, rb, assessed_gains(ctx, quant, rb))
         rsv = res["rsv"].to_numpy()
         aps = []
         for t in topics:

@@ -21,7 +21,7 @@ from inexflow.measures.trec import trec_eval_order
 from inexflow.model.assessments import Assessments, index_assessed
 from inexflow.model.options import Options
 from inexflow.model.recallbase import build_recallbases
-from inexflow.model.runs import resolve_extents
+from inexflow.model.runs import ParsedDocuments, resolve_extents
 
 
 def scoring_context(a: Assessments, task: str, families, options: Options, recallbases=None,
@@ -47,6 +47,7 @@ class Session:
 
     def __init__(self, context: ScoringContext, families: list[str], collection=None):
         self.context, self.families, self.collection = context, list(families), collection
+        self.parsed = None  # the collection's documents the runs scored so far needed (ParsedDocuments)
 
     @classmethod
     def build(cls, assessments: Assessments, task: str, families=None, options: Options | None = None,
@@ -64,10 +65,13 @@ class Session:
 
     def score_families(self, run) -> list[tuple[str, pd.DataFrame]]:
         """(family, scores) for every family, element results of ``run`` resolved through the
-        collection first."""
+        collection first (each document the assessments do not hold parsed once for the runs of
+        the session, within :class:`~inexflow.model.runs.ParsedDocuments`' bound)."""
         for fam in self.families:
             refuse_without_ranks(run, fam)
-        run = resolve_extents(run, self.collection, self.context.index)
+        if self.collection is not None and self.parsed is None:
+            self.parsed = ParsedDocuments(self.collection, self.context.index)
+        run = resolve_extents(run, self.collection, parsed=self.parsed)
         in_file = in_file_order(run) if any(get_family(f).order == "file" for f in self.families) else None  # warns once
         return [(fam, score_run(in_file if get_family(fam).order == "file" else run, fam, self.context)) for fam in self.families]
 

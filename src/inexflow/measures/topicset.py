@@ -18,7 +18,7 @@ def scored_topics(run, assessed: list[str], ctx, empty_zero: bool | None = None,
     with the context's topic subset and ``empty_topics_zero`` (:func:`topics_to_score`;
     ``warn``: False where the run's scoring has warned already)."""
     codes = run.codes("topic")  # the reader's distinct topics, where it kept them
-    run_topics = list(codes[1]) if codes is not None else list(dict.fromkeys(run.results["topic"]))
+    run_topics = list(codes[1]) if codes is not None else list(run.results["topic"].unique())  # in order of appearance
     restrict = ctx.opt("topic_subset")
     if restrict:
         restrict = set(map(str, restrict))

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import catalogue
-from inexflow.measures.context import ScoringContext, element_results, tidy
+from inexflow.measures.context import ScoringContext, element_results, joined_values, matching_rows, row_index, tidy
 from inexflow.measures.overlap import focused_gains
 from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
 from inexflow.measures.topicset import scored_topics
@@ -127,17 +127,31 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_s
     return out
 
 
-def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame) -> np.ndarray:
-    """xG for every result: the quant of its assessment, 0 when unassessed."""
-    m = results[["topic", "doc", "xpath"]].merge(recallbase[["topic", "doc", "xpath", "gain"]],
-                                                 on=["topic", "doc", "xpath"], how="left")
+ELEMENT_KEYS = ["topic", "doc", "xpath"]
+
+
+def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame, index: dict | None = None) -> np.ndarray:
+    """xG for every result: the quant of its assessment, 0 when unassessed (the recall-base's
+    rows looked up in ``index``, its :func:`~inexflow.measures.context.row_index` on
+    (topic, doc, xpath), where one is given; else joined)."""
+    if index is not None:
+        return joined_values(recallbase["gain"].to_numpy(), matching_rows(results, ELEMENT_KEYS, index), 0.0)
+    m = results[ELEMENT_KEYS].merge(recallbase[[*ELEMENT_KEYS, "gain"]], on=ELEMENT_KEYS, how="left")
     return m["gain"].fillna(0.0).to_numpy(np.float64)
 
 
-def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: float, source="run") -> np.ndarray:
-    """xG per result: quant (overlap off, Eq. 10) or rv_norm (overlap on, Eq. 9)."""
+def assessed_gains(ctx: ScoringContext, quant: str, recallbase: pd.DataFrame) -> dict | None:
+    """The row index of the recall-base of ``quant`` on (topic, doc, xpath)
+    (:func:`~inexflow.measures.context.row_index`), once per context."""
+    return ctx.memo(f"recall-base rows {quant}", lambda: row_index(recallbase, ELEMENT_KEYS))
+
+
+def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: float, source="run",
+              index: dict | None = None) -> np.ndarray:
+    """xG per result: quant (overlap off, Eq. 10; ``index`` as :func:`thorough_gains` takes it)
+    or rv_norm (overlap on, Eq. 9)."""
     if not overlap:
-        return thorough_gains(results, rb)
+        return thorough_gains(results, rb, index)
     return focused_gains(results, rb, alpha, source)
 
 
@@ -172,10 +186,10 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         scale = printed_factor(ctx.assessments.scale, quant) if printed else None
-        ideal_by_topic = ideal_vectors(rb, overlap)
+        ideal_by_topic = ctx.memo(f"ideal vectors {quant} {overlap}", lambda rb=rb: ideal_vectors(rb, overlap))
         topics = scored_topics(run, [t for t in ctx.assessments.topics if t in ideal_by_topic], ctx,
                                judged=ctx.assessments.topics)
-        gains = run_gains(results, rb, overlap, alpha, run.source)
+        gains = run_gains(results, rb, overlap, alpha, run.source, assessed_gains(ctx, quant, rb))
         by_topic = {t: gains[idx] for t, idx in results.groupby("topic", sort=False).indices.items()}
         per = {}
         for t in topics:

@@ -102,33 +102,39 @@ def read_run(path, task: str | None = None, participant: str | None = None, fmt:
     return run
 
 
-def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tables=()) -> Run:
+def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tables=(),
+                    parsed: ParsedDocuments | None = None) -> Run:
     """Fill offset/length of element results (and of whole-document results, length -1)
     with the character range from the collection.
 
-    The elements are looked up in ``index`` (a DataFrame of index rows) and in ``tables`` (Arrow
+    The elements are looked up in ``index`` (a DataFrame of index rows), in ``tables`` (Arrow
     tables of index rows, e.g. one per shard of the collection's index, each used and dropped
-    in turn: :func:`inexflow.model.collection_index.iter_document_tables`); documents found in
-    neither are indexed from ``collection`` (a document missing there is an error naming it).
-    The lookups are hash joins in Arrow on (document, xpath) codes.
+    in turn: :func:`inexflow.model.collection_index.iter_document_tables`) and in ``parsed``
+    (a :class:`ParsedDocuments` of ``collection`` kept over the runs of a call: it then holds
+    ``index`` too, and the documents it parsed for earlier runs); documents found in none are
+    indexed from ``collection`` (a document missing there is an error naming it). The
+    lookups are hash lookups in Arrow of documents and xpaths, then of (document, xpath)
+    codes in an index of them made once per table.
     """
     if collection is None:
         return run
     res = run.results
-    el = (res["xpath"] != "").to_numpy()
-    whole = ((res["xpath"] == "") & (res["length"] < 0)).to_numpy()
+    no_xpath = (res["xpath"] == "").to_numpy()
+    el, whole = ~no_xpath, no_xpath & (res["length"] < 0).to_numpy()
     if not (el.any() or whole.any()):
         return run
     docs = res["doc"].to_numpy(dtype=object)
     found = _Extents(pa.array(docs[el], pa.string()), pa.array(res["xpath"].to_numpy(dtype=object)[el], pa.string()),
                      pa.array(docs[whole], pa.string()))
-    if index is not None and len(index):
-        found.use(pa.Table.from_pandas(index, preserve_index=False))
+    wanted = list(dict.fromkeys(docs[el | whole]))
+    parsed = parsed or ParsedDocuments(collection, index, max_rows=0)
+    for keys in parsed.holding(wanted):
+        found.use(keys)
     for table in tables:
-        found.use(table)
-    missing = [d for d in dict.fromkeys(docs[el | whole]) if d not in found.seen]
+        found.use(_IndexKeys(table))
+    missing = [d for d in wanted if d not in found.seen]
     if missing:
-        found.use(index_table(collection, missing))
+        found.use(parsed.parse(missing))
     res = res.copy()
     if el.any():
         bad = found.start < 0
@@ -146,6 +152,67 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
     return run
 
 
+# Index rows a ParsedDocuments keeps of the documents it parsed (27 bytes a row on the simulated demo
+# collection, where xpaths repeat from document to document; more where they do not: the keys,
+# the extents and the documents' and xpaths' names)
+PARSED_ROWS = 2_000_000
+
+
+class ParsedDocuments:
+    """The index of a collection's documents as :func:`resolve_extents` looks elements up in
+    it over the runs of one call: the index rows given (``index``, e.g. of the assessed
+    documents) and the documents parsed from ``collection`` for earlier runs, each parsed once
+    while the rows kept stay under ``max_rows`` (past it, the documents parsed first are
+    dropped, to be parsed again when a run needs them; those just parsed are always kept)."""
+
+    def __init__(self, collection, index: pd.DataFrame | None = None, max_rows: int = PARSED_ROWS):
+        self.collection, self.max_rows, self.rows = collection, max_rows, 0
+        self.given = _IndexKeys(pa.Table.from_pandas(index, preserve_index=False)) \
+            if index is not None and len(index) else None
+        self.parts: list[_IndexKeys] = []
+        self.part_of: dict[str, _IndexKeys] = {}
+
+    def holding(self, docs) -> list[_IndexKeys]:
+        """The keys to look ``docs`` up in: the given index, then each kept part holding one of them."""
+        held = {id(k): k for k in (self.part_of.get(d) for d in docs) if k is not None}
+        return ([self.given] if self.given is not None else []) + [k for k in self.parts if id(k) in held]
+
+    def parse(self, docs) -> _IndexKeys:
+        """The keys of ``docs`` indexed from the collection (:func:`~inexflow.io.collection.index_table`), kept."""
+        keys = _IndexKeys(index_table(self.collection, docs))
+        self.parts.append(keys)
+        self.part_of.update(dict.fromkeys(keys.names, keys))
+        self.rows += keys.rows
+        while self.rows > self.max_rows and len(self.parts) > 1:
+            old = self.parts.pop(0)
+            self.rows -= old.rows
+            for d in old.names:
+                del self.part_of[d]
+        if self.rows > self.max_rows:  # the documents just parsed, beyond the bound: not kept
+            self.parts, self.part_of, self.rows = [], {}, 0
+        return keys
+
+
+class _IndexKeys:
+    """One table of index rows as :func:`resolve_extents` looks elements up in it: its
+    documents' and xpaths' names, an index of the distinct (document, xpath) codes with the
+    extents of each pair's first row (as a hash join gives), and the extent's end of each
+    document's root element."""
+
+    def __init__(self, table: pa.Table):
+        table = table.unify_dictionaries().combine_chunks()
+        doc_codes, self.doc_names = _codes(table.column("doc"))
+        x_codes, self.x_names = _codes(table.column("xpath"))
+        self.names = self.doc_names.to_pylist()
+        self.rows, self.width = table.num_rows, len(self.x_names)
+        start, end = table.column("start").to_numpy(), table.column("end").to_numpy()
+        keys, first = np.unique(doc_codes * self.width + x_codes, return_index=True)
+        self.lookup, self.start, self.end = pd.Index(keys), start[first], end[first]
+        roots = np.flatnonzero(table.column("depth").to_numpy() == 1)
+        self.root_end = np.full(len(self.doc_names), -1, dtype=np.int64)
+        self.root_end[doc_codes[roots]] = end[roots]
+
+
 class _Extents:
     """The character ranges of elements (doc, xpath) and the lengths of whole documents, filled
     in from index tables one at a time (:func:`resolve_extents`)."""
@@ -157,30 +224,22 @@ class _Extents:
         self.root_end = np.full(len(whole), -1, dtype=np.int64)
         self.seen: set[str] = set()
 
-    def use(self, table: pa.Table):
-        if not table.num_rows:
+    def use(self, keys: _IndexKeys):
+        if not keys.rows:
             return
-        table = table.unify_dictionaries().combine_chunks()
-        doc_codes, doc_names = _codes(table.column("doc"))
-        x_codes, x_names = _codes(table.column("xpath"))
-        self.seen.update(doc_names.to_pylist())
-        start, end = table.column("start").to_numpy(), table.column("end").to_numpy()
-        rd = _positions(self.doc, doc_names)
-        rx = _positions(self.xpath, x_names)
+        self.seen.update(keys.names)
+        rd = _positions(self.doc, keys.doc_names)
+        rx = _positions(self.xpath, keys.x_names)
         ok = np.flatnonzero((rd >= 0) & (rx >= 0) & (self.start < 0))
         if len(ok):
-            width = len(x_names)
-            at = _positions(pa.array(rd[ok] * width + rx[ok]), pa.array(doc_codes * width + x_codes))
+            at = keys.lookup.get_indexer(rd[ok] * keys.width + rx[ok])
             hit = at >= 0
-            self.start[ok[hit]] = start[at[hit]]
-            self.end[ok[hit]] = end[at[hit]]
+            self.start[ok[hit]] = keys.start[at[hit]]
+            self.end[ok[hit]] = keys.end[at[hit]]
         if len(self.whole):
-            roots = np.flatnonzero(table.column("depth").to_numpy() == 1)
-            at = _positions(self.whole, doc_names)
-            root_of = np.full(len(doc_names), -1, dtype=np.int64)
-            root_of[doc_codes[roots]] = end[roots]
+            at = _positions(self.whole, keys.doc_names)
             fill = (at >= 0) & (self.root_end < 0)
-            self.root_end[fill] = root_of[at[fill]]
+            self.root_end[fill] = keys.root_end[at[fill]]
 
 
 def _codes(column) -> tuple[np.ndarray, pa.Array]:

@@ -1,0 +1,106 @@
+"""The element families' lookups prepared once per session against the joins they replace, on
+seeded recall-bases and runs: the same gains, the same score tables."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from inexflow.measures import bepd, hixeval, xcg
+from inexflow.measures.context import row_index
+from inexflow.measures.cutoff import any_overlapping, overlapping_flags
+from inexflow.measures.session import Session
+from inexflow.model.assessments import read_assessments
+from inexflow.model.options import Options
+from inexflow.model.runs import read_run
+from inexflow.simulate.simulate import SimulationConfig, simulate
+
+
+def seeded_gains(seed, n=400):
+    rng = np.random.default_rng(seed)
+    topics, docs, xpaths = [f"{t}" for t in range(1, 5)], [f"d{d}" for d in range(12)], \
+        [f"/article[1]/sec[{i}]" for i in range(1, 6)] + ["/article[1]"]
+    def pick(k):
+        return pd.DataFrame({"topic": rng.choice(topics, k), "doc": rng.choice(docs, k), "xpath": rng.choice(xpaths, k)})
+    rb = pick(n // 2).drop_duplicates().reset_index(drop=True)
+    gain = rng.choice([0.0, 0.25, 0.5, 1.0, np.nan], len(rb))
+    return pick(n), rb.assign(gain=gain, size=1, ideal=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_gains_looked_up_as_joined(seed):
+    results, rb = seeded_gains(seed)
+    joined = xcg.thorough_gains(results, rb)
+    index = row_index(rb, xcg.ELEMENT_KEYS)
+    assert index is not None
+    looked_up = xcg.thorough_gains(results, rb, index)
+    assert looked_up.dtype == joined.dtype and np.array_equal(looked_up, joined)
+    assert (joined > 0).any() and (joined == 0).any()
+    assert row_index(pd.concat([rb, rb.iloc[:1]]), xcg.ELEMENT_KEYS) is None  # an element listed twice: joined
+    assert not xcg.thorough_gains(results, rb.iloc[:0], row_index(rb.iloc[:0], xcg.ELEMENT_KEYS)).any()
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory):
+    out = tmp_path_factory.mktemp("elements")
+    simulate(out, SimulationConfig(seed=8, n_docs=30, n_topics=4, n_groups=2, results_per_topic=40, pool_target=12))
+    return out
+
+
+@pytest.mark.parametrize("task,families", [("thorough", ["xcg", "cutoff", "precall"]), ("focused", ["xcg"]),
+                                           ("fetch-browse", ["fetchbrowse"]), ("relevant-in-context", ["hixeval"]),
+                                           ("best-in-context", ["bepd"])])
+def test_families_score_as_with_the_joins(campaign, monkeypatch, task, families):
+    assessed = read_assessments([campaign / "assessments" / "inex2006"])
+    options = Options(quantisations=("gen", "spec"))
+    runs = sorted((campaign / "runs").glob(f"*-{task}-*.xml"))
+    assert runs
+    new = Session.build(assessed, task, families, options, str(campaign / "collection"))
+    got = [new.score(read_run(r, task=task)) for r in runs * 2]
+    for module in (xcg, hixeval):  # every lookup joined, as before
+        monkeypatch.setattr(module, "row_index", lambda frame, keys: None)
+    monkeypatch.setattr(bepd, "bep_table", lambda beps: None)
+    monkeypatch.setattr(hixeval, "any_overlapping", lambda *columns: True)  # every run's elements walked
+    old = Session.build(assessed, task, families, options, str(campaign / "collection"))
+    for r, table in zip(runs * 2, got):
+        pd.testing.assert_frame_equal(table, old.score(read_run(r, task=task)))
+
+
+def brute_overlap(groups, docs, xpaths) -> bool:
+    n = len(docs)
+    return any(groups[i] == groups[j] and docs[i] == docs[j]
+               and (xpaths[i] == xpaths[j] or xpaths[j].startswith(xpaths[i] + "/") or xpaths[i].startswith(xpaths[j] + "/"))
+               for i in range(n) for j in range(n) if i != j)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_any_overlapping_as_pairwise_and_as_the_flags(seed):
+    rng = np.random.default_rng(seed)
+    steps = ["a", "a", "ab", "a-b", "a.b", "a[1]", "a[10]"]  # the traps: a is a prefix of ab, a-b, a.b
+    n = int(rng.integers(1, 12))
+    xpaths = np.array(["/" + "/".join(rng.choice(steps, int(rng.integers(1, 4)))) for _ in range(n)], dtype=object)
+    docs = rng.choice(["d1", "d2", "d1-x"], n).astype(object)
+    groups = rng.choice(["1", "2"], n).astype(object)
+    want = brute_overlap(groups, docs, xpaths)
+    assert any_overlapping(groups, docs, xpaths) == want
+    assert want == any(overlapping_flags(docs[groups == g], xpaths[groups == g]).any() for g in set(groups))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_article_sums_as_the_groupby(seed):
+    rng = np.random.default_rng(seed)
+    n = 300
+    m = pd.DataFrame({"topic": rng.choice(["1", "2", "3"], n).astype(object), "doc": rng.choice(["a", "b", "c", "d"], n).astype(object),
+                      "rsize": rng.integers(0, 500, n).astype(np.float64), "size": rng.integers(1, 900, n).astype(np.float64),
+                      "trel": rng.integers(0, 3, n).astype(np.float64)})
+    if seed % 2:  # sums of fractions: as pandas sums them
+        m["rsize"] = m["rsize"] / 7
+    arts = m.groupby(["topic", "doc"], sort=False).agg(rel=("rsize", "sum"), ret=("size", "sum"),
+                                                        trel=("trel", "first")).reset_index()
+    topic, rel, ret, trel = hixeval.article_sums(*(m[c].to_numpy() for c in ("topic", "doc", "rsize", "size", "trel")))
+    assert list(topic) == list(arts["topic"])
+    for got, want in ((rel, arts["rel"]), (ret, arts["ret"]), (trel, arts["trel"])):
+        assert np.array_equal(got, want.to_numpy(np.float64))
+
+
+def test_article_sums_of_no_results():
+    none, no_values = np.array([], dtype=object), np.array([], dtype=np.float64)
+    assert all(len(a) == 0 for a in hixeval.article_sums(none, none, no_values, no_values, no_values))
