@@ -36,21 +36,21 @@ def pool_depth(smk, log, judged, original, source, measures, relabel):
     regenerated = regenerated_entries(smk.input.firstpos)
     levels = depth_levels(regenerated, {t: len(d) for t, d in original.items()}, cfg["pool_depth_percents"])
     dep = relabel(depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"]))
-    write_tsv(dep, out.depth)
-    write_tsv(paper_shape(dep, "percent"), out.depth_table)
+    write_tsv(dep, out.pool_depth)
+    write_tsv(paper_shape(dep, "percent"), out.pool_depth_table)
     curve = relevant_vs_depth(judged, pool_at(regenerated, levels, 100))  # Figure 6 over the 100% pool
-    write_tsv(curve, out.curve)
+    write_tsv(curve, out.relevant_vs_depth)
     tau_curves(dep, "percent", "X% pool (% of the original pool's documents)", f"Pool depth ({cfg['task']})",
                out.depth_plot)
     plot_relevant_vs_depth(curve, out.curve_plot)
-    write_tsv(reduced_pools(regenerated, levels, judged).assign(original_from=source), out.reduced)
+    write_tsv(reduced_pools(regenerated, levels, judged).assign(original_from=source), out.reduced_pools)
     # the adaptive pool deepens each topic's regenerated pool while it keeps finding relevant documents
     ad = cfg["adaptive_pool"]
     per_topic, summary = adaptive_pool_analysis(judged, measures, regenerated, original, ad["step"], ad["min_rate"],
                                                 ad["max_judged"] or smk.params.pool_target)
     log.info("adaptive pool over %d topics", len(per_topic))
-    write_tsv(per_topic, out.adaptive)
-    write_tsv(relabel(summary), out.adaptive_summary)
+    write_tsv(per_topic, out.adaptive_pool)
+    write_tsv(relabel(summary), out.adaptive_pool_summary)
 
 
 def logo(smk, log, judged, original, measures, relabel):

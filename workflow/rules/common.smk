@@ -608,49 +608,36 @@ ANALYSIS_OUTPUT = {a: f"{v[2][0]}.tsv" for a, v in ANALYSIS_REPORT.items()}
 POOL_ANALYSES = [a for a in ("pool_depth", "leave_one_group_out") if a in ANALYSES]
 
 
+# the figures of the analyses of the pool: {analysis: {output: (figure, its caption)}}; their
+# tables are those ANALYSIS_REPORT lists
+POOL_FIGURES = {
+    "pool_depth": {
+        "depth_plot": ("tau_vs_depth", "pool_tables.rst"),
+        "curve_plot": ("relevant_vs_depth", "pool_tables.rst"),
+    },
+    "leave_one_group_out": {"logo_plot": ("logo_histogram", "logo.rst")},
+}
+
+
 def pool_analyses_outputs():
-    """The outputs of the pool_analyses job, the tables, figures and report pages of each analysis
-    in POOL_ANALYSES."""
+    """The outputs of the pool_analyses job, the tables (each named by its table), figures and
+    report pages of each analysis in POOL_ANALYSES."""
     flag = report  # Snakemake's report() (snakefmt reads a line that starts with it as the directive)
-    tables, figures = {}, {}
-    if "pool_depth" in POOL_ANALYSES:
-        tables |= {
-            "depth": "pool_depth",
-            "curve": "relevant_vs_depth",
-            "reduced": "reduced_pools",
-            "depth_table": "pool_depth_table",
-            "adaptive": "adaptive_pool",
-            "adaptive_summary": "adaptive_pool_summary",
-        }
-        figures |= {
-            "depth_plot": ("tau_vs_depth", "pool_tables.rst", "pool size and depth"),
-            "curve_plot": (
-                "relevant_vs_depth",
-                "pool_tables.rst",
-                "pool size and depth",
-            ),
-        }
-    if "leave_one_group_out" in POOL_ANALYSES:
-        tables |= {
-            "logo_runs": "logo_runs",
-            "logo_overall": "logo_overall",
-            "logo_per_query": "logo_per_query",
-            "logo_significance": "logo_significance",
-            "logo_table": "logo_table",
-        }
-        figures |= {"logo_plot": ("logo_histogram", "logo.rst", "leave one group out")}
+    tables = [t for a in POOL_ANALYSES for t in ANALYSIS_REPORT[a][2]]
+    figures = {
+        k: flag(
+            f"{RES}/analysis/{name}.png",
+            caption=f"../report/{caption}",
+            category="Analyses",
+            subcategory=ANALYSIS_REPORT[a][1],
+        )
+        for a in POOL_ANALYSES
+        for k, (name, caption) in POOL_FIGURES[a].items()
+    }
     return (
-        {k: f"{RES}/analysis/{t}.tsv" for k, t in tables.items()}
-        | {
-            k: flag(
-                f"{RES}/analysis/{name}.png",
-                caption=f"../report/{caption}",
-                category="Analyses",
-                subcategory=sub,
-            )
-            for k, (name, caption, sub) in figures.items()
-        }
-        | {"pages": table_pages(*tables.values())}
+        {t: f"{RES}/analysis/{t}.tsv" for t in tables}
+        | figures
+        | {"pages": table_pages(*tables)}
     )
 
 
