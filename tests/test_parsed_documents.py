@@ -59,7 +59,7 @@ def test_runs_resolve_through_parsed_documents_as_through_the_index(tmp_path, mo
         alone = resolve_extents(read_run(path, task="focused"), collection, assessed).results
         assert alone.equals(got)
     assert not set(parsed_docs) & set(docs[:3])
-    assert shared.rows <= max_rows or len(shared.parts) == 1
+    assert shared.rows <= max_rows
 
 
 def test_each_document_is_parsed_once_while_kept(tmp_path, monkeypatch):

@@ -144,3 +144,16 @@ def test_passage_overlap_equals_character_counting(seed, dense, monkeypatch):
             for r in items.itertuples()]
     assert (overlap_with_passages(items, passages) == want).all()
     assert sum(want) > 0
+
+
+def test_an_offset_beyond_four_billion_never_reaches_the_next_documents_passages():
+    """Positions are searched as key << 32 | position: an item of document a starting past 2**32
+    (a run's absurd offset) overlaps none of document b's highlighted passages, which the next key
+    holds; within its own document it still meets the passages it spans."""
+    from inexflow.model.recallbase import overlap_with_passages
+
+    passages = pd.DataFrame({"topic": ["1", "1"], "doc": ["a", "b"], "start": [0, 0], "end": [100, 100]})
+    big = 2 ** 32
+    items = pd.DataFrame({"topic": ["1", "1", "1"], "doc": ["a", "a", "b"],
+                          "start": [big + 10, 50, 0], "end": [big + 50, big + 50, 10]})
+    assert list(overlap_with_passages(items, passages)) == [0, 50, 10]

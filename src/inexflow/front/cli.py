@@ -577,17 +577,16 @@ def _score_one(path) -> tuple[str, list, InputError | None, str | None]:
     propagate, log.propagate = log.propagate, False
     out = []
     try:
-        said = len(caught.records)
         done = fast(path) if fast is not None else None
         if done is not None:
             return done[0], caught.records, None, done[1]
-        del caught.records[said:]  # the general path says again what the fast path said of a run it left
+        caught.records.clear()  # the general path says again what the fast path said of a run it left
         from inexflow.model.runs import read_run  # pandas: only for the runs the fast paths do not score
 
         if session is None:  # a run the fast path does not score: the general path
             _SCORE_JOB = (args, *scoring_session(args), fast)
             args, session, measures, fast = _SCORE_JOB
-            del caught.records[said:]  # what reading the assessments says was said before the first run
+            caught.records.clear()  # what reading the assessments says was said before the first run
         run = read_run(path, task=args.task)
         if args.format == "inex":
             out.append(f'<eval run-id="{run.run_id}" file="{path}">\n')

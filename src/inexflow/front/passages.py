@@ -33,7 +33,7 @@ from inexflow.io.compressed import read_bytes
 from inexflow.io.detect import BOM, detect_assessment_format
 from inexflow.io.qrels_fol import read_fol_rows
 from inexflow.io.run_arrow import PlainRun, canonical_numbers, read_quiet_run
-from inexflow.io.task_labels import normalise_task
+from inexflow.io.task_labels import SCORING_TYPES, normalise_task
 from inexflow.measures.output import format_rows, selected_rows, trec_eval_lines
 from inexflow.measures.passage_arrays import (
     QUANT,
@@ -52,7 +52,11 @@ from inexflow.measures.registry import printed_measures, scoring_task, select_me
 from inexflow.measures.topicset import topics_to_score
 from inexflow.model.passage_spans import DENSE_KEYS, PassageSpans
 
-FAMILIES = {"focused": "passage", "relevant-in-context": "ric", "best-in-context": "bic"}  # task -> family
+# the families this path scores (their array cores: measures.passage_arrays)
+FAST_FAMILIES = ("passage", "ric", "bic")
+# task -> the family it scores FOL qrels with, for the tasks whose family this path scores
+FAMILIES = {t: st.families["passage"][0] for t, st in SCORING_TYPES.items()
+            if st.families.get("passage", ("",))[0] in FAST_FAMILIES}
 
 
 def handles(args) -> bool:

@@ -17,18 +17,19 @@ from inexflow.errors import warn_input
 from inexflow.io.arrow_arrays import stable_order
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.registry import (
-    COUNT_LINES,
+    CHARS,
     IN_CONTEXT_LEVELS,
     IN_CONTEXT_RANKS,
     PASSAGE_LEVELS,
     PER_TOPIC_IP,
-    RATIO_LINES,
+    incontext_measure_names,
+    passage_measure_names,
     recall_level,
 )
 
 LEVELS = np.asarray(PASSAGE_LEVELS)
 LEVELS11 = np.asarray(IN_CONTEXT_LEVELS)
-QUANT = "chars"  # the quantisation label of every passage and in-context value
+QUANT = CHARS["fixed_quants"][0]  # the quantisation label of every passage and in-context value
 
 
 def tool_f1(p: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -115,8 +116,8 @@ def ip_from_running_sums(g: np.ndarray, cs: np.ndarray, cr: np.ndarray, trel: np
     return np.maximum.accumulate(ip[:, ::-1], axis=1)[:, ::-1]
 
 
-PASSAGE_MEANS = (["num_q", *COUNT_LINES, *RATIO_LINES] + [f"iP[{recall_level(k)}]" for k in PER_TOPIC_IP] + ["MAiP"]
-              + [f"ircl_prn.{recall_level(k)}" for k in LEVELS])  # the tool's ``all`` lines, in its order
+# the tool's ``all`` lines, in its order: the family's measures without the per-topic AiP
+PASSAGE_MEANS = [m for m in passage_measure_names({}) if m != "AiP"]
 
 
 def passage_columns(family: str, topics: list[str], slot: np.ndarray, ip_all: np.ndarray, ret_size: np.ndarray,
@@ -234,8 +235,8 @@ def _running_count(group: np.ndarray, starts: np.ndarray, flags: np.ndarray) -> 
     return c - before[group]
 
 
-IN_CONTEXT_MEANS = (["num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size", "MAgP"]
-              + [m for r in IN_CONTEXT_RANKS for m in (f"gP[{r}]", f"gR[{r}]")] + [f"ircl_prn.{k / 10:.2f}" for k in LEVELS11])
+# the in-context families' ``all`` lines: their measures without the per-topic AgP
+IN_CONTEXT_MEANS = [m for m in incontext_measure_names({}) if m != "AgP"]
 
 
 def ric_scores(length: np.ndarray, rsize: np.ndarray, first: np.ndarray, rel_chars: np.ndarray,

@@ -15,6 +15,9 @@ from inexflow.io.arrow_arrays import stable_order
 
 # the keys are mapped through a dense table up to this many of them
 DENSE_KEYS = 1 << 23
+# positions are searched as key << 32 | position: a position at or beyond this is taken as this
+# (no document is that long), so that it never reaches into the next key's ranges
+LAST_POSITION = (1 << 32) - 1
 
 
 class PassageSpans:
@@ -27,8 +30,8 @@ class PassageSpans:
         self.key_ids, pass_key = np.unique(np.asarray(key, np.int64), return_inverse=True)
         order = np.lexsort((start, pass_key.reshape(-1)))
         pid = pass_key.reshape(-1)[order].astype(np.int64) << 32
-        self.ks = pid + np.asarray(start, np.int64)[order]
-        self.ke = pid + np.asarray(end, np.int64)[order]
+        self.ks = pid + np.minimum(np.asarray(start, np.int64)[order], LAST_POSITION)
+        self.ke = pid + np.minimum(np.asarray(end, np.int64)[order], LAST_POSITION)
         self.cum = np.concatenate([[0], np.cumsum(self.ke - self.ks)])
 
     def _cover(self, q):
@@ -64,8 +67,8 @@ class PassageSpans:
             ordered = stable_order(pos * (int(start[rows].max(initial=0)) + 1) + start[rows])
             rows, pos = rows[ordered], pos[ordered]
         iid = pos.astype(np.int64) << 32
-        qs = iid + start[rows]
-        qe = iid + np.maximum(end[rows], start[rows])
+        qs = iid + np.minimum(start[rows], LAST_POSITION)
+        qe = iid + np.minimum(np.maximum(end[rows], start[rows]), LAST_POSITION)
         # the first range ending after the start; most items meet at most that one range
         j = np.minimum(np.searchsorted(self.ke, qs, side="right"), len(self.ks) - 1)
         ov = np.maximum(np.minimum(qe, self.ke[j]) - np.maximum(qs, self.ks[j]), 0)

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from inexflow.errors import InputError, open_input
+from inexflow.errors import InputError, UsageError, open_input
 from inexflow.io import run_text, run_xml
 from inexflow.io.canonical import RunTable
 from inexflow.io.collection import index_table
@@ -116,6 +116,8 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
     lookups are hash lookups in Arrow of documents and xpaths, then of (document, xpath)
     codes in an index of them made once per table.
     """
+    if parsed is not None and index is not None:
+        raise UsageError("resolve_extents: give the index to the ParsedDocuments, which holds it, not beside it")
     if collection is None:
         return run
     res = run.results
@@ -127,7 +129,7 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
     found = _Extents(pa.array(docs[el], pa.string()), pa.array(res["xpath"].to_numpy(dtype=object)[el], pa.string()),
                      pa.array(docs[whole], pa.string()))
     wanted = list(dict.fromkeys(docs[el | whole]))
-    parsed = parsed or ParsedDocuments(collection, index, max_rows=0)
+    parsed = parsed if parsed is not None else ParsedDocuments(collection, index, max_rows=0)
     for keys in parsed.holding(wanted):
         found.use(keys)
     for table in tables:
@@ -163,7 +165,8 @@ class ParsedDocuments:
     it over the runs of one call: the index rows given (``index``, e.g. of the assessed
     documents) and the documents parsed from ``collection`` for earlier runs, each parsed once
     while the rows kept stay under ``max_rows`` (past it, the documents parsed first are
-    dropped, to be parsed again when a run needs them; those just parsed are always kept)."""
+    dropped, to be parsed again when a run needs them; those just parsed are kept too unless
+    they alone exceed it)."""
 
     def __init__(self, collection, index: pd.DataFrame | None = None, max_rows: int = PARSED_ROWS):
         self.collection, self.max_rows, self.rows = collection, max_rows, 0
