@@ -1,7 +1,7 @@
-"""Stage pool_analyses: the analyses of the pool itself, over the judged runs and the pool regenerated from the
-analysed runs (depth in articles), each topic cut to its original pool size (the qrels' judged documents, or the
-campaign's pool when the qrels list relevant documents only). The runs are judged and read once for those of the
-analyses that run:
+"""Stage pool_analyses: the campaign's pool from the pooled runs (build_pool's work, written as that job writes it),
+then the analyses of the pool itself, over the judged runs and the pool regenerated from the analysed runs (depth
+in articles), each topic cut to its original pool size (the qrels' judged documents, or the campaign's pool when the
+qrels list relevant documents only). The runs are judged and read once for those of the analyses that run:
 
 - ``pool_depth``: Pal et al.'s pool-depth reduction (Tables 4-5, Figure 2), relevant documents against depth
   (Figure 6) and the adaptive pool-depth strategy (their Discussion);
@@ -25,8 +25,9 @@ from inexflow.analysis.stability import (
     reduced_pools,
     relevant_vs_depth,
 )
+from inexflow.campaign.pool_stage import write_pool
 from inexflow.campaign.stage import run_stage
-from inexflow.io.tables import read_parquet, read_parquet_metadata, write_tsv
+from inexflow.io.tables import read_parquet_metadata, write_tsv
 from inexflow.model.pool import LazyTables, leave_group_out_entries, regenerated_entries
 
 
@@ -78,11 +79,11 @@ def logo(smk, log, judged, original, measures, relabel):
 
 
 def main(smk, log):
+    pool = write_pool(smk.input.pooled, smk.params.pool_target, smk.params.pool_depth, smk.output, log)
     judged = JudgedRuns.from_stage_inputs(smk.input)  # every analysed run as judge_run judged it
     measures, relabel = labelled(smk.params.cfg["measures"])
     log.info("%d runs judged on %d topics", len(judged.runs), len(judged.topics))
-    # the pool is checked to be made from the pooled runs' current contents (run_stage)
-    original, source = original_pools(judged, read_parquet(smk.input.pool))
+    original, source = original_pools(judged, pool)
     if "pool_depth" in smk.params.analyses:
         pool_depth(smk, log, judged, original, source, measures, relabel)
     if "leave_one_group_out" in smk.params.analyses:

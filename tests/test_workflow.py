@@ -247,23 +247,24 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
         # an analysed run: parsed, scored and judged again in one job, and only it
         assert sorted(jobs) == sorted([("evaluate_analysed_run", "run=g01-focused-1"),
                                        ("aggregate_task", "task=focused"),
-                                       ("build_pool", ""), ("aggregate", ""), ("report", ""),
-                                       # the analyses that read the focused scores, the runs or the pool;
+                                       ("aggregate", ""), ("report", ""),
+                                       # the analyses that read the focused scores, the runs or the pool
+                                       # (pool_analyses builds the pool, as the pool analyses run);
                                        # not significance, which reads the thorough task's scores
                                        ("topic_sampling", ""), ("pool_sampling", ""), ("pool_analyses", ""),
-                                       ("swap_rates", ""), ("all", "")])
+                                       ("swap_rates", "")])
 
 
 def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign):
-    """A best-in-context run is pooled but not analysed: it changes the pool (build_pool and
-    the analyses of the pool re-run) but not the judged runs, so pool_sampling, the analysed
+    """A best-in-context run is pooled but not analysed: it changes the pool (the pool_analyses job,
+    which builds the pool when the pool analyses run, re-runs) but not the judged runs, so pool_sampling, the analysed
     runs' jobs and the analyses of the focused or thorough scores do not re-run, and only its task's
     table and curves are made again."""
     assert dry_run_jobs(campaign) == []
     with edited(campaign / "demo" / "runs" / "g01-best-in-context-1.xml", "<rsv>", "<rsv>0"):
         jobs = dry_run_jobs(campaign)
         assert sorted({r for r, _ in jobs}) == sorted(
-            {"evaluate_run", "aggregate_task", "build_pool", "pool_analyses", "aggregate", "report", "all"})
+            {"evaluate_run", "aggregate_task", "pool_analyses", "aggregate", "report"})
         assert {w for r, w in jobs if r in ("evaluate_run", "aggregate_task")} == {
             "run=g01-best-in-context-1", "task=best-in-context"}
 
@@ -318,7 +319,7 @@ def test_changed_analysis_config_reruns_only_that_analysis(campaign):
         jobs = dry_run_jobs(campaign)
         # the report pages of its tables come with it (table_pages): no job renders every table again;
         # the report's landing page states the config's digest, so it is written again (one cheap job)
-        assert sorted(jobs) == sorted([("swap_rates", ""), ("report", ""), ("all", "")])
+        assert sorted(jobs) == sorted([("swap_rates", ""), ("report", "")])
     finally:
         cfg_path.write_text(original)
 
@@ -728,8 +729,7 @@ def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(c
     shutil.copytree(campaign, wd, symlinks=True)
     res = wd / "results" / "demo"
     # in this order: a failed job's outputs are removed
-    readers = {"pool/pool.parquet": ("pool_analyses", "analysis/pool_depth.tsv"),
-               "scores/by_task/focused.parquet": ("aggregate", "scores/all.parquet")}
+    readers = {"scores/by_task/focused.parquet": ("aggregate", "scores/all.parquet")}
     old = {table: (res / table).read_bytes() for table in readers}
     run_file = wd / "demo" / "runs" / "g02-focused-1.xml"
     run_file.write_bytes(run_file.read_bytes() + b"\n")

@@ -1,28 +1,30 @@
 # Analyses over the cached parsed runs and scores (issue 5 and the papers' meta-evaluation).
 
 
-rule build_pool:
-    input:
-        runs=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
-    output:
-        pool=f"{RES}/pool/pool.parquet",
-        depths=f"{RES}/pool/depths.tsv",
-        pages=table_pages("pool_depths"),
-    log:
-        f"{LOGS}/build_pool.log",
-    benchmark:
-        f"{LOGS}/benchmarks/build_pool.tsv"
-    priority: EARLY
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        target=CAMPAIGN.pool.get("target"),
-        depth=CAMPAIGN.pool.get("depth"),
-        run_keys=lambda w: run_keys(POOL_RUNS),
-    script:
-        "../../scripts/build_pool.py"
+# the campaign's pool, in a job of its own unless the pool analyses run: their job writes it
+if not POOL_ANALYSES:
+
+    rule build_pool:
+        input:
+            runs=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
+        output:
+            **POOL_OUTPUTS,
+            pages=table_pages("pool_depths"),
+        log:
+            f"{LOGS}/build_pool.log",
+        benchmark:
+            f"{LOGS}/benchmarks/build_pool.tsv"
+        priority: EARLY
+        conda:
+            ENV
+        params:
+            code=CODE,
+            pages=page_sources,
+            target=CAMPAIGN.pool.get("target"),
+            depth=CAMPAIGN.pool.get("depth"),
+            run_keys=lambda w: run_keys(POOL_RUNS),
+        script:
+            "../../scripts/build_pool.py"
 
 
 # --- the meta-evaluation analyses; each has its own config under `analysis:` ---------------------
@@ -98,7 +100,8 @@ if "pool_sampling" in ANALYSES:
 
 
 # the analyses of the pool itself (pool_depth, leave_one_group_out), in one job as they read the
-# same judged runs and the same pool regenerated from the analysed runs
+# same judged runs and the same pool regenerated from the analysed runs; the job builds the
+# campaign's pool too (build_pool's work), from the pooled runs
 if POOL_ANALYSES:
 
     rule pool_analyses:
@@ -106,7 +109,7 @@ if POOL_ANALYSES:
             **ANALYSIS_TABLES,
             judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
             firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
-            pool=f"{RES}/pool/pool.parquet",
+            pooled=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
         output:
             **pool_analyses_outputs(),
         log:
@@ -117,13 +120,14 @@ if POOL_ANALYSES:
         conda:
             ENV
         params:
-            run_keys=lambda w: run_keys(ANALYSIS_RUNS),
+            run_keys=lambda w: run_keys(sorted(set(ANALYSIS_RUNS) | set(POOL_RUNS))),
             code=CODE,
-            table_runs=lambda w: analysis_tables_runs(pool=True),
+            table_runs=lambda w: analysis_tables_runs(),
             pages=page_sources,
             analyses=POOL_ANALYSES,
             cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
             pool_target=CAMPAIGN.pool.get("target"),
+            pool_depth=CAMPAIGN.pool.get("depth"),
         script:
             "../../scripts/pool_analyses.py"
 

@@ -35,8 +35,8 @@ except ImportError as e:
 # library re-runs the jobs it wrote, as a changed stage script does (Snakemake tracks those)
 CODE = code_fingerprint()
 
-# one conda environment for every rule, relative to the rule files (--sdm conda)
-ENV = "../envs/inexflow.yaml"
+# one conda environment for every rule (--sdm conda), also for the root Snakefile's rule
+ENV = str(workflow.source_path("../envs/inexflow.yaml"))
 
 # the schema of this workflow, also when it is used as a module from another directory
 SCHEMA = str(workflow.source_path("../schemas/config.schema.yaml"))
@@ -294,18 +294,6 @@ def all_scores_runs():
     }
 
 
-def pool_table_runs():
-    """{pool/pool.parquet: made_of}: build_pool's table, made from the pooled runs."""
-    return {f"{RES}/pool/pool.parquet": made_of(POOL_RUNS, settings=pool_settings())}
-
-
-def pool_settings():
-    """The settings the pool is made with (rule build_pool's params target and depth)."""
-    return settings_of(
-        {"pool": [CAMPAIGN.pool.get("target"), CAMPAIGN.pool.get("depth")]}
-    )
-
-
 def task_scores(task):
     """One evaluation task's scores in one table, written by aggregate_task. An analysis of
     that task reads it, so that a changed run of another task does not re-run the analysis.
@@ -348,6 +336,14 @@ def final_outputs():
         + cutoff_outputs()
         + [f"{RES}/report/tables/{name}.html" for name in report_tables()]
     )
+
+
+def report_waits_for():
+    """The final outputs (final_outputs) other than the report job's own."""
+    own = {f"{RES}/report.html", LANDING}
+    for v in analysis_summary_outputs().values():
+        own.update(map(str, v) if isinstance(v, list) else [str(v)])
+    return [f for f in final_outputs() if f not in own]
 
 
 def finished_message():
@@ -619,8 +615,13 @@ POOL_FIGURES = {
 }
 
 
+# the campaign's pool and its depth per topic (model.pool), written by the build_pool job, or by
+# the pool_analyses job when the pool analyses run: they read the same runs
+POOL_OUTPUTS = {"pool": f"{RES}/pool/pool.parquet", "depths": f"{RES}/pool/depths.tsv"}
+
+
 def pool_analyses_outputs():
-    """The outputs of the pool_analyses job, the tables (each named by its table), figures and
+    """The outputs of the pool_analyses job: the pool (POOL_OUTPUTS), then the tables (each named by its table), figures and
     report pages of each analysis in POOL_ANALYSES."""
     flag = report  # Snakemake's report() (snakefmt reads a line that starts with it as the directive)
     tables = [t for a in POOL_ANALYSES for t in ANALYSIS_REPORT[a][2]]
@@ -635,9 +636,10 @@ def pool_analyses_outputs():
         for k, (name, caption) in POOL_FIGURES[a].items()
     }
     return (
-        {t: f"{RES}/analysis/{t}.tsv" for t in tables}
+        POOL_OUTPUTS
+        | {t: f"{RES}/analysis/{t}.tsv" for t in tables}
         | figures
-        | {"pages": table_pages(*tables)}
+        | {"pages": table_pages("pool_depths", *tables)}
     )
 
 
@@ -752,11 +754,10 @@ def analysis_scores(*path):
     return task_scores(task) if task else []
 
 
-def analysis_tables_runs(pool=False):
-    """{table: made_of} of the analysis' assessment tables and, with ``pool``, of the pool
-    (pool_table_runs), for the analyses that re-judge the runs."""
-    tables = aset_tables_runs([ANALYSIS_ASET])
-    return tables | pool_table_runs() if pool else tables
+def analysis_tables_runs():
+    """{table: made_of} of the analysis' assessment tables, for the analyses that re-judge the
+    runs."""
+    return aset_tables_runs([ANALYSIS_ASET])
 
 
 def analysis_cfg(*keys):
