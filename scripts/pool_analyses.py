@@ -79,7 +79,9 @@ def logo(smk, log, judged, original, measures, relabel):
 
 
 def main(smk, log):
-    pool = write_pool(smk.input.pooled, smk.params.pool_target, smk.params.pool_depth, smk.output, log)
+    # the pooled runs' first positions: those of the analysed runs that are pooled, and the others
+    pooled = [p for p in [*smk.input.firstpos, *smk.input.pooled] if Path(p).stem in smk.params.pooled_runs]
+    pool = write_pool(pooled, smk.params.pool_target, smk.params.pool_depth, smk.output, log)
     judged = JudgedRuns.from_stage_inputs(smk.input)  # every analysed run as judge_run judged it
     measures, relabel = labelled(smk.params.cfg["measures"])
     log.info("%d runs judged on %d topics", len(judged.runs), len(judged.topics))

@@ -109,7 +109,13 @@ if POOL_ANALYSES:
             **ANALYSIS_TABLES,
             judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
             firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
-            pooled=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
+            # the other pooled runs' (each input once: Snakemake hashes every small input
+            # again for each output, docs/snakemake-upstream.md)
+            pooled=[
+                f"{RES}/firstpos/{r}.parquet"
+                for r in POOL_RUNS
+                if r not in ANALYSIS_RUNS
+            ],
         output:
             **pool_analyses_outputs(),
         log:
@@ -128,6 +134,7 @@ if POOL_ANALYSES:
             cfg=analysis_cfg("pool_depth_percents", "adaptive_pool"),
             pool_target=CAMPAIGN.pool.get("target"),
             pool_depth=CAMPAIGN.pool.get("depth"),
+            pooled_runs=POOL_RUNS,
         script:
             "../../scripts/pool_analyses.py"
 
