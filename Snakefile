@@ -31,38 +31,7 @@ onsuccess:
     print(finished_message())
 
 
-# the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page
-# and, with analyses, the summary of their tables (SUMMARY_INPUTS). The default target:
-# it waits for every other final output (the tables and figures it links to), so that the
-# campaign ends with it (its script is scripts/report.py)
-rule report:
+rule all:
     default_target: True
     input:
-        **SUMMARY_INPUTS,
-        finished=report_waits_for(),
-        summaries=summary_tables(),
-        correlation=f"{RES}/analysis/correlation.tsv",
-        depths=f"{RES}/pool/depths.tsv",
-    output:
-        **analysis_summary_outputs(),
-        html=f"{RES}/report.html",
-        landing=LANDING,
-    log:
-        f"{LOGS}/report.log",
-    benchmark:
-        f"{LOGS}/benchmarks/report.tsv"
-    conda:
-        ENV
-    params:
-        code=CODE,
-        pages=page_sources,
-        measures=ANALYSIS.get("measures"),
-        campaign=config["campaign"],
-        provenance=PROVENANCE,
-        headline=CAMPAIGN.correlation,
-        description=(
-            "scores per task, curves, ranking tables and the meta-evaluation analyses. "
-            "Every figure names the config keys it depends on."
-        ),
-    script:
-        "scripts/report.py"
+        final_outputs(),

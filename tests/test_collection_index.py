@@ -116,6 +116,52 @@ def test_the_plan_recorded_for_the_jobs_reads_back_only_for_its_collection_and_s
     assert sp.read_plan(plan, collection, None) is None
 
 
+def test_a_plan_checked_by_folders_is_reused_until_a_folder_changes(collection, tmp_path):
+    """collection_check: folders: the last plan stands while every folder is as it was and every
+    shard's list is in the cache; a document added, removed or moved in, a folder added, a list
+    missing, or a plan recorded without folders plans again. A document written in place is not
+    seen (what the setting trades for one stat per folder)."""
+    cache, plan = tmp_path / "cache", tmp_path / "plans" / "p.json"
+
+    def record():
+        folders = sp.folder_stamps(collection)
+        every = sp.plan_shards(collection, cache)
+        sp.write_plan(plan, collection, None, every, folders)
+        sp.write_members(cache, every)
+        return {s.key: s.number for s in every}
+
+    want = record()
+    assert set(sp.folder_stamps(collection)) == {"", "odd", *{str(Path(d).parent) for d in sp.list_documents(
+        collection)} - {"."}}
+    assert sp.unchanged_plan(plan, collection, None, cache) == want
+    assert sp.unchanged_plan(plan, collection, sp.DOCS_PER_SHARD + 1, cache) is None  # another size
+    doc = collection / "odd" / "x0.xml"
+    doc.write_text(doc.read_text() + " ")  # edited in place: the folder's time stays
+    assert sp.unchanged_plan(plan, collection, None, cache) == want
+    want = record()
+    for change in (lambda: write(collection / "odd" / "new.xml", "<a/>"),  # added
+                   lambda: (collection / "odd" / "new.xml").unlink(),  # removed
+                   lambda: write(collection / "sub" / "y.xml", "<a/>"),  # a new folder: its parent changes
+                   lambda: os.replace(tmp_path / "moved.xml", collection / "odd" / "x1.xml")):  # replaced by a move
+        write(tmp_path / "moved.xml", "<a>moved</a>")
+        change()
+        assert sp.unchanged_plan(plan, collection, None, cache) is None
+        want = record()
+        assert sp.unchanged_plan(plan, collection, None, cache) == want
+    os.remove(sp.members_path(cache, next(iter(want))))  # a shard's list pruned
+    assert sp.unchanged_plan(plan, collection, None, cache) is None
+    sp.write_plan(plan, collection, None, sp.plan_shards(collection, cache))  # recorded without folders
+    assert sp.unchanged_plan(plan, collection, None, cache) is None
+
+
+def test_schema_s_collection_checks_are_the_planner_s():
+    import yaml
+
+    schema = yaml.safe_load((Path(__file__).parents[1] / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    check = schema["properties"]["collection_check"]
+    assert tuple(check["enum"]) == sp.COLLECTION_CHECKS and check["default"] == sp.COLLECTION_CHECKS[0]
+
+
 def test_a_changed_or_added_document_changes_only_its_shard(collection, tmp_path):
     cache = tmp_path / "cache"
     before = {s.number: s.key for s in sp.plan_shards(collection, cache)}

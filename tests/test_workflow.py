@@ -252,7 +252,7 @@ def test_changed_run_reruns_only_its_jobs_and_aggregates(campaign):
                                        # (pool_analyses builds the pool, as the pool analyses run);
                                        # not significance, which reads the thorough task's scores
                                        ("topic_sampling", ""), ("pool_sampling", ""), ("pool_analyses", ""),
-                                       ("swap_rates", "")])
+                                       ("swap_rates", ""), ("all", "")])
 
 
 def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign):
@@ -264,7 +264,7 @@ def test_changed_run_of_another_task_leaves_the_analysed_tasks_analyses(campaign
     with edited(campaign / "demo" / "runs" / "g01-best-in-context-1.xml", "<rsv>", "<rsv>0"):
         jobs = dry_run_jobs(campaign)
         assert sorted({r for r, _ in jobs}) == sorted(
-            {"evaluate_run", "aggregate_task", "pool_analyses", "aggregate", "report"})
+            {"evaluate_run", "aggregate_task", "pool_analyses", "aggregate", "report", "all"})
         assert {w for r, w in jobs if r in ("evaluate_run", "aggregate_task")} == {
             "run=g01-best-in-context-1", "task=best-in-context"}
 
@@ -309,6 +309,25 @@ def test_a_changed_document_reindexes_only_its_shard(tmp_path):
     assert dry_run_jobs(tmp_path) == []
 
 
+def test_a_collection_checked_by_folders_sees_an_added_document_not_an_edit(tmp_path):
+    """collection_check: folders: a call reuses the last plan while the collection's folders are
+    as they were, so a document written in place is not seen (the documented trade); one added
+    changes its folder: the collection is planned again and only the added document's shard is
+    indexed."""
+    make_campaign(tmp_path, collection_shard_docs=11, collection_check="folders")  # 50 or 51 documents: 5 shards
+    p = snakemake(tmp_path, "--cores", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    collection = tmp_path / "demo" / "collection"
+    doc = collection / "1007.xml"
+    text = doc.read_text()
+    doc.write_text(text.replace("<p>", "<p>changed ", 1))
+    assert dry_run_jobs(tmp_path) == []
+    doc.write_text(text)
+    (collection / "9999.xml").write_text("<article><title>new</title><p>added</p></article>")
+    jobs = dry_run_jobs(tmp_path)
+    assert [r for r, _ in jobs].count("index_shard") == 1
+
+
 def test_changed_analysis_config_reruns_only_that_analysis(campaign):
     cfg_path = campaign / "config" / "config.yaml"
     original = cfg_path.read_text()
@@ -319,7 +338,7 @@ def test_changed_analysis_config_reruns_only_that_analysis(campaign):
         jobs = dry_run_jobs(campaign)
         # the report pages of its tables come with it (table_pages): no job renders every table again;
         # the report's landing page states the config's digest, so it is written again (one cheap job)
-        assert sorted(jobs) == sorted([("swap_rates", ""), ("report", "")])
+        assert sorted(jobs) == sorted([("swap_rates", ""), ("report", ""), ("all", "")])
     finally:
         cfg_path.write_text(original)
 

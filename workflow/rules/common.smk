@@ -18,10 +18,12 @@ try:
     from inexflow.io.content_keys import file_keys
     from inexflow.measures.registry import needs, table_cutoffs
     from inexflow.model.shard_plan import (
+        folder_stamps,
         plan_path,
         plan_shards,
         read_plan,
         shard_path,
+        unchanged_plan,
         write_members,
         write_plan,
     )
@@ -35,8 +37,8 @@ except ImportError as e:
 # library re-runs the jobs it wrote, as a changed stage script does (Snakemake tracks those)
 CODE = code_fingerprint()
 
-# one conda environment for every rule (--sdm conda), also for the root Snakefile's rule
-ENV = str(workflow.source_path("../envs/inexflow.yaml"))
+# one conda environment for every rule, relative to the rule files (--sdm conda)
+ENV = "../envs/inexflow.yaml"
 
 # the schema of this workflow, also when it is used as a module from another directory
 SCHEMA = str(workflow.source_path("../schemas/config.schema.yaml"))
@@ -76,26 +78,33 @@ def collection_shards():
     written the collection (a checkpoint). The main process records its plan in SHARD_PLAN; the
     processes that run its jobs (on a cluster each builds its job's part of the DAG again) read
     it there instead of listing and hashing the whole collection again, and each shard's
-    documents and keys beside the shards: the only list an index_shard job reads."""
+    documents and keys beside the shards: the only list an index_shard job reads. With
+    collection_check: folders the main process reuses its last plan while no folder of the
+    collection has changed (one stat per folder, not per document)."""
     if "plan" not in _SHARDS:
         if PLANNED:
             checkpoints.simulate_demo.get()
         per_shard = config["collection_shard_docs"]
-        plan = (
-            None
-            if workflow.is_main_process
-            else read_plan(SHARD_PLAN, COLLECTION, per_shard)
-        )
+        by_folders = config["collection_check"] == "folders"
+        if not workflow.is_main_process:
+            plan = read_plan(SHARD_PLAN, COLLECTION, per_shard)
+        elif by_folders:
+            plan = unchanged_plan(SHARD_PLAN, COLLECTION, per_shard, INDEX_CACHE)
+        else:
+            plan = None
         if plan is None:
             try:
+                # the folders as they are before the plan: a change while it is made is seen next time
+                folders = folder_stamps(COLLECTION) if by_folders else None
                 shards = plan_shards(COLLECTION, INDEX_CACHE, per_shard)
             except (
                 UsageError,
                 InputError,
-            ) as e:  # an unreadable document: one message, no Python stack
+                OSError,
+            ) as e:  # an unreadable document or folder: one message, no Python stack
                 raise WorkflowError(f"config collection: {e}") from None
             if workflow.is_main_process and not workflow.dryrun:
-                write_plan(SHARD_PLAN, COLLECTION, per_shard, shards)
+                write_plan(SHARD_PLAN, COLLECTION, per_shard, shards, folders)
                 write_members(INDEX_CACHE, shards)  # what each index_shard job reads
             plan = {s.key: s.number for s in shards}
         _SHARDS["plan"] = plan
@@ -336,14 +345,6 @@ def final_outputs():
         + cutoff_outputs()
         + [f"{RES}/report/tables/{name}.html" for name in report_tables()]
     )
-
-
-def report_waits_for():
-    """The final outputs (final_outputs) other than the report job's own."""
-    own = {f"{RES}/report.html", LANDING}
-    for v in analysis_summary_outputs().values():
-        own.update(map(str, v) if isinstance(v, list) else [str(v)])
-    return [f for f in final_outputs() if f not in own]
 
 
 def finished_message():

@@ -1,5 +1,5 @@
-# Campaign outputs that are not analyses: the cut-off tables (the score curves are drawn by
-# aggregate_task, the plain HTML report by the report job of the root Snakefile).
+# Campaign outputs that are not analyses: cut-off tables and the plain HTML report (the score
+# curves are drawn by aggregate_task).
 
 
 if CUTOFF_TASKS:
@@ -30,3 +30,36 @@ if CUTOFF_TASKS:
             },
         script:
             "../../scripts/cutoff_tables.py"
+
+
+# the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page
+# and, with analyses, the summary of their tables (SUMMARY_INPUTS)
+rule report:
+    input:
+        **SUMMARY_INPUTS,
+        summaries=summary_tables(),
+        correlation=f"{RES}/analysis/correlation.tsv",
+        depths=f"{RES}/pool/depths.tsv",
+    output:
+        **analysis_summary_outputs(),
+        html=f"{RES}/report.html",
+        landing=LANDING,
+    log:
+        f"{LOGS}/report.log",
+    benchmark:
+        f"{LOGS}/benchmarks/report.tsv"
+    conda:
+        ENV
+    params:
+        code=CODE,
+        pages=page_sources,
+        measures=ANALYSIS.get("measures"),
+        campaign=config["campaign"],
+        provenance=PROVENANCE,
+        headline=CAMPAIGN.correlation,
+        description=(
+            "scores per task, curves, ranking tables and the meta-evaluation analyses. "
+            "Every figure names the config keys it depends on."
+        ),
+    script:
+        "../../scripts/report.py"

@@ -270,26 +270,84 @@ def plan_path(cache, collection, campaign: str) -> str:
     return f"{cache}/plans/{campaign}-{where}.json"
 
 
-def write_plan(path, collection, per_shard: int | None, shards: list[Shard]) -> None:
+def write_plan(path, collection, per_shard: int | None, shards: list[Shard], folders: dict | None = None) -> None:
     """Record ``shards`` (the plan of ``collection`` at ``per_shard`` documents a shard) in
     ``path``, so that the processes that run the workflow's jobs (on a cluster, each builds the
     job's part of the DAG again) read the numbers and keys of the shards instead of listing and
-    hashing the whole collection again (:func:`read_plan`)."""
-    write_json({"collection": str(Path(collection).resolve()), "per_shard": per_shard or DOCS_PER_SHARD,
-                "shards": {s.key: s.number for s in shards}}, path)
+    hashing the whole collection again (:func:`read_plan`); with ``folders``, the collection's
+    folders as :func:`folder_stamps` found them before the plan was made, for
+    :func:`unchanged_plan`."""
+    plan = {"collection": str(Path(collection).resolve()), "per_shard": per_shard or DOCS_PER_SHARD,
+            "shards": {s.key: s.number for s in shards}}
+    write_json(plan | ({"folders": folders} if folders is not None else {}), path)
+
+
+def _read_plan(path, collection, per_shard: int | None) -> dict | None:
+    """The plan recorded at ``path`` for the same collection and shard size, else None."""
+    try:
+        plan = json.loads(Path(path).read_text(encoding="utf-8"))
+        same = (plan["collection"] == str(Path(collection).resolve())
+                and plan["per_shard"] == (per_shard or DOCS_PER_SHARD))
+        return plan if same else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def read_plan(path, collection, per_shard: int | None) -> dict[str, int] | None:
     """{shard key: shard number} as :func:`write_plan` recorded them for the same collection
     and shard size; None where there is no such plan (absent, unreadable, or made for another
     collection or size: the caller plans then)."""
+    plan = _read_plan(path, collection, per_shard)
     try:
-        plan = json.loads(Path(path).read_text(encoding="utf-8"))
-        same = (plan["collection"] == str(Path(collection).resolve())
-                and plan["per_shard"] == (per_shard or DOCS_PER_SHARD))
-        return {str(k): int(n) for k, n in plan["shards"].items()} if same else None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {str(k): int(n) for k, n in plan["shards"].items()} if plan else None
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
+
+
+# how the workflow notices a changed collection on each call (the config's collection_check; its
+# schema's default is the first): every document's file stat-ed (a document added, removed,
+# replaced or edited in place is seen), or only the folders (one added, removed or moved in or
+# out changes its folder's modification time; one edited in place does not)
+COLLECTION_CHECKS = ("files", "folders")
+
+
+def folder_stamps(collection) -> dict[str, list[int]]:
+    """{folder relative to ``collection`` ("" for itself): [inode, mtime_ns, ctime_ns]} of every
+    folder of the collection: a folder's modification time changes when an entry is added to
+    it, removed or renamed (a file moved in or out, a subfolder made), not when a file in it is
+    written in place. Reads only the folders' entries' types, no document's ``stat``."""
+    root = Path(collection)
+    out = {}
+    for here, subfolders, _ in os.walk(root):
+        subfolders.sort()
+        st, rel = os.stat(here), Path(here).relative_to(root).as_posix()
+        out["" if rel == "." else rel] = [st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+    return out
+
+
+def unchanged_plan(path, collection, per_shard: int | None, cache) -> dict[str, int] | None:
+    """{shard key: shard number} of the plan at ``path`` (:func:`write_plan` with ``folders``)
+    when every folder it recorded is still as it was, no folder was added (its parent's time
+    changed) and every shard's list of documents is still in the cache folder ``cache``;
+    else None, and the caller plans again. One ``stat`` per folder instead of one per
+    document: a document edited in place is not seen (the config's ``collection_check:
+    folders``, for a collection that never changes)."""
+    plan = _read_plan(path, collection, per_shard)
+    folders = plan.get("folders") if plan else None
+    if not isinstance(folders, dict) or not folders:
+        return None
+    root = Path(collection)
+    for rel, stamp in folders.items():
+        try:
+            st = os.stat(root / rel)
+        except OSError:
+            return None
+        if [st.st_ino, st.st_mtime_ns, st.st_ctime_ns] != stamp:
+            return None
+    shards = read_plan(path, collection, per_shard)
+    if not shards or not all(os.path.exists(members_path(cache, k)) for k in shards):
+        return None
+    return shards
 
 
 def unused_files(cache) -> tuple[list[Path], int, int]:
