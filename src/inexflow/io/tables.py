@@ -122,7 +122,8 @@ def read_codes(path, coded, plain=()) -> dict:
 
     out = {}
     with cached_table(path):
-        t = pq.read_table(path, columns=[*coded, *plain], read_dictionary=list(coded)).unify_dictionaries()
+        # the file read directly: pq.read_table goes through pyarrow.dataset (0.05 s to import, more per file)
+        t = pq.ParquetFile(path, read_dictionary=list(coded)).read(columns=[*coded, *plain]).unify_dictionaries()
         for c in coded:
             col = t.column(c).combine_chunks()
             if col.null_count:
