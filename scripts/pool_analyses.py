@@ -31,10 +31,10 @@ from inexflow.io.tables import read_parquet_metadata, write_tsv
 from inexflow.model.pool import LazyTables, leave_group_out_entries, regenerated_entries
 
 
-def pool_depth(smk, log, judged, original, source, measures, relabel):
+def pool_depth(smk, log, judged, original, source, measures, relabel, analysed):
     """Pal et al.: the pool regenerated from the analysed runs (depth in articles), cut at d_Q(X) per topic."""
     cfg, out = smk.params.cfg, smk.output
-    regenerated = regenerated_entries(smk.input.firstpos)
+    regenerated = regenerated_entries(analysed)
     levels = depth_levels(regenerated, {t: len(d) for t, d in original.items()}, cfg["pool_depth_percents"])
     dep = relabel(depth_reduction(judged, measures, regenerated, levels, cfg["pool_depth_percents"]))
     write_tsv(dep, out.pool_depth)
@@ -54,14 +54,13 @@ def pool_depth(smk, log, judged, original, source, measures, relabel):
     write_tsv(relabel(summary), out.adaptive_pool_summary)
 
 
-def logo(smk, log, judged, original, measures, relabel):
+def logo(smk, log, judged, original, measures, relabel, analysed):
     """Pal et al.'s leave-one-group-out: per run and per topic, the change of each measure when the run's group is
     left out of the pool, the significance of the change, the paper's tables and the histogram."""
     out = smk.output
     groups = {Path(p).stem: read_parquet_metadata(p)["participant"] for p in smk.input.judged}
     # the analysed runs' entry depths in articles with and without each group, read one run at a time
-    entries = leave_group_out_entries(LazyTables({Path(p).stem: p for p in smk.input.firstpos}), groups, cached=True,
-                                      articles=True)
+    entries = leave_group_out_entries(analysed, groups, cached=True, articles=True)
     per_run, per_query = leave_one_group_out(judged, entries, groups, measures, {t: len(d) for t, d in original.items()})
     log.info("%d groups, %d runs", len(entries.gnames), len(judged.runs))
     per_run, per_query = relabel(per_run), relabel(per_query)
@@ -86,10 +85,12 @@ def main(smk, log):
     measures, relabel = labelled(smk.params.cfg["measures"])
     log.info("%d runs judged on %d topics", len(judged.runs), len(judged.topics))
     original, source = original_pools(judged, pool)
+    # the analysed runs' first positions, read once for both analyses (their depths in articles kept)
+    analysed = LazyTables({Path(p).stem: p for p in smk.input.firstpos}, keep_keys=True)
     if "pool_depth" in smk.params.analyses:
-        pool_depth(smk, log, judged, original, source, measures, relabel)
+        pool_depth(smk, log, judged, original, source, measures, relabel, analysed)
     if "leave_one_group_out" in smk.params.analyses:
-        logo(smk, log, judged, original, measures, relabel)
+        logo(smk, log, judged, original, measures, relabel, analysed)
 
 
 run_stage(main, snakemake)  # noqa: F821

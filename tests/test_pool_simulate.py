@@ -202,7 +202,7 @@ def test_simulate_command_defaults_are_the_simulation_configs():
     assert (cfg.n_docs, cfg.max_runs, cfg.n_topics) == (7, 3, SimulationConfig().n_topics)
 
 
-def test_depth_in_articles_is_the_rank_among_a_runs_distinct_documents(tmp_path):
+def test_depth_in_articles_is_the_rank_among_a_runs_distinct_documents(tmp_path, monkeypatch):
     """Pal et al. count pool depth "in terms of articles": a run's top d are its first d
     distinct documents. By hand, then against pandas on random runs, in every pooling path
     (entries in memory and from files, the pools without each group)."""
@@ -245,6 +245,18 @@ def test_depth_in_articles_is_the_rank_among_a_runs_distinct_documents(tmp_path)
     for g in "ABC":
         w = entries_from_first_positions({n: t for n, t in ranked.items() if groups[n] != g})
         assert loo[g].sort_values(key).reset_index(drop=True).equals(w.sort_values(key).reset_index(drop=True))
+    # tables that keep their keys: read once for the regenerated pool and the pools without each group
+    import inexflow.model.pool as pool_module
+
+    read = []
+    real = pool_module.read_codes
+    monkeypatch.setattr(pool_module, "read_codes", lambda path, *a: read.append(path) or real(path, *a))
+    kept = LazyTables(paths, keep_keys=True)
+    assert pool_module.regenerated_entries(kept).equals(want)
+    again = leave_group_out_entries(kept, groups, cached=True, articles=True)
+    assert sorted(read) == sorted(paths.values())  # each file once
+    for g in "ABC":
+        assert again[g].equals(loo[g])
 
 
 def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_time(tmp_path):

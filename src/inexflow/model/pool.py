@@ -80,11 +80,14 @@ def entries_from_first_positions(firstpos, articles: bool = False) -> pd.DataFra
                          "doc": np.asarray(docs, dtype=object)[uniq & 0xFFFFFFFF], "entry": entry})
 
 
-def regenerated_entries(paths) -> pd.DataFrame:
+def regenerated_entries(firstpos) -> pd.DataFrame:
     """Pal et al.'s pool regenerated from some runs (the analysed ones): the entry depths in
-    articles (:func:`entries_from_first_positions`) of the first-positions tables at
-    ``paths``, each named by its file (``firstpos/RUN.parquet``) and read one at a time."""
-    return entries_from_first_positions(LazyTables({Path(p).stem: p for p in paths}), articles=True)
+    articles (:func:`entries_from_first_positions`) of their first-positions tables
+    ``firstpos`` (a :class:`LazyTables` of ``firstpos/RUN.parquet`` files, read one at a time,
+    or paths of such files)."""
+    if not isinstance(firstpos, Mapping):
+        firstpos = LazyTables({Path(p).stem: p for p in firstpos})
+    return entries_from_first_positions(firstpos, articles=True)
 
 
 class LazyTables(Mapping):
@@ -92,11 +95,15 @@ class LazyTables(Mapping):
     time it is asked for, and not kept: stages pass the runs' tables this way so that at most
     one is in memory. Read from parquet, the ``topic`` and ``doc`` columns of a first-positions
     table come as categoricals (:func:`~inexflow.io.tables.read_parquet`), which the pooling
-    functions here factorise at no cost."""
+    functions here factorise at no cost. With ``keep_keys``, the integer arrays the pooling
+    functions make of the tables (one key and one position per row) are kept for the next
+    function that pools the same runs the same way (Pal et al.'s regenerated pool and the
+    leave-one-group-out pools are both made of the analysed runs' depths in articles)."""
 
-    def __init__(self, paths: dict, reader=None):
+    def __init__(self, paths: dict, reader=None, keep_keys: bool = False):
         self.paths = dict(paths)
         self.reader = reader
+        self.kept: dict | None = {} if keep_keys else None
 
     def __getitem__(self, name):
         if self.reader is not None:
@@ -114,7 +121,11 @@ def _first_position_keys(firstpos, names, articles: bool = False):
     """One pass over the tables ``names`` of ``firstpos``: every row's (topic, doc) as one
     int64 key (topic number << 32 | doc number, both numbered in order of first appearance),
     its position (with ``articles``, its rank in articles, :func:`article_ranks`), the topic
-    and doc names, and each table's row count. Only integer arrays are kept."""
+    and doc names, and each table's row count. Only integer arrays are kept (and kept for the
+    next call on the same :class:`LazyTables`, when it keeps them)."""
+    memo = firstpos.kept if isinstance(firstpos, LazyTables) else None
+    if memo is not None and (tuple(names), articles) in memo:
+        return memo[tuple(names), articles]
     tid: dict[str, int] = {}
     did: dict[str, int] = {}
     keys, pos, counts = [], [], []
@@ -134,7 +145,10 @@ def _first_position_keys(firstpos, names, articles: bool = False):
     del keys[:]  # each run's parts freed before the next concatenation: memory peaks lower
     all_pos = _concat(pos)
     del pos[:]
-    return all_keys, all_pos, list(tid), list(did), counts
+    out = all_keys, all_pos, list(tid), list(did), counts
+    if memo is not None:
+        memo[tuple(names), articles] = out
+    return out
 
 
 def _coded(firstpos, name) -> tuple:
