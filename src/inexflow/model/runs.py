@@ -121,23 +121,26 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
     if collection is None:
         return run
     res = run.results
-    no_xpath = (res["xpath"] == "").to_numpy()
-    el, whole = ~no_xpath, no_xpath & (res["length"] < 0).to_numpy()
+    # the documents and xpaths as codes (the reader's, else factorised here): every lookup is
+    # made once per distinct value, then spread to the results
+    (doc_i, doc_u), (xp_i, xp_u) = (run.codes(c) or pd.factorize(res[c]) for c in ("doc", "xpath"))
+    doc_u, xp_u = np.asarray(doc_u, dtype=object), np.asarray(xp_u, dtype=object)
+    no_xpath = (xp_u == "")[xp_i]
+    length = res["length"].to_numpy()
+    el, whole = ~no_xpath, no_xpath & (length < 0)
     if not (el.any() or whole.any()):
         return run
-    docs = res["doc"].to_numpy(dtype=object)
-    found = _Extents(pa.array(docs[el], pa.string()), pa.array(res["xpath"].to_numpy(dtype=object)[el], pa.string()),
-                     pa.array(docs[whole], pa.string()))
-    wanted = list(dict.fromkeys(docs[el | whole]))
+    found = _Extents(pa.array(doc_u, pa.string()), doc_i[el], pa.array(xp_u, pa.string()), xp_i[el], doc_i[whole])
+    wanted = pd.unique(doc_i[el | whole])  # the codes of the documents looked up, in order of first appearance
     parsed = parsed if parsed is not None else ParsedDocuments(collection, index, max_rows=0)
-    for keys in parsed.holding(wanted):
+    for keys in parsed.holding(doc_u[wanted].tolist()):
         found.use(keys)
     for table in tables:
         found.use(_IndexKeys(table))
-    missing = [d for d in wanted if d not in found.seen]
+    missing = doc_u[wanted[~found.held[wanted]]].tolist()
     if missing:
         found.use(parsed.parse(missing))
-    res = res.copy()
+    offset, length = res["offset"].to_numpy().copy(), length.copy()
     if el.any():
         bad = found.start < 0
         if bad.any():
@@ -145,12 +148,12 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
             raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not "
                              f"exist in the collection document ({int(bad.sum())} unresolvable results)",
                              "the xpath of an element of that document")
-        res.loc[el, "offset"] = found.start
-        res.loc[el, "length"] = found.end - found.start
+        offset[el], length[el] = found.start, found.end - found.start
     if whole.any():
-        res.loc[whole, "offset"] = 0
-        res.loc[whole, "length"] = found.root_end
-    run.results = res
+        offset[whole], length[whole] = 0, found.root_end
+    codes = {c: run.codes(c) for c in ("topic",) if run.codes(c) is not None}
+    run.results = res.assign(offset=offset, length=length)
+    run.attach_codes({**codes, "doc": (doc_i, doc_u), "xpath": (xp_i, xp_u)})  # no result moved
     return run
 
 
@@ -217,30 +220,34 @@ class _IndexKeys:
 
 
 class _Extents:
-    """The character ranges of elements (doc, xpath) and the lengths of whole documents, filled
-    in from index tables one at a time (:func:`resolve_extents`)."""
+    """The character ranges of elements (documents ``doc_codes`` of ``docs``, xpaths
+    ``xpath_codes`` of ``xpaths``) and the lengths of whole documents (``whole_codes`` of
+    ``docs``), filled in from index tables one at a time (:func:`resolve_extents`); each
+    document and xpath is looked up once per table."""
 
-    def __init__(self, doc: pa.Array, xpath: pa.Array, whole: pa.Array):
-        self.doc, self.xpath, self.whole = doc, xpath, whole
-        self.start = np.full(len(doc), -1, dtype=np.int64)
-        self.end = np.full(len(doc), -1, dtype=np.int64)
-        self.root_end = np.full(len(whole), -1, dtype=np.int64)
-        self.seen: set[str] = set()
+    def __init__(self, docs: pa.Array, doc_codes, xpaths: pa.Array, xpath_codes, whole_codes):
+        self.docs, self.xpaths = docs, xpaths
+        self.doc_codes, self.xpath_codes, self.whole_codes = doc_codes, xpath_codes, whole_codes
+        self.start = np.full(len(doc_codes), -1, dtype=np.int64)
+        self.end = np.full(len(doc_codes), -1, dtype=np.int64)
+        self.root_end = np.full(len(whole_codes), -1, dtype=np.int64)
+        self.held = np.zeros(len(docs), dtype=bool)  # the documents some table used holds
 
     def use(self, keys: _IndexKeys):
         if not keys.rows:
             return
-        self.seen.update(keys.names)
-        rd = _positions(self.doc, keys.doc_names)
-        rx = _positions(self.xpath, keys.x_names)
+        doc_at = _positions(self.docs, keys.doc_names)
+        self.held |= doc_at >= 0
+        rd = doc_at[self.doc_codes]
+        rx = _positions(self.xpaths, keys.x_names)[self.xpath_codes]
         ok = np.flatnonzero((rd >= 0) & (rx >= 0) & (self.start < 0))
         if len(ok):
             at = keys.lookup.get_indexer(rd[ok] * keys.width + rx[ok])
             hit = at >= 0
             self.start[ok[hit]] = keys.start[at[hit]]
             self.end[ok[hit]] = keys.end[at[hit]]
-        if len(self.whole):
-            at = _positions(self.whole, keys.doc_names)
+        if len(self.whole_codes):
+            at = doc_at[self.whole_codes]
             fill = (at >= 0) & (self.root_end < 0)
             self.root_end[fill] = keys.root_end[at[fill]]
 
