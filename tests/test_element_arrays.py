@@ -1,12 +1,14 @@
-"""The element families' lookups prepared once per session against the joins they replace, on
-seeded recall-bases and runs: the same gains, the same score tables."""
+"""The element families' array core (inexflow.measures.element_arrays: lookups by the results'
+codes, prepared once per session; the nesting test) against the joins and walks they replace,
+on seeded recall-bases and runs: the same gains, the same score tables."""
 import numpy as np
 import pandas as pd
 import pytest
 
 from inexflow.measures import bepd, hixeval, xcg
-from inexflow.measures.context import row_index
-from inexflow.measures.cutoff import any_overlapping, overlapping_flags
+from inexflow.measures.cutoff import overlapping_flags
+from inexflow.measures.element_arrays import ELEMENT_KEYS, any_nested, frame_codes, row_index
+from inexflow.measures.overlap import AssessedDocuments, DocumentState, focused_gains
 from inexflow.measures.session import Session
 from inexflow.model.assessments import read_assessments
 from inexflow.model.options import Options
@@ -29,13 +31,42 @@ def seeded_gains(seed, n=400):
 def test_gains_looked_up_as_joined(seed):
     results, rb = seeded_gains(seed)
     joined = xcg.thorough_gains(results, rb)
-    index = row_index(rb, xcg.ELEMENT_KEYS)
+    index = row_index(rb, ELEMENT_KEYS)
     assert index is not None
     looked_up = xcg.thorough_gains(results, rb, index)
     assert looked_up.dtype == joined.dtype and np.array_equal(looked_up, joined)
+    # by codes numbered otherwise than the recall-base's (the run's own, values it lacks included)
+    shuffled = results.sample(frac=1, random_state=seed).reset_index(drop=True)
+    assert np.array_equal(xcg.thorough_gains(shuffled, rb, index, frame_codes(shuffled)), xcg.thorough_gains(shuffled, rb))
     assert (joined > 0).any() and (joined == 0).any()
-    assert row_index(pd.concat([rb, rb.iloc[:1]]), xcg.ELEMENT_KEYS) is None  # an element listed twice: joined
-    assert not xcg.thorough_gains(results, rb.iloc[:0], row_index(rb.iloc[:0], xcg.ELEMENT_KEYS)).any()
+    assert row_index(pd.concat([rb, rb.iloc[:1]]), ELEMENT_KEYS) is None  # an element listed twice: joined
+    assert not xcg.thorough_gains(results, rb.iloc[:0], row_index(rb.iloc[:0], ELEMENT_KEYS)).any()
+
+
+def walked_gains(results, rb, alpha):
+    """rv_norm as every result is walked in rank order, each (topic, doc) found by its strings."""
+    states, out = {}, np.zeros(len(results))
+    groups = rb.groupby(["topic", "doc"], sort=False).indices
+    for i, (t, d, x) in enumerate(zip(*(results[c].tolist() for c in ELEMENT_KEYS))):
+        if (t, d) in groups:
+            rows = groups[(t, d)]
+            st = states.setdefault((t, d), DocumentState(*(rb[c].to_numpy()[rows].tolist()
+                                                          for c in ("xpath", "gain", "size", "ideal"))))
+            out[i] = st.take(x, alpha)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_focused_gains_walk_only_assessed_documents(seed):
+    rng = np.random.default_rng(100 + seed)
+    results, rb = seeded_gains(seed, 600)
+    rb = rb.assign(gain=rb["gain"].fillna(0.5), size=rng.integers(5, 50, len(rb)), ideal=rng.random(len(rb)) < 0.5)
+    alpha = float(rng.choice([0.0, 0.5, 1.0]))
+    want = walked_gains(results, rb, alpha)
+    documents = AssessedDocuments(rb)
+    assert np.array_equal(focused_gains(results, rb, alpha, documents=documents, codes=frame_codes(results)), want)
+    assert np.array_equal(focused_gains(results, rb, alpha), want)
+    assert (want > 0).any()
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +86,9 @@ def test_families_score_as_with_the_joins(campaign, monkeypatch, task, families)
     assert runs
     new = Session.build(assessed, task, families, options, str(campaign / "collection"))
     got = [new.score(read_run(r, task=task)) for r in runs * 2]
-    for module in (xcg, hixeval):  # every lookup joined, as before
+    for module in (xcg, hixeval, bepd):  # every lookup joined, as before
         monkeypatch.setattr(module, "row_index", lambda frame, keys: None)
-    monkeypatch.setattr(bepd, "bep_table", lambda beps: None)
-    monkeypatch.setattr(hixeval, "any_overlapping", lambda *columns: True)  # every run's elements walked
+    monkeypatch.setattr(hixeval, "any_nested", lambda codes: True)  # every run's elements walked
     old = Session.build(assessed, task, families, options, str(campaign / "collection"))
     for r, table in zip(runs * 2, got):
         pd.testing.assert_frame_equal(table, old.score(read_run(r, task=task)))
@@ -72,7 +102,7 @@ def brute_overlap(groups, docs, xpaths) -> bool:
 
 
 @pytest.mark.parametrize("seed", range(200))
-def test_any_overlapping_as_pairwise_and_as_the_flags(seed):
+def test_any_nested_as_pairwise_and_as_the_flags(seed):
     rng = np.random.default_rng(seed)
     steps = ["a", "a", "ab", "a-b", "a.b", "a[1]", "a[10]"]  # the traps: a is a prefix of ab, a-b, a.b
     n = int(rng.integers(1, 12))
@@ -80,7 +110,7 @@ def test_any_overlapping_as_pairwise_and_as_the_flags(seed):
     docs = rng.choice(["d1", "d2", "d1-x"], n).astype(object)
     groups = rng.choice(["1", "2"], n).astype(object)
     want = brute_overlap(groups, docs, xpaths)
-    assert any_overlapping(groups, docs, xpaths) == want
+    assert any_nested(frame_codes(pd.DataFrame({"topic": groups, "doc": docs, "xpath": xpaths}))) == want
     assert want == any(overlapping_flags(docs[groups == g], xpaths[groups == g]).any() for g in set(groups))
 
 
@@ -95,12 +125,14 @@ def test_article_sums_as_the_groupby(seed):
         m["rsize"] = m["rsize"] / 7
     arts = m.groupby(["topic", "doc"], sort=False).agg(rel=("rsize", "sum"), ret=("size", "sum"),
                                                         trel=("trel", "first")).reset_index()
-    topic, rel, ret, trel = hixeval.article_sums(*(m[c].to_numpy() for c in ("topic", "doc", "rsize", "size", "trel")))
-    assert list(topic) == list(arts["topic"])
+    codes = frame_codes(m, ["topic", "doc"])
+    topic, rel, ret, trel = hixeval.article_sums(codes["topic"][0], codes["doc"][0],
+                                                 *(m[c].to_numpy() for c in ("rsize", "size", "trel")))
+    assert list(codes["topic"][1][topic]) == list(arts["topic"])
     for got, want in ((rel, arts["rel"]), (ret, arts["ret"]), (trel, arts["trel"])):
         assert np.array_equal(got, want.to_numpy(np.float64))
 
 
 def test_article_sums_of_no_results():
-    none, no_values = np.array([], dtype=object), np.array([], dtype=np.float64)
+    none, no_values = np.array([], dtype=np.int64), np.array([], dtype=np.float64)
     assert all(len(a) == 0 for a in hixeval.article_sums(none, none, no_values, no_values, no_values))

@@ -36,6 +36,7 @@ import pandas as pd
 from inexflow.errors import InputError
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.element_arrays import joined_values, result_codes, row_index
 from inexflow.measures.registry import EPRUM_RECALL_PERCENTS, bepd_measure_names, recall_level
 from inexflow.measures.topicset import scored_topics
 
@@ -98,11 +99,6 @@ def eprum_at_ranks(probs: np.ndarray, n_targets: int, ks) -> list[float]:
     return out
 
 
-def bep_table(beps: pd.Series) -> dict | None:
-    """:func:`bep_offsets` as a dict (topic, doc) -> offset, or None where a pair is listed twice."""
-    return dict(zip(beps.index.tolist(), beps.to_numpy(np.float64).tolist())) if beps.index.is_unique else None
-
-
 def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     beps = ctx.memo("bep offsets", lambda: bep_offsets(ctx))
     docs = ctx.assessments.documents
@@ -121,12 +117,14 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
         r = res[res["offset"] < 0].iloc[0]
         raise InputError(run.source, f"line {r.line}", f"result {r.doc}{r.xpath} has no character offset",
                          "a collection directory to convert xpaths")
-    table = ctx.memo("bep table", lambda: bep_table(beps))
+    # each result's BEP: the (topic, doc) rows of the BEP table looked up by the results' codes
+    # (joined where a pair is listed twice)
+    table = ctx.memo("bep rows", lambda: row_index(beps.index.to_frame(index=False), ["topic", "doc"]))
     if table is None:
         bep = beps.reindex(pd.MultiIndex.from_frame(res[["topic", "doc"]])).to_numpy(np.float64)
     else:
-        get, nan = table.get, float("nan")
-        bep = np.fromiter((get(k, nan) for k in zip(res["topic"].to_numpy(), res["doc"].to_numpy())), np.float64, len(res))
+        bep = joined_values(beps.to_numpy(np.float64), table.rows(result_codes(run, res, columns=["topic", "doc"])),
+                            np.nan)
     dist = np.abs(res["offset"].to_numpy(np.float64) - bep)
     groups = res.groupby("topic", sort=False).indices
     names = bepd_measure_names({"bepd_a": a_values, "cutoffs": ks})[1:]

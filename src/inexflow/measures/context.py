@@ -76,31 +76,6 @@ def tidy_columns(topics: list[str], quant: str, columns: dict[str, np.ndarray], 
                          "measure": pd.Series(measure, dtype=object), "value": value})
 
 
-def row_index(frame: pd.DataFrame, keys: list[str]) -> dict | None:
-    """Each row's position in ``frame`` by the tuple of its ``keys`` columns: the lookup of a
-    left join on them, made once for the runs of a session (:func:`matching_rows`); None where
-    two rows share keys (a join would repeat the row joined to them)."""
-    index = {k: i for i, k in enumerate(zip(*(frame[c].to_numpy() for c in keys)))}
-    return index if len(index) == len(frame) else None
-
-
-def matching_rows(frame: pd.DataFrame, keys: list[str], index: dict) -> np.ndarray:
-    """For each row of ``frame``, the row of ``index`` (:func:`row_index`) with the same
-    ``keys``, -1 where none has them."""
-    get = index.get
-    return np.fromiter((get(k, -1) for k in zip(*(frame[c].to_numpy() for c in keys))), np.int64, len(frame))
-
-
-def joined_values(values: np.ndarray, at: np.ndarray, default: float) -> np.ndarray:
-    """``values`` at the rows ``at`` (:func:`matching_rows`) as floats, ``default`` where there
-    is no row or the value is missing (a left join's column with its gaps filled)."""
-    out = np.full(len(at), default, dtype=np.float64)
-    ok = at >= 0
-    v = np.asarray(values, dtype=np.float64)[at[ok]]
-    out[ok] = np.where(np.isnan(v), default, v)
-    return out
-
-
 def element_results(run, family: str) -> pd.DataFrame:
     """The element results (those with an XPath) of ``run``, which the element families score:
     a run with results but no element among them (a passage or document run) is an
