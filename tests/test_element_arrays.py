@@ -136,3 +136,27 @@ def test_article_sums_as_the_groupby(seed):
 def test_article_sums_of_no_results():
     none, no_values = np.array([], dtype=np.int64), np.array([], dtype=np.float64)
     assert all(len(a) == 0 for a in hixeval.article_sums(none, none, no_values, no_values, no_values))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_means_batched_as_one_measure_at_a_time(seed):
+    """catalogue.mean_rows on columns (the mean measures as rows of one matrix) gives the bits of
+    each measure's mean taken alone, as on one dict per topic."""
+    from inexflow.measures.catalogue import mean_rows
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    names = ["MAep", "iMAep", "Q", "nxCG[5]"]
+    per = [{m: float(v) for m, v in zip(names, rng.random(4) * rng.choice([1e-3, 1.0, 1e5]))} for _ in range(n)]
+    columns = {m: np.asarray([p[m] for p in per]) for m in names}
+    assert mean_rows("xcg", "gen", columns, [*names, "num_q"]) == mean_rows("xcg", "gen", per, [*names, "num_q"])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_topic_rows_as_the_groupby(seed):
+    from inexflow.measures.element_arrays import topic_rows
+
+    results, _ = seeded_gains(seed)
+    want = results.groupby("topic", sort=False).indices
+    got = topic_rows(frame_codes(results))
+    assert list(got) == list(want) and all(np.array_equal(got[t], want[t]) for t in want)

@@ -30,13 +30,15 @@ level is first reached, as the paper requires; the 100 recall levels are those o
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.measures.catalogue import aggregate
+from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy
-from inexflow.measures.element_arrays import joined_values, result_codes, row_index
+from inexflow.measures.element_arrays import joined_values, result_codes, row_index, topic_rows
 from inexflow.measures.registry import EPRUM_RECALL_PERCENTS, bepd_measure_names, recall_level
 from inexflow.measures.topicset import scored_topics
 
@@ -126,26 +128,28 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
         bep = joined_values(beps.to_numpy(np.float64), table.rows(result_codes(run, res, columns=["topic", "doc"])),
                             np.nan)
     dist = np.abs(res["offset"].to_numpy(np.float64) - bep)
-    groups = res.groupby("topic", sort=False).indices
+    groups = topic_rows(result_codes(run, res, columns=["topic"]))
     names = bepd_measure_names({"bepd_a": a_values, "cutoffs": ks})[1:]
+    # s(x, b) of every result for each A at once (elementwise: the same values as per topic)
+    unreached, near = np.isnan(dist), np.nan_to_num(dist)
+    base = {a: np.where(unreached, 0.0, a * L / (a * L + near)) for a in a_values}
     rows, per = [], {m: [] for m in names}
     point_names = {a: [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in RECALL_LEVELS] for a in a_values}
     for t in topics:
         idx = groups.get(t, np.zeros(0, dtype=np.int64))
         for a in a_values:
-            s = np.where(np.isnan(dist[idx]), 0.0, a * L / (a * L + np.nan_to_num(dist[idx])))
+            s = base[a][idx]
             curve = eprum_curve(s, n_bep[t])
             vals = {f"BEPD[{a:g}]": float(s.sum() / n_bep[t]), f"EPRUM[{a:g}]": float(curve.mean())}
             vals.update({f"EPRUM[{a:g}]@[{k}]": v for k, v in zip(ks, eprum_at_ranks(s, n_bep[t], ks))})
-            points = dict(zip(point_names[a], curve.tolist()))
             for m, v in vals.items():
                 rows.append((t, "bep", m, v))
                 per[m].append(v)
-            for m, v in points.items():  # the graph: per topic only with per_topic_curves, its means always
-                if keep_curves:
-                    rows.append((t, "bep", m, v))
+            if keep_curves:  # the graph: per topic only with per_topic_curves, its means always
+                rows.extend(zip(repeat(t), repeat("bep"), point_names[a], curve.tolist()))
+            for m, v in zip(point_names[a], curve.tolist()):
                 per[m].append(v)
     if topics:
         rows.append(("all", "bep", "num_q", float(len(topics))))
-        rows.extend(("all", "bep", m, aggregate("bepd", m, per[m])) for m in names)
+        rows.extend(mean_rows("bepd", "bep", {m: np.asarray(v, dtype=np.float64) for m, v in per.items()}, names))
     return tidy(rows)

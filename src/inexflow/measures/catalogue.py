@@ -103,7 +103,7 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
     :func:`per_topic_name`). ``qrels_values`` holds the values over every qrels topic of the
     measures aggregated by ``qrels_sum``. No topic, no rows."""
     names = list(names)
-    batched = {}
+    batched = {"tool_mean": {}, "mean": {}}
     if isinstance(per, dict):
         def column(key):
             return per[key].tolist()
@@ -112,7 +112,13 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
         tool = [per_topic_name(n) for n in names if aggregator(family, n) == "tool_mean"]
         if tool and count:
             sums = np.cumsum(np.column_stack([np.asarray(per[k], np.float64) for k in tool]), axis=0)[-1] / count
-            batched = dict(zip(tool, sums.tolist()))
+            batched["tool_mean"] = dict(zip(tool, sums.tolist()))
+        # the mean columns at once: each a row of one C-ordered matrix, whose means along the rows
+        # are numpy's pairwise sums of each row, as np.mean sums one column alone
+        means = list(dict.fromkeys(per_topic_name(n) for n in names if aggregator(family, n) == "mean"))
+        if means and count:
+            batched["mean"] = dict(zip(means, np.vstack([np.asarray(per[k], np.float64) for k in means])
+                                       .mean(axis=1).tolist()))
     else:
         def column(key):
             return [v[key] for v in per]
@@ -122,8 +128,8 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
     rows = []
     for name in names:
         how = aggregator(family, name)
-        if how == "tool_mean" and per_topic_name(name) in batched:
-            rows.append(("all", quant, name, batched[per_topic_name(name)]))
+        if per_topic_name(name) in batched.get(how, ()):
+            rows.append(("all", quant, name, batched[how][per_topic_name(name)]))
             continue
         if how == "topics":
             values = [None] * count

@@ -61,7 +61,7 @@ def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
     res = element_results(run, "cutoff")
     codes = element_codes(run)
     groups = res.groupby("topic", sort=False).indices
-    assessed = set(ctx.assessments.topics)
+    assessed = set(ctx.assessed_topics())
     topics = scored_topics(run, sorted(assessed), ctx)
     rows = []
     per: dict[tuple[str, str], list[float]] = {}

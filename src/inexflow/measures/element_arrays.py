@@ -49,7 +49,7 @@ class RowIndex:
 
     def __init__(self, frame: pd.DataFrame, keys, codes: Codes):
         self.keys = list(keys)
-        self.values = [pd.Index(codes[k][1]) for k in self.keys]
+        self.values = [dict(zip(codes[k][1].tolist(), range(len(codes[k][1])))) for k in self.keys]
         self.radix = [max(len(v), 1) for v in self.values]
         composite = _composite([codes[k][0] for k in self.keys], self.radix)
         self.order = np.argsort(composite, kind="stable")
@@ -62,8 +62,8 @@ class RowIndex:
         n = len(codes[self.keys[0]][0])
         if not self.size or not n:
             return np.full(n, -1, dtype=np.int64)
-        mapped = [values.get_indexer(codes[k][1])[codes[k][0]] if len(codes[k][1]) else np.zeros(0, np.int64)
-                  for k, values in zip(self.keys, self.values)]
+        mapped = [np.asarray([values.get(v, -1) for v in codes[k][1].tolist()], dtype=np.int64)[codes[k][0]]
+                  if len(codes[k][1]) else np.zeros(0, np.int64) for k, values in zip(self.keys, self.values)]
         known = np.logical_and.reduce([m >= 0 for m in mapped])
         composite = _composite([np.where(known, m, 0) for m in mapped], self.radix)
         at = np.minimum(np.searchsorted(self.sorted, composite), len(self.sorted) - 1)
@@ -102,41 +102,47 @@ def joined_values(values: np.ndarray, at: np.ndarray, default: float) -> np.ndar
 def any_nested(codes: Codes) -> bool:
     """Whether two of the elements (``codes`` of topic, doc, xpath) overlap: the same element
     twice, or one an ancestor of another (its xpath a prefix of the other's ending at a "/")
-    in one topic and document. Each distinct xpath's ancestors among the distinct xpaths are
-    found once; then each element's (topic, doc, ancestor) keys are searched among the
-    elements' keys."""
+    in one topic and document. With the distinct xpaths ranked as their strings ``xpath /``
+    sort, an element's string is a prefix of its descendants' and every string sorted between
+    them starts with it: some pair overlaps exactly when two neighbours do, once the elements
+    are sorted by (topic, doc, rank). The neighbours are compared through the (ancestor,
+    descendant) pairs among the distinct xpaths, found once."""
     (t, _), (d, d_u), (x, x_u) = (codes[k] for k in ELEMENT_KEYS)
-    if not len(x):
+    if len(x) < 2:
         return False
     nd, nx = max(len(d_u), 1), len(x_u)
-    key = (t * nd + d) * nx + x
-    keys = np.unique(key)
-    if len(keys) < len(key):
+    names = x_u.tolist()
+    rank = np.empty(nx, dtype=np.int64)
+    rank[sorted(range(nx), key=lambda i: names[i] + "/")] = np.arange(nx)
+    key = np.sort((t * nd + d) * nx + rank[x])
+    same = key[1:] // nx == key[:-1] // nx  # neighbours in one topic and document
+    before, after = key[:-1][same] % nx, key[1:][same] % nx
+    if (before == after).any():
         return True
-    position = {p: i for i, p in enumerate(x_u.tolist())}
-    child, parent = [], []
-    for i, p in enumerate(x_u.tolist()):
+    position = {p: i for i, p in enumerate(names)}
+    nested = []  # rank of the ancestor * nx + rank of the descendant
+    for i, p in enumerate(names):
         cut = p.rfind("/")
         while cut > 0:
             a = position.get(p[:cut])
             if a is not None:
-                child.append(i)
-                parent.append(a)
+                nested.append(int(rank[a]) * nx + int(rank[i]))
             cut = p.rfind("/", 0, cut)
-    if not child:
+    if not nested:
         return False
-    # each (element, ancestor xpath) pair: the pairs (xpath, ancestor) sorted by xpath, and for
-    # each element the run of pairs of its xpath
-    order = np.argsort(np.asarray(child, dtype=np.int64), kind="stable")
-    parent = np.asarray(parent, dtype=np.int64)[order]
-    count = np.bincount(np.asarray(child, dtype=np.int64), minlength=nx)
-    first = np.cumsum(count) - count
-    per = count[x]
-    element = np.repeat(np.arange(len(x)), per)
-    pair = np.repeat(first[x] - (np.cumsum(per) - per), per) + np.arange(len(element))
-    wanted = (t[element] * nd + d[element]) * nx + parent[pair]
-    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-    return bool((keys[at] == wanted).any())
+    nested = np.sort(np.asarray(nested, dtype=np.int64))
+    pair = before * nx + after
+    at = np.minimum(np.searchsorted(nested, pair), len(nested) - 1)
+    return bool((nested[at] == pair).any())
+
+
+def topic_rows(codes: Codes) -> dict[str, np.ndarray]:
+    """The positions of each topic's results (``results.groupby("topic", sort=False).indices``),
+    from the results' topic ``codes``: topics in order of first appearance, positions ascending."""
+    topic, values = codes["topic"]
+    counts = np.bincount(topic, minlength=len(values))
+    parts = np.split(np.argsort(topic, kind="stable"), np.cumsum(counts)[:-1])
+    return {v: p for v, p, n in zip(values.tolist(), parts, counts.tolist()) if n}
 
 
 def element_codes(run) -> Codes:

@@ -47,7 +47,7 @@ def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         rel = rb[rb["gain"] > 0]
-        topics = scored_topics(run, sorted(set(rel["topic"])), ctx, judged=ctx.assessments.topics)
+        topics = scored_topics(run, sorted(set(rel["topic"])), ctx, judged=ctx.assessed_topics())
         roots = rb[rb["xpath"].str.count("/") == 1]  # the article nodes
         root_gain = roots.groupby(["topic", "doc"])["gain"].max()
         best_gain = rel.groupby(["topic", "doc"])["gain"].max()  # the kept articles: something relevant inside

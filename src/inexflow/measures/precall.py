@@ -59,7 +59,7 @@ def score_precall(run, ctx: ScoringContext) -> pd.DataFrame:
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         n_by_topic = {t: n for t, n in rb.groupby("topic")["gain"].sum().items() if n > 0}
-        topics = scored_topics(run, list(n_by_topic), ctx, judged=ctx.assessments.topics)
+        topics = scored_topics(run, list(n_by_topic), ctx, judged=ctx.assessed_topics())
         gains = thorough_gains(res, rb, assessed_gains(ctx, quant, rb), codes)
         rsv = res["rsv"].to_numpy()
         aps = []
