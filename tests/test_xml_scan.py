@@ -118,6 +118,9 @@ LEFT_TO_THE_TREE = {
     "control character after the root": submission([("1", [R])]) + "\x0c",
     "processing instruction in a topic": submission([("1", [R, "<?pi x?>"])]),
     "CDATA in a value": submission([("1", [result("<![CDATA[d1]]>", "/article[1]", 1, "0.5")])]),
+    "non-ASCII topic": submission([("t\u00e91", [R])]),
+    "non-ASCII xpath": submission([("1", [result("d1", "/article[1]/s\u00e9c[1]", 1, "0.5")])]),
+    "non-breaking space around a document": submission([("1", [result("\u00a0d1", "/article[1]", 1, "0.5")])]),
 }
 
 

@@ -8,6 +8,7 @@ without ranks the results are ordered by descending rsv, then file order.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from xml.sax.saxutils import quoteattr
@@ -93,15 +94,14 @@ def _scan(data: bytes):
     tail = _TAIL.fullmatch(data, end) if end > body else None
     # the header and the tail are checked here (single-byte searches and short slices), the body
     # in its fields (_scan_lines) or as a whole (before _scan_tags)
-    if tail is None or tail.group(1) != head.group(1) or not _clean(data[:body]) or data.find(b"&", body) >= 0 \
-            or not data[body:end].isascii():
+    if tail is None or tail.group(1) != head.group(1) or not _clean(data[:body]) or data.find(b"&", body) >= 0:
         return None
     try:
         root = etree.fromstring(data[:body] + b"</" + head.group(1) + b">", safe_parser())
     except etree.XMLSyntaxError:
         return None
     scanned = _scan_lines(data, body, end)
-    if scanned is None and data.find(b"<?", body) < 0 and _clean(data):
+    if scanned is None and data.find(b"<?", body) < 0 and _clean(data) and data[body:end].isascii():
         scanned = _scan_tags(data, body, end)
     return None if scanned is None else (root, *scanned)
 
@@ -143,6 +143,9 @@ def _scan_tags(data: bytes, body: int, end: int):
     return _table(topics, np.searchsorted(at["T"], at["R"]) - 1, docs, xpaths, ranks, rsvs, line)
 
 
+_canonical_xpath = functools.lru_cache(maxsize=1 << 16)(canonical_xpath)  # a call's runs share their xpaths
+
+
 def _recoded(values: list, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(distinct values, codes) of the rows ``values[codes]`` (``values`` may repeat one),
     numbered in order of first appearance where ``values`` are."""
@@ -159,7 +162,7 @@ def _table(topics: list, block: np.ndarray, docs, xpaths, ranks, rsvs, line):
     ``xpaths``: (values, codes) of their stripped texts; ``ranks``, ``rsvs``: arrays or None."""
     (doc_u, doc_i), (xp_u, xp_i) = docs, xpaths
     try:
-        xp_u = [canonical_xpath(x) for x in xp_u.tolist()]
+        xp_u = [_canonical_xpath(x) for x in xp_u.tolist()]
     except ValueError:
         return None
     if (doc_u == "").any():
@@ -225,6 +228,8 @@ def _scan_lines(data: bytes, body: int, end: int):
     topic_at, topics, kinds = [], [], []
     for number, text in other:
         m = _LINE_TOPIC.fullmatch(text)
+        if m is not None and not m.group(1).isascii():
+            return None
         if m is not None or _LINE_END_TOPIC.fullmatch(text):
             topic_at.append(number)
             kinds.append(m is not None)
@@ -250,7 +255,7 @@ def _scan_lines(data: bytes, body: int, end: int):
     if not pc.all(pc.equal(pc.utf8_trim(cols[0], " \t"), "")).as_py():
         return None  # text before a result on its line
     for col, tag in zip(cols[1:], tags):
-        if not pc.all(pc.starts_with(col, tag) if tag[0] != "/" and tag != "result>" else pc.equal(col, tag)).as_py():
+        if not (pc.all(pc.starts_with(col, tag)).as_py() if tag[0] != "/" and tag != "result>" else _all_equal(col, tag)):
             return None
     opened = np.searchsorted(np.asarray(topic_at), row_at) - 1  # the topic tag before each result
     if (opened < 0).any() or not np.asarray(kinds)[opened].all():
@@ -268,6 +273,18 @@ def _scan_lines(data: bytes, body: int, end: int):
     return _table(topics[0::2], opened // 2, docs, xpaths, ranks, rsvs, row_at + first_line)
 
 
+def _all_equal(col: pa.Array, tag: str) -> bool:
+    """Every value of the string array ``col`` is ``tag``: its offsets step by the tag's length
+    and its bytes are the tag repeated (one comparison of the buffer)."""
+    if col.type != pa.string() or col.null_count:
+        return bool(pc.all(pc.equal(col, tag)).as_py())
+    n, b = len(col), tag.encode()
+    offsets = np.frombuffer(col.buffers()[1], dtype=np.int32, count=n + 1, offset=4 * col.offset)
+    if not (np.diff(offsets) == len(b)).all():
+        return False
+    return col.buffers()[2].slice(int(offsets[0]), int(offsets[-1] - offsets[0])).equals(pa.py_buffer(b * n))
+
+
 def _line_field(encoded: pa.DictionaryArray, tag: str, pattern: str | None = None, dtype: str | None = None):
     """The values of a field of :func:`_scan_lines` (``tag`` and the text after it, dictionary-
     encoded), each distinct text stripped of spaces and tabs: (distinct values, codes) for text,
@@ -277,7 +294,7 @@ def _line_field(encoded: pa.DictionaryArray, tag: str, pattern: str | None = Non
     codes = encoded.indices.to_numpy(zero_copy_only=False)
     if dtype is not None:
         return _converted(text, pattern, dtype)[codes]
-    if pc.any(pc.match_substring_regex(raw, _HIDDEN)).as_py():
+    if pc.any(pc.match_substring_regex(raw, _HIDDEN)).as_py() or not pc.all(pc.string_is_ascii(raw)).as_py():
         raise _Unusual
     return np.asarray(text.to_pylist(), dtype=object), codes
 
