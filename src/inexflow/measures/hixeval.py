@@ -77,9 +77,8 @@ def assessed_sizes(res: pd.DataFrame, els: pd.DataFrame, index: RowIndex | None,
         m = res[["topic", "doc", "xpath", "length", "line"]].merge(els[["topic", "doc", "xpath", "size", "rsize"]],
                                                                   on=ELEMENT_KEYS, how="left")
         return m["rsize"].fillna(0).to_numpy(np.float64), m["size"].fillna(-1).to_numpy(np.float64), m
-    m = res[["topic", "doc", "xpath", "length", "line"]].reset_index(drop=True)
     at = index.rows(codes)
-    return joined_values(els["rsize"].to_numpy(), at, 0.0), joined_values(els["size"].to_numpy(), at, -1.0), m
+    return joined_values(els["rsize"].to_numpy(), at, 0.0), joined_values(els["size"].to_numpy(), at, -1.0), res
 
 
 def article_sums(topic: np.ndarray, doc: np.ndarray, rsize: np.ndarray, size: np.ndarray, trel: np.ndarray):
@@ -108,9 +107,11 @@ def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     codes = result_codes(run, run.results)
     (t_code, t_values), x_values = codes["topic"], codes["xpath"][1]
     kept = pd.Index(t_values).isin(list(numrel))[t_code]
-    res = run.results[kept]
-    codes = {k: (c[kept], u) for k, (c, u) in codes.items()}
-    res = res.assign(xpath=res["xpath"].astype(object))
+    if not kept.all():
+        codes = {k: (c[kept], u) for k, (c, u) in codes.items()}
+    res = run.results if kept.all() else run.results[kept]
+    if res["xpath"].dtype != object:
+        res = res.assign(xpath=res["xpath"].astype(object))
     if (x_values == "")[codes["xpath"][0]].any():
         r = res[res["xpath"] == ""].iloc[0]
         raise InputError(run.source, f"line {r.line}", "a passage result in a HiXEval (element) run",

@@ -49,6 +49,15 @@ class DocumentState:
         self.returned: set[str] = set()
         self.partial: set[str] = set()  # ancestors of returned elements
 
+    def fresh(self) -> DocumentState:
+        """This document with nothing seen: its assessed elements shared, what the user has seen
+        of them new (a run's walk starts from it)."""
+        state = object.__new__(DocumentState)
+        state.__dict__.update(self.__dict__)
+        state.remaining = {x: self.gain[x] for x in self.ideal_order}
+        state.returned, state.partial = set(), set()
+        return state
+
     def _fully_seen(self, x: str) -> bool:
         return x in self.returned or any(a in self.returned for a in ancestors(x))
 
@@ -103,7 +112,8 @@ class DocumentState:
 class AssessedDocuments:
     """A recall-base by (topic, document), made once per scoring context: the index of its
     (topic, doc) pairs (:class:`~inexflow.measures.element_arrays.RowIndex`) and each pair's
-    rows, from which a document's :class:`DocumentState` is built when a run first reaches it."""
+    rows, from which a document's :class:`DocumentState` is built when a run first reaches it
+    (then kept, each run walking a :meth:`~DocumentState.fresh` copy)."""
 
     def __init__(self, recallbase: pd.DataFrame):
         groups = recallbase.groupby(["topic", "doc"], sort=False).indices
@@ -112,10 +122,16 @@ class AssessedDocuments:
         self.rows = list(groups.values())
         self.columns = {c: recallbase[c].to_numpy(dtype=object if c == "xpath" else None)
                         for c in ("xpath", "gain", "size", "ideal")}
+        self.built: dict[int, DocumentState] = {}
 
     def state(self, pair: int) -> DocumentState:
-        rows = self.rows[pair]
-        return DocumentState(*(self.columns[c][rows].tolist() for c in ("xpath", "gain", "size", "ideal")))
+        """The document ``pair`` with nothing seen yet."""
+        built = self.built.get(pair)
+        if built is None:
+            rows = self.rows[pair]
+            built = self.built[pair] = DocumentState(*(self.columns[c][rows].tolist()
+                                                       for c in ("xpath", "gain", "size", "ideal")))
+        return built.fresh()
 
 
 def focused_gains(results: pd.DataFrame, recallbase: pd.DataFrame, alpha: float, source="run",

@@ -176,26 +176,34 @@ class ParsedDocuments:
         self.given = _IndexKeys(pa.Table.from_pandas(index, preserve_index=False)) \
             if index is not None and len(index) else None
         self.parts: list[_IndexKeys] = []
-        self.part_of: dict[str, _IndexKeys] = {}
+        self._held_names, self._held_part = pa.array([], pa.string()), np.zeros(0, dtype=np.int64)
 
     def holding(self, docs) -> list[_IndexKeys]:
-        """The keys to look ``docs`` up in: the given index, then each kept part holding one of them."""
-        held = {id(k): k for k in (self.part_of.get(d) for d in docs) if k is not None}
-        return ([self.given] if self.given is not None else []) + [k for k in self.parts if id(k) in held]
+        """The keys to look ``docs`` up in: the given index, then each kept part holding one of
+        them (found by one hash lookup of ``docs`` among the kept parts' documents)."""
+        given = [self.given] if self.given is not None else []
+        if not self.parts:
+            return given
+        at = _positions(pa.array(docs, pa.string()), self._held_names)
+        held = set(self._held_part[at[at >= 0]].tolist())
+        return given + [k for i, k in enumerate(self.parts) if i in held]
+
+    def _kept(self):
+        """Index the kept parts' documents (each document is in one part) for :meth:`holding`."""
+        self._held_names = pa.concat_arrays([k.doc_names.cast(pa.string()) for k in self.parts]) if self.parts \
+            else pa.array([], pa.string())
+        self._held_part = np.repeat(np.arange(len(self.parts)), [len(k.doc_names) for k in self.parts])
 
     def parse(self, docs) -> _IndexKeys:
         """The keys of ``docs`` indexed from the collection (:func:`~inexflow.io.collection.index_table`), kept."""
         keys = _IndexKeys(index_table(self.collection, docs))
         self.parts.append(keys)
-        self.part_of.update(dict.fromkeys(keys.names, keys))
         self.rows += keys.rows
         while self.rows > self.max_rows and len(self.parts) > 1:
-            old = self.parts.pop(0)
-            self.rows -= old.rows
-            for d in old.names:
-                del self.part_of[d]
+            self.rows -= self.parts.pop(0).rows
         if self.rows > self.max_rows:  # the documents just parsed, beyond the bound: not kept
-            self.parts, self.part_of, self.rows = [], {}, 0
+            self.parts, self.rows = [], 0
+        self._kept()
         return keys
 
 
@@ -209,7 +217,6 @@ class _IndexKeys:
         table = table.unify_dictionaries().combine_chunks()
         doc_codes, self.doc_names = _codes(table.column("doc"))
         x_codes, self.x_names = _codes(table.column("xpath"))
-        self.names = self.doc_names.to_pylist()
         self.rows, self.width = table.num_rows, len(self.x_names)
         start, end = table.column("start").to_numpy(), table.column("end").to_numpy()
         keys, first = np.unique(doc_codes * self.width + x_codes, return_index=True)
