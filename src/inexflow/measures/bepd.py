@@ -135,6 +135,7 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     base = {a: np.where(unreached, 0.0, a * L / (a * L + near)) for a in a_values}
     rows, per = [], {m: [] for m in names}
     point_names = {a: [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in RECALL_LEVELS] for a in a_values}
+    curves: dict[float, list[np.ndarray]] = {a: [] for a in a_values}  # each topic's graph, per A
     for t in topics:
         idx = groups.get(t, np.zeros(0, dtype=np.int64))
         for a in a_values:
@@ -147,8 +148,10 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
                 per[m].append(v)
             if keep_curves:  # the graph: per topic only with per_topic_curves, its means always
                 rows.extend(zip(repeat(t), repeat("bep"), point_names[a], curve.tolist()))
-            for m, v in zip(point_names[a], curve.tolist()):
-                per[m].append(v)
+            curves[a].append(curve)
+    for a in a_values:  # each recall level's values over the topics
+        if curves[a]:
+            per.update(zip(point_names[a], np.vstack(curves[a]).T))
     if topics:
         rows.append(("all", "bep", "num_q", float(len(topics))))
         rows.extend(mean_rows("bepd", "bep", {m: np.asarray(v, dtype=np.float64) for m, v in per.items()}, names))
