@@ -161,3 +161,38 @@ def test_topic_rows_as_the_groupby(seed):
     want = results.groupby("topic", sort=False).indices
     got = topic_rows(frame_codes(results))
     assert list(got) == list(want) and all(np.array_equal(got[t], want[t]) for t in want)
+
+
+@pytest.mark.parametrize("a_values", [(0.01, 1.0, 100.0), (1.0, 1.0)])
+def test_bepd_per_topic_as_the_one_topic_functions(campaign, a_values):
+    """BEPD/EPRUM of every topic and A at once (rows of one matrix) gives the bits of the one-topic,
+    one-A functions applied to each topic's results, looked up by their strings."""
+    from inexflow.measures.bepd import bep_offsets, eprum_at_ranks, eprum_curve
+    from inexflow.model.runs import resolve_extents
+
+    assessed = read_assessments([campaign / "assessments" / "inex2006"])
+    session = Session.build(assessed, "best-in-context", ["bepd"], Options(bepd_a=a_values),
+                            str(campaign / "collection"))
+    run = sorted((campaign / "runs").glob("*-best-in-context-*.xml"))[0]
+    got = session.score(read_run(run, task="best-in-context"))
+    got = {(r.topic, r.measure): r.value for r in got.itertuples() if r.topic != "all"}
+    ctx = session.context
+    beps = bep_offsets(ctx).to_dict()
+    docs = ctx.assessments.documents
+    L = docs.drop_duplicates("doc")["doc_chars"].replace(-1, np.nan).mean()
+    res = resolve_extents(read_run(run, task="best-in-context"), session.collection).results
+    n_bep = pd.Series(beps).groupby(level=0).size().to_dict()
+    checked = 0
+    for t, rows in res.groupby("topic", sort=False):
+        if t not in n_bep:
+            continue
+        bep = np.array([beps.get((t, d), np.nan) for d in rows["doc"]], dtype=np.float64)
+        dist = np.abs(rows["offset"].to_numpy(np.float64) - bep)
+        for a in a_values:
+            s = np.where(np.isnan(dist), 0.0, a * L / (a * L + np.nan_to_num(dist)))
+            assert got[(t, f"BEPD[{a:g}]")] == float(s.sum() / n_bep[t])
+            assert got[(t, f"EPRUM[{a:g}]")] == float(eprum_curve(s, n_bep[t]).mean())
+            for k, v in zip((5, 10, 25, 50), eprum_at_ranks(s, n_bep[t], (5, 10, 25, 50))):
+                assert got[(t, f"EPRUM[{a:g}]@[{k}]")] == v
+            checked += 1
+    assert checked

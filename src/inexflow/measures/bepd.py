@@ -70,10 +70,14 @@ def bep_offsets(ctx: ScoringContext) -> pd.Series:
 def eprum_curve(probs: np.ndarray, n_targets: int) -> np.ndarray:
     """EPRUM precision at the 100 recall levels r = 0.01 .. 1.00 for one topic (the precision-
     recall graph of section 7.3): ceil(r N) / k_r, 0 where r is never reached."""
+    return _curve_of_found(np.cumsum(probs), n_targets)
+
+
+def _curve_of_found(found: np.ndarray, n_targets: int) -> np.ndarray:
+    """:func:`eprum_curve` of the expected targets found after each rank, F_k (cumulated)."""
     prec = np.zeros(len(RECALL_LEVELS))
     if n_targets == 0:
         return prec
-    found = np.cumsum(probs)
     need = RECALL_LEVELS / 100 * n_targets
     k = np.searchsorted(found, need - 1e-12, side="left")  # first rank (0-based) with F_k >= r N
     ideal = np.ceil(need - 1e-12)  # the ideal run's search length in whole ranks
@@ -93,7 +97,11 @@ def eprum_at_ranks(probs: np.ndarray, n_targets: int, ks) -> list[float]:
     k probabilities (all of them for a shorter run), at most N; the ideal run (every BEP,
     each reached with probability 1) needs ceil(F_k) whole ranks, as for precision at recall.
     With 0/1 probabilities it is the classical precision at k."""
-    found = np.cumsum(probs)
+    return _at_ranks_of_found(np.cumsum(probs), n_targets, ks)
+
+
+def _at_ranks_of_found(found: np.ndarray, n_targets: int, ks) -> list[float]:
+    """:func:`eprum_at_ranks` of the expected targets found after each rank, F_k (cumulated)."""
     out = []
     for k in ks:
         f = min(float(found[min(k, len(found)) - 1]) if len(found) else 0.0, float(n_targets))
@@ -135,14 +143,21 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     base = {a: np.where(unreached, 0.0, a * L / (a * L + near)) for a in a_values}
     rows, per = [], {m: [] for m in names}
     point_names = {a: [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in RECALL_LEVELS] for a in a_values}
+    value_names = {a: [f"BEPD[{a:g}]", f"EPRUM[{a:g}]", *(f"EPRUM[{a:g}]@[{k}]" for k in ks)] for a in a_values}
     curves: dict[float, list[np.ndarray]] = {a: [] for a in a_values}  # each topic's graph, per A
+    by_a = np.vstack([base[a] for a in a_values]) if a_values else np.zeros((0, len(res)))
     for t in topics:
         idx = groups.get(t, np.zeros(0, dtype=np.int64))
-        for a in a_values:
-            s = base[a][idx]
-            curve = eprum_curve(s, n_bep[t])
-            vals = {f"BEPD[{a:g}]": float(s.sum() / n_bep[t]), f"EPRUM[{a:g}]": float(curve.mean())}
-            vals.update({f"EPRUM[{a:g}]@[{k}]": v for k, v in zip(ks, eprum_at_ranks(s, n_bep[t], ks))})
+        # every A's row at once, in C order (numpy sums each row of a C-ordered matrix pairwise, as
+        # it sums the row alone; a column-major copy would be summed in another order)
+        probs = np.ascontiguousarray(by_a[:, idx])
+        found, total = np.cumsum(probs, axis=1), probs.sum(axis=1)
+        graphs = [_curve_of_found(f, n_bep[t]) for f in found]
+        means = np.vstack(graphs).mean(axis=1) if graphs else np.zeros(0)
+        for i, a in enumerate(a_values):
+            curve = graphs[i]
+            vals = dict(zip(value_names[a], [float(total[i] / n_bep[t]), float(means[i]),
+                                             *_at_ranks_of_found(found[i], n_bep[t], ks)]))
             for m, v in vals.items():
                 rows.append((t, "bep", m, v))
                 per[m].append(v)
