@@ -87,7 +87,8 @@ def article_sums(topic: np.ndarray, doc: np.ndarray, rsize: np.ndarray, size: np
     ``size``) and its first ``trel``. Whole character counts are summed exactly in any order
     (bincount); others as pandas sums them."""
     code, firsts = pd.factorize(topic * (int(doc.max(initial=0)) + 1) + doc)  # codes in order of first appearance
-    at = np.unique(code, return_index=True)[1]
+    # each article's first row: where the code passes every code before it
+    at = np.flatnonzero(code > np.maximum.accumulate(np.r_[-1, code[:-1]])) if len(code) else np.zeros(0, np.int64)
     exact = all(np.array_equal(v, np.round(v)) and np.abs(v).sum() < 2 ** 53 for v in (rsize, size))
     if exact:
         rel, ret = (np.bincount(code, weights=v, minlength=len(firsts)) for v in (rsize, size))

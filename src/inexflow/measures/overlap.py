@@ -48,6 +48,13 @@ class DocumentState:
                 self.ideal_below.setdefault(a, []).append(x)
         self.returned: set[str] = set()
         self.partial: set[str] = set()  # ancestors of returned elements
+        self.up: dict[str, tuple[str, ...]] = {}  # each xpath met: its ancestors (kept with the assessed elements)
+
+    def _ancestors(self, x: str) -> tuple[str, ...]:
+        up = self.up.get(x)
+        if up is None:
+            up = self.up[x] = tuple(ancestors(x))
+        return up
 
     def fresh(self) -> DocumentState:
         """This document with nothing seen: its assessed elements shared, what the user has seen
@@ -59,7 +66,7 @@ class DocumentState:
         return state
 
     def _fully_seen(self, x: str) -> bool:
-        return x in self.returned or any(a in self.returned for a in ancestors(x))
+        return x in self.returned or any(a in self.returned for a in self._ancestors(x))
 
     def rv(self, x: str, alpha: float) -> float:
         if x not in self.gain:
@@ -91,7 +98,8 @@ class DocumentState:
     def take(self, x: str, alpha: float) -> float:
         """The gain rv_norm of returning x now, then mark x as seen."""
         v = self.rv(x, alpha)
-        owner = next((a for a in (x, *ancestors(x)) if a in self.remaining), None)
+        up = self._ancestors(x)
+        owner = x if x in self.remaining else next((a for a in up if a in self.remaining), None)
         if owner is not None:
             g = min(v, self.remaining[owner])
             self.remaining[owner] -= g
@@ -104,8 +112,7 @@ class DocumentState:
                 self.remaining[i] -= c
                 left -= c
         self.returned.add(x)
-        for a in ancestors(x):
-            self.partial.add(a)
+        self.partial.update(up)
         return max(g, 0.0)
 
 
