@@ -176,12 +176,13 @@ def _table(topics: list, block: np.ndarray, docs, xpaths, ranks, rsvs, line):
         codes["topic"] = (at.astype(object, copy=False), seen.astype(np.int64, copy=False))
     n = len(line)
     obj = lambda a: pd.Series(a, dtype=object, copy=False)  # noqa: E731  (as the canonical table holds them)
+    # the columns as they are (arrays made here, the numbers copied out of Arrow's read-only buffers)
     df = pd.DataFrame({
         **{k: obj(codes[k][0][codes[k][1]]) for k in ("topic", "doc", "xpath")},
         "offset": np.full(n, -1, dtype=np.int64), "length": np.full(n, -1, dtype=np.int64),
-        "rank": ranks if ranks is not None else np.zeros(n, dtype=np.int64),
-        "rsv": rsvs if rsvs is not None else np.full(n, np.nan),
-        "line": np.asarray(line, dtype=np.int64)})
+        "rank": np.array(ranks, dtype=np.int64) if ranks is not None else np.zeros(n, dtype=np.int64),
+        "rsv": np.array(rsvs, dtype=np.float64) if rsvs is not None else np.full(n, np.nan),
+        "line": np.array(line, dtype=np.int64)}, copy=False)
     return df, ranks is not None, {k: (c, u) for k, (u, c) in codes.items()}
 
 
