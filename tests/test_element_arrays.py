@@ -102,8 +102,12 @@ def brute_overlap(groups, docs, xpaths) -> bool:
                for i in range(n) for j in range(n) if i != j)
 
 
+@pytest.mark.parametrize("dense", [True, False])
 @pytest.mark.parametrize("seed", range(200))
-def test_any_nested_as_pairwise_and_as_the_flags(seed):
+def test_any_nested_as_pairwise_and_as_the_flags(seed, dense, monkeypatch):
+    from inexflow.measures import element_arrays
+
+    monkeypatch.setattr(element_arrays, "DENSE_XPATHS", element_arrays.DENSE_XPATHS if dense else 0)
     rng = np.random.default_rng(seed)
     steps = ["a", "a", "ab", "a-b", "a.b", "a[1]", "a[10]"]  # the traps: a is a prefix of ab, a-b, a.b
     n = int(rng.integers(1, 12))

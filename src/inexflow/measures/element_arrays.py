@@ -18,6 +18,7 @@ import pandas as pd
 Codes = dict  # column -> (codes: int64 per row, distinct values: object array), as RunTable.codes gives them
 
 ELEMENT_KEYS = ["topic", "doc", "xpath"]
+DENSE_XPATHS = 2048  # up to this many distinct xpaths, any_nested looks pairs up in a table of them all (4 MB)
 
 
 def result_codes(run, results: pd.DataFrame | None = None, rows: np.ndarray | None = None,
@@ -130,8 +131,12 @@ def any_nested(codes: Codes) -> bool:
             cut = p.rfind("/", 0, cut)
     if not nested:
         return False
-    nested = np.sort(np.asarray(nested, dtype=np.int64))
     pair = before * nx + after
+    if nx <= DENSE_XPATHS:  # a table of every (rank, rank) pair: one gather
+        table = np.zeros(nx * nx, dtype=bool)
+        table[nested] = True
+        return bool(table[pair].any())
+    nested = np.sort(np.asarray(nested, dtype=np.int64))
     at = np.minimum(np.searchsorted(nested, pair), len(nested) - 1)
     return bool((nested[at] == pair).any())
 
