@@ -90,7 +90,7 @@ def test_a_missing_document_is_an_error_and_keeps_nothing(tmp_path):
     shared = ParsedDocuments(collection)
     with pytest.raises(InputError, match="document nope: not found in the collection"):
         resolve_extents(read_run(tmp_path / "r.txt", task="focused"), collection, parsed=shared)
-    assert not shared.parts and not shared.part_of
+    assert not shared.parts and not shared.holding(["nope"])
 
 
 def test_an_element_listed_twice_resolves_to_its_first_row(tmp_path):

@@ -107,6 +107,20 @@ LEFT_TO_THE_TREE = {
     "latin-1 declared": submission([("1", [R])], decl='<?xml version="1.0" encoding="ISO-8859-1"?>'),
     "unclosed root": submission([("1", [R])]).replace("</inex-submission>", ""),
     "nested topics": submission([("1", [R])]).replace("</topic>", '<topic topic-id="2"></topic></topic>'),
+    # what the line reader checks in each field instead of searching the whole file
+    "control character in a document": submission([("1", [result("d\x0b1", "/article[1]", 1, "0.5")])]),
+    "]]> in a document": submission([("1", [result("d]]>1", "/article[1]", 1, "0.5")])]),
+    "control character in a rank": submission([("1", [result("d1", "/article[1]", "\x0c1", "0.5")])]),
+    "control character in an xpath": submission([("1", [result("d1", "/article[1]\x1f", 1, "0.5")])]),
+    "control character in the indentation": submission([("1", [R, "\x0b" + R.replace("d1", "d2")])]),
+    "control character in a topic tag": submission([("1", [R])]).replace("<topic topic-id", "<topic\x0btopic-id"),
+    "control character on a blank line": submission([("1", [R, "\x1c", R.replace("d1", "d2")])]),
+    "control character after the root": submission([("1", [R])]) + "\x0c",
+    "processing instruction in a topic": submission([("1", [R, "<?pi x?>"])]),
+    "CDATA in a value": submission([("1", [result("<![CDATA[d1]]>", "/article[1]", 1, "0.5")])]),
+    "non-ASCII topic": submission([("t\u00e91", [R])]),
+    "non-ASCII xpath": submission([("1", [result("d1", "/article[1]/s\u00e9c[1]", 1, "0.5")])]),
+    "non-breaking space around a document": submission([("1", [result("\u00a0d1", "/article[1]", 1, "0.5")])]),
 }
 
 
@@ -192,7 +206,49 @@ def test_layouts_the_line_reader_leaves_to_the_tag_scan(monkeypatch, name):
 def test_the_line_reader_numbers_lines_and_topics(monkeypatch):
     data = submission([("7", [R, "", result("d2", "/article[1]/sec[1]", 2, "0.25")]), ("8", [R])]).encode()
     first = data.find(b"<topic")
-    df, ranked = run_xml._scan_lines(data, first, data.rfind(b"</topic>") + len(b"</topic>"))
+    df, ranked, codes = run_xml._scan_lines(data, first, data.rfind(b"</topic>") + len(b"</topic>"))
     # line 1 the declaration, 2 the root, 3 topic 7, 4 a result, 5 blank, 6 a result, 7 </topic>, 8 topic 8
     assert list(df["line"]) == [4, 6, 9] and list(df["topic"]) == ["7", "7", "8"] and ranked
     assert list(df["xpath"]) == ["/article[1]", "/article[1]/sec[1]"] + ["/article[1]"]
+    assert all(list(codes[k][1][codes[k][0]]) == list(df[k]) for k in ("topic", "doc", "xpath"))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_scans_codes_are_the_tables_strings(tmp_path, monkeypatch, seed):
+    """Both scans' codes give back the table's strings, numbered in order of first appearance
+    (documents and xpaths that differ only by ".xml" or canonical form share one code), and the
+    reader attaches them to the run where no result moved."""
+    import pandas as pd
+
+    from inexflow.io.topic_order import topic_sort_key
+
+    rng = np.random.default_rng(2000 + seed)
+    if seed % 3:  # random shapes (mostly reordered by rank), or results ranked in file order
+        data = random_run(rng, one_per_line=seed % 2 == 0).encode()
+    else:
+        xps = ["/article[1]/bdy[1]/sec[2]", "/article/bdy/sec[2]", "/article[1]", "/article[1]/fm[1]"]
+        data = submission([(t, [result(f"{rng.integers(1, 6)}{rng.choice(['', '.xml'])}", rng.choice(xps), k + 1, "0.5",
+                                       ind="  ") for k in range(int(rng.integers(1, 9)))])
+                           for t in sorted(["3", "1", "a2"], key=topic_sort_key)]).encode()
+    for scanned in (run_xml._scan(data), tag_scan_only(monkeypatch, data)):
+        if scanned is None:
+            continue
+        df, codes = scanned[1], scanned[3]
+        for k in ("topic", "doc", "xpath"):
+            expected, uniques = pd.factorize(df[k])
+            assert np.array_equal(codes[k][0], expected) and list(codes[k][1]) == list(uniques)
+    p = tmp_path / "r.xml"
+    p.write_bytes(data)
+    try:
+        run = run_xml.read_xml_run(p)
+    except InputError:
+        return
+    lines = run.results["line"].to_numpy()
+    if run_xml._scan(data) is not None and (np.diff(lines) > 0).all() and \
+            list(lines) == sorted(run_xml._scan(data)[1]["line"]):
+        for k in ("topic", "doc", "xpath"):
+            c, u = run.codes(k)
+            assert list(u[c]) == list(run.results[k])
+    else:
+        assert seed % 3  # an ordered run always gets them
+        assert run.codes("topic") is None

@@ -8,6 +8,7 @@ without ranks the results are ordered by descending rsv, then file order.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from xml.sax.saxutils import quoteattr
@@ -56,12 +57,18 @@ def _twice(path, ch):
 # test checks that both readers give the same table on runs of varied shapes. Where each line of
 # the body is one whole result, a topic tag or blank (as submissions are written), pyarrow's CSV
 # reader splits the lines at "<" in C (:func:`_scan_lines`, about 3x the tag scan on a 160,000-result
-# run); any other layout is read from the tags' byte positions (:func:`_scan_tags`).
+# run), and every byte of the body is checked in the field it falls in (a tag, a value, the
+# indentation), so the whole file is never searched byte by byte; any other layout is read from
+# the tags' byte positions (:func:`_scan_tags`), after the whole file is checked. Both give the
+# results' topics, documents and xpaths as integer codes too (:meth:`RunTable.attach_codes`), which
+# the checks, the ordering and the element families use instead of the strings.
 _FIRST_TOPIC = re.compile(rb"<topic[\s>/]")
 _ROOT = re.compile(rb"\s*(?:<\?xml[^<>]*\?>)?\s*<([A-Za-z_][\w.-]*)[\s>]")
 _ENCODING = re.compile(rb"\s*<\?xml[^<>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
+_TAIL = re.compile(rb"[ \t\r\n]*</([A-Za-z_][\w.-]*)>[ \t\r\n]*")  # what follows the last </topic>
 _TOPIC_TAG = re.compile(rb'<topic\s+topic-id="([^"<&\s]+)"\s*>')
 _CONTROL = bytes(range(9)) + b"\x0b\x0c" + bytes(range(14, 32))  # not allowed in XML 1.0
+_HIDDEN = r"[\x00-\x08\x0b\x0c\x0e-\x1f]|\]\]>"  # in a value: a character XML 1.0 refuses, or "]]>"
 # one letter per tag, and the order they must come in (a lower-case letter ends its element)
 _TAGS = {b"<result>": "R", b"</result>": "r", b"<file>": "F", b"</file>": "f", b"<path>": "P",
          b"</path>": "p", b"<rank>": "K", b"</rank>": "k", b"<rsv>": "V", b"</rsv>": "v", b"</topic>": "t"}
@@ -69,32 +76,39 @@ _INT = "-?[0-9]{1,18}"
 _RSV = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 
 
+def _clean(data: bytes) -> bool:
+    """No DTD, comment, CDATA or character XML 1.0 refuses in ``data``."""
+    return b"<!" not in data and b"]]>" not in data and len(data.translate(None, _CONTROL)) == len(data)
+
+
 def _scan(data: bytes):
-    """(root, results in file order, all ranked) of a submission in the common shape (comment
-    above), or None: read line by line where every result is one line (:func:`_scan_lines`),
-    else by the tags' byte positions (:func:`_scan_tags`)."""
+    """(root, results in file order, all ranked, codes) of a submission in the common shape
+    (comment above), or None: read line by line where every result is one line
+    (:func:`_scan_lines`), else by the tags' byte positions (:func:`_scan_tags`). ``codes``: as
+    :func:`_table` gives them."""
     data = data.removeprefix(b"\xef\xbb\xbf")
     head, first, enc = _ROOT.match(data), _FIRST_TOPIC.search(data), _ENCODING.match(data)
     if head is None or first is None or (enc and enc.group(1).lower() not in (b"utf-8", b"utf8", b"us-ascii")):
         return None
     body, end = first.start(), data.rfind(b"</topic>") + len(b"</topic>")
-    if end <= body or data[end:].strip() != b"</" + head.group(1) + b">" or b"<!" in data \
-            or data.find(b"<?", body) >= 0 or data.find(b"&", body) >= 0 or b"]]>" in data \
-            or len(data.translate(None, _CONTROL)) != len(data) or not data[body:end].isascii():
+    tail = _TAIL.fullmatch(data, end) if end > body else None
+    # the header and the tail are checked here (single-byte searches and short slices), the body
+    # in its fields (_scan_lines) or as a whole (before _scan_tags)
+    if tail is None or tail.group(1) != head.group(1) or not _clean(data[:body]) or data.find(b"&", body) >= 0:
         return None
     try:
         root = etree.fromstring(data[:body] + b"</" + head.group(1) + b">", safe_parser())
     except etree.XMLSyntaxError:
         return None
     scanned = _scan_lines(data, body, end)
-    if scanned is None:
+    if scanned is None and data.find(b"<?", body) < 0 and _clean(data) and data[body:end].isascii():
         scanned = _scan_tags(data, body, end)
     return None if scanned is None else (root, *scanned)
 
 
 def _scan_tags(data: bytes, body: int, end: int):
-    """(results, all ranked) of the body ``data[body:end]`` read from the byte positions of its
-    tags, whatever its layout; None where it is not in the common shape."""
+    """(results, all ranked, codes) of the body ``data[body:end]`` read from the byte positions
+    of its tags, whatever its layout; None where it is not in the common shape."""
     codes = np.frombuffer(data + bytes(16), dtype=np.uint8)
     lt = np.flatnonzero(codes[body:end] == 60) + body  # every "<" of the body
     nxt = np.r_[lt[1:], end]  # where the text after each tag ends
@@ -126,35 +140,55 @@ def _scan_tags(data: bytes, body: int, end: int):
     except _Unusual:
         return None
     line = np.searchsorted(np.flatnonzero(codes[:len(data)] == 10), lt[at["R"]]) + 1
-    return _table(np.array(topics, dtype=object)[np.searchsorted(at["T"], at["R"]) - 1], docs, xpaths, ranks, rsvs,
-                  line)
+    return _table(topics, np.searchsorted(at["T"], at["R"]) - 1, docs, xpaths, ranks, rsvs, line)
 
 
-def _table(topic, docs, xpaths, ranks, rsvs, line):
+_canonical_xpath = functools.lru_cache(maxsize=1 << 16)(canonical_xpath)  # a call's runs share their xpaths
+
+
+def _recoded(values: list, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct values, codes) of the rows ``values[codes]`` (``values`` may repeat one),
+    numbered in order of first appearance where ``values`` are."""
+    code_of, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+    return uniques.astype(object, copy=False), code_of.astype(np.int64, copy=False)[codes]
+
+
+def _table(topics: list, block: np.ndarray, docs, xpaths, ranks, rsvs, line):
     """The scanned results as the canonical table (object strings, as the tree reader gives
-    them), and whether all are ranked; None where a value is one the scans leave to the tree
-    reader. ``docs``, ``xpaths``: (distinct values, codes); ``ranks``, ``rsvs``: arrays or None."""
+    them), whether all are ranked, and the codes of its topics, documents and xpaths
+    (``{"topic": (codes, distinct values)}``, numbered in order of first appearance, for
+    :meth:`RunTable.attach_codes`); None where a value is one the scans leave to the tree
+    reader. ``topics``: the id of each <topic>, ``block``: each result's topic in it; ``docs``,
+    ``xpaths``: (values, codes) of their stripped texts; ``ranks``, ``rsvs``: arrays or None."""
     (doc_u, doc_i), (xp_u, xp_i) = docs, xpaths
     try:
-        xp_u = np.array([canonical_xpath(x) for x in xp_u.tolist()] or [""], dtype=object)
+        xp_u = [_canonical_xpath(x) for x in xp_u.tolist()]
     except ValueError:
         return None
     if (doc_u == "").any():
         return None
-    doc_u = np.array([d[:-4] if d.endswith(".xml") else d for d in doc_u.tolist()] or [""], dtype=object)
+    codes = {"doc": _recoded([d[:-4] if d.endswith(".xml") else d for d in doc_u.tolist()], doc_i),
+             "xpath": _recoded(xp_u, xp_i)}
+    if np.bincount(block, minlength=len(topics)).all():  # every topic holds a result: first seen in order
+        codes["topic"] = _recoded(topics, block)
+    else:
+        seen, at = pd.factorize(np.asarray(topics, dtype=object)[block])
+        codes["topic"] = (at.astype(object, copy=False), seen.astype(np.int64, copy=False))
     n = len(line)
     obj = lambda a: pd.Series(a, dtype=object, copy=False)  # noqa: E731  (as the canonical table holds them)
+    # the columns as they are (arrays made here, the numbers copied out of Arrow's read-only buffers)
     df = pd.DataFrame({
-        "topic": obj(topic), "doc": obj(doc_u[doc_i]), "xpath": obj(xp_u[xp_i]),
+        **{k: obj(codes[k][0][codes[k][1]]) for k in ("topic", "doc", "xpath")},
         "offset": np.full(n, -1, dtype=np.int64), "length": np.full(n, -1, dtype=np.int64),
-        "rank": ranks if ranks is not None else np.zeros(n, dtype=np.int64),
-        "rsv": rsvs if rsvs is not None else np.full(n, np.nan),
-        "line": np.asarray(line, dtype=np.int64)})
-    return df, ranks is not None
+        "rank": np.array(ranks, dtype=np.int64) if ranks is not None else np.zeros(n, dtype=np.int64),
+        "rsv": np.array(rsvs, dtype=np.float64) if rsvs is not None else np.full(n, np.nan),
+        "line": np.array(line, dtype=np.int64)}, copy=False)
+    return df, ranks is not None, {k: (c, u) for k, (u, c) in codes.items()}
 
 
-# a line of the body that is not a result, in the layout :func:`_scan_lines` reads
-_LINE_TOPIC = re.compile(r'[ \t]*<topic\s+topic-id="([^"<&\s]+)"\s*>[ \t]*')
+# a line of the body that is not a result, in the layout :func:`_scan_lines` reads (XML's white
+# space only: a control character anywhere leaves the run to the tree reader)
+_LINE_TOPIC = re.compile(r'[ \t]*<topic[ \t]+topic-id="([^"<&\x00-\x20]+)"[ \t]*>[ \t]*')
 _LINE_END_TOPIC = re.compile(r"[ \t]*</topic>[ \t]*")
 _LINE_BLANK = re.compile(r"[ \t]*")
 # the fields of a result line split at "<": indentation, then each tag with the text after it
@@ -164,11 +198,13 @@ _RESULT_FIELDS[11] = (*_RESULT_FIELDS[9][:7], "rsv>", "/rsv>", "/result>")
 
 
 def _scan_lines(data: bytes, body: int, end: int):
-    """(results, all ranked) of the body ``data[body:end]`` when each of its lines is one
+    """(results, all ranked, codes) of the body ``data[body:end]`` when each of its lines is one
     whole result (``<result><file>..</file><path>..</path>[<rank>..</rank>][<rsv>..</rsv>]
     </result>``, indented), a topic's start or end tag, or blank, as submissions are usually
     written: pyarrow's CSV reader splits the lines at "<" (a callback sees the few that are not
-    results). None for any other layout (:func:`_scan_tags` reads it)."""
+    results). Every byte of the body is checked in its field: the tags exactly, the indentation
+    as spaces and tabs, the values' distinct texts for what XML refuses. None for any other
+    layout (:func:`_scan_tags` reads it)."""
     start = data.rfind(b"\n", 0, body) + 1
     if data[start:body].strip() or data.find(b"\r", start, end) >= 0:
         return None
@@ -193,6 +229,8 @@ def _scan_lines(data: bytes, body: int, end: int):
     topic_at, topics, kinds = [], [], []
     for number, text in other:
         m = _LINE_TOPIC.fullmatch(text)
+        if m is not None and not m.group(1).isascii():
+            return None
         if m is not None or _LINE_END_TOPIC.fullmatch(text):
             topic_at.append(number)
             kinds.append(m is not None)
@@ -215,24 +253,51 @@ def _scan_lines(data: bytes, body: int, end: int):
         return None
     tags = _RESULT_FIELDS[ncols] if ncols != 9 or pc.all(pc.starts_with(cols[6], "rank>")).as_py() \
         else (*_RESULT_FIELDS[7][:5], "rsv>", "/rsv>", "/result>")
-    if not pc.all(pc.equal(pc.ascii_trim_whitespace(cols[0]), "")).as_py():
+    if not pc.all(pc.equal(pc.utf8_trim(cols[0], " \t"), "")).as_py():
         return None  # text before a result on its line
     for col, tag in zip(cols[1:], tags):
-        if not pc.all(pc.starts_with(col, tag) if tag[0] != "/" and tag != "result>" else pc.equal(col, tag)).as_py():
+        if not (pc.all(pc.starts_with(col, tag)).as_py() if tag[0] != "/" and tag != "result>" else _all_equal(col, tag)):
             return None
     opened = np.searchsorted(np.asarray(topic_at), row_at) - 1  # the topic tag before each result
     if (opened < 0).any() or not np.asarray(kinds)[opened].all():
         return None  # a result outside a topic
-    values = {tag: pc.ascii_trim_whitespace(pc.utf8_slice_codeunits(col, len(tag)))
-              for col, tag in zip(cols[1:], tags) if tag[0] != "/" and tag != "result>"}
+    values = {tag: pc.dictionary_encode(col) for col, tag in zip(cols[1:], tags)
+              if tag[0] != "/" and tag != "result>"}
     try:
-        ranks = _converted(values["rank>"], _INT, "int64") if "rank>" in values else None
-        rsvs = _converted(values["rsv>"], _RSV, "float64") if "rsv>" in values else None
+        docs, xpaths = (_line_field(values[tag], tag) for tag in ("file>", "path>"))
+        ranks = _line_field(values["rank>"], "rank>", _INT, "int64") if "rank>" in values else None
+        rsvs = _line_field(values["rsv>"], "rsv>", _RSV, "float64") if "rsv>" in values else None
     except _Unusual:
         return None
     first_line = data.count(b"\n", 0, start)
-    return _table(np.array(topics, dtype=object)[opened], _distinct(values["file>"]), _distinct(values["path>"]),
-                  ranks, rsvs, row_at + first_line)
+    # topics[k // 2]: the k-th topic tag, start and end tags in turn
+    return _table(topics[0::2], opened // 2, docs, xpaths, ranks, rsvs, row_at + first_line)
+
+
+def _all_equal(col: pa.Array, tag: str) -> bool:
+    """Every value of the string array ``col`` is ``tag``: its offsets step by the tag's length
+    and its bytes are the tag repeated (one comparison of the buffer)."""
+    if col.type != pa.string() or col.null_count:
+        return bool(pc.all(pc.equal(col, tag)).as_py())
+    n, b = len(col), tag.encode()
+    offsets = np.frombuffer(col.buffers()[1], dtype=np.int32, count=n + 1, offset=4 * col.offset)
+    if not (np.diff(offsets) == len(b)).all():
+        return False
+    return col.buffers()[2].slice(int(offsets[0]), int(offsets[-1] - offsets[0])).equals(pa.py_buffer(b * n))
+
+
+def _line_field(encoded: pa.DictionaryArray, tag: str, pattern: str | None = None, dtype: str | None = None):
+    """The values of a field of :func:`_scan_lines` (``tag`` and the text after it, dictionary-
+    encoded), each distinct text stripped of spaces and tabs: (distinct values, codes) for text,
+    or the converted array for ``dtype`` (every value must match ``pattern``)."""
+    raw = encoded.dictionary
+    text = pc.utf8_trim(pc.utf8_slice_codeunits(raw, len(tag)), " \t")
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    if dtype is not None:
+        return _converted(text, pattern, dtype)[codes]
+    if pc.any(pc.match_substring_regex(raw, _HIDDEN)).as_py() or not pc.all(pc.string_is_ascii(raw)).as_py():
+        raise _Unusual
+    return np.asarray(text.to_pylist(), dtype=object), codes
 
 
 def _in_order(letter: np.ndarray, at: dict, n: int) -> bool:
@@ -305,15 +370,19 @@ def read_xml_run(path) -> RunTable:
                          "a submission task label: Thorough, Focused, RelevantInContext, BestInContext, "
                          "AllInContext, FetchBrowse, CO.Focussed, COS.Thorough, SSCAS, ...")
     if scanned is not None:
-        df, all_ranked = scanned[1], scanned[2]
+        df, all_ranked, codes = scanned[1:]
         for el in root:  # the header the scan parsed: what precedes the first topic
             check_header(path, el)
     else:
-        df, all_ranked = _tree_rows(path, root)
+        (df, all_ranked), codes = _tree_rows(path, root), None
     check_scores_and_ranks(df, path, scores_optional=True)
-    check_duplicates(df, path)
-    df = order_results(df, has_rank=all_ranked)
-    return RunTable(run_id, participant, task, "inex-xml", str(path), df, task_attr)
+    check_duplicates(df, path, codes)
+    lines = df["line"].to_numpy()
+    df = order_results(df, has_rank=all_ranked, codes=codes)
+    run = RunTable(run_id, participant, task, "inex-xml", str(path), df, task_attr)
+    if codes is not None and (np.diff(lines) > 0).all() and (np.diff(df["line"].to_numpy()) > 0).all():
+        run.attach_codes(codes)  # one result a line, none moved: the codes are the table's rows'
+    return run
 
 
 # what a submission's root holds: the run's description, then its topics (INEX 2005-2008

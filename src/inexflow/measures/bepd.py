@@ -30,12 +30,15 @@ level is first reached, as the paper requires; the 100 recall levels are those o
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
-from inexflow.measures.catalogue import aggregate
+from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.element_arrays import joined_values, result_codes, row_index, topic_rows
 from inexflow.measures.registry import EPRUM_RECALL_PERCENTS, bepd_measure_names, recall_level
 from inexflow.measures.topicset import scored_topics
 
@@ -67,10 +70,14 @@ def bep_offsets(ctx: ScoringContext) -> pd.Series:
 def eprum_curve(probs: np.ndarray, n_targets: int) -> np.ndarray:
     """EPRUM precision at the 100 recall levels r = 0.01 .. 1.00 for one topic (the precision-
     recall graph of section 7.3): ceil(r N) / k_r, 0 where r is never reached."""
+    return _curve_of_found(np.cumsum(probs), n_targets)
+
+
+def _curve_of_found(found: np.ndarray, n_targets: int) -> np.ndarray:
+    """:func:`eprum_curve` of the expected targets found after each rank, F_k (cumulated)."""
     prec = np.zeros(len(RECALL_LEVELS))
     if n_targets == 0:
         return prec
-    found = np.cumsum(probs)
     need = RECALL_LEVELS / 100 * n_targets
     k = np.searchsorted(found, need - 1e-12, side="left")  # first rank (0-based) with F_k >= r N
     ideal = np.ceil(need - 1e-12)  # the ideal run's search length in whole ranks
@@ -90,17 +97,16 @@ def eprum_at_ranks(probs: np.ndarray, n_targets: int, ks) -> list[float]:
     k probabilities (all of them for a shorter run), at most N; the ideal run (every BEP,
     each reached with probability 1) needs ceil(F_k) whole ranks, as for precision at recall.
     With 0/1 probabilities it is the classical precision at k."""
-    found = np.cumsum(probs)
+    return _at_ranks_of_found(np.cumsum(probs), n_targets, ks)
+
+
+def _at_ranks_of_found(found: np.ndarray, n_targets: int, ks) -> list[float]:
+    """:func:`eprum_at_ranks` of the expected targets found after each rank, F_k (cumulated)."""
     out = []
     for k in ks:
         f = min(float(found[min(k, len(found)) - 1]) if len(found) else 0.0, float(n_targets))
         out.append(float(np.ceil(f - 1e-12)) / k if f > 0 else 0.0)
     return out
-
-
-def bep_table(beps: pd.Series) -> dict | None:
-    """:func:`bep_offsets` as a dict (topic, doc) -> offset, or None where a pair is listed twice."""
-    return dict(zip(beps.index.tolist(), beps.to_numpy(np.float64).tolist())) if beps.index.is_unique else None
 
 
 def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
@@ -121,33 +127,47 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
         r = res[res["offset"] < 0].iloc[0]
         raise InputError(run.source, f"line {r.line}", f"result {r.doc}{r.xpath} has no character offset",
                          "a collection directory to convert xpaths")
-    table = ctx.memo("bep table", lambda: bep_table(beps))
+    # each result's BEP: the (topic, doc) rows of the BEP table looked up by the results' codes
+    # (joined where a pair is listed twice)
+    table = ctx.memo("bep rows", lambda: row_index(beps.index.to_frame(index=False), ["topic", "doc"]))
     if table is None:
         bep = beps.reindex(pd.MultiIndex.from_frame(res[["topic", "doc"]])).to_numpy(np.float64)
     else:
-        get, nan = table.get, float("nan")
-        bep = np.fromiter((get(k, nan) for k in zip(res["topic"].to_numpy(), res["doc"].to_numpy())), np.float64, len(res))
+        bep = joined_values(beps.to_numpy(np.float64), table.rows(result_codes(run, res, columns=["topic", "doc"])),
+                            np.nan)
     dist = np.abs(res["offset"].to_numpy(np.float64) - bep)
-    groups = res.groupby("topic", sort=False).indices
+    groups = topic_rows(result_codes(run, res, columns=["topic"]))
     names = bepd_measure_names({"bepd_a": a_values, "cutoffs": ks})[1:]
+    # s(x, b) of every result for each A at once (elementwise: the same values as per topic)
+    unreached, near = np.isnan(dist), np.nan_to_num(dist)
+    base = {a: np.where(unreached, 0.0, a * L / (a * L + near)) for a in a_values}
     rows, per = [], {m: [] for m in names}
     point_names = {a: [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in RECALL_LEVELS] for a in a_values}
+    value_names = {a: [f"BEPD[{a:g}]", f"EPRUM[{a:g}]", *(f"EPRUM[{a:g}]@[{k}]" for k in ks)] for a in a_values}
+    curves: dict[float, list[np.ndarray]] = {a: [] for a in a_values}  # each topic's graph, per A
+    by_a = np.vstack([base[a] for a in a_values]) if a_values else np.zeros((0, len(res)))
     for t in topics:
         idx = groups.get(t, np.zeros(0, dtype=np.int64))
-        for a in a_values:
-            s = np.where(np.isnan(dist[idx]), 0.0, a * L / (a * L + np.nan_to_num(dist[idx])))
-            curve = eprum_curve(s, n_bep[t])
-            vals = {f"BEPD[{a:g}]": float(s.sum() / n_bep[t]), f"EPRUM[{a:g}]": float(curve.mean())}
-            vals.update({f"EPRUM[{a:g}]@[{k}]": v for k, v in zip(ks, eprum_at_ranks(s, n_bep[t], ks))})
-            points = dict(zip(point_names[a], curve.tolist()))
+        # every A's row at once, in C order (numpy sums each row of a C-ordered matrix pairwise, as
+        # it sums the row alone; a column-major copy would be summed in another order)
+        probs = np.ascontiguousarray(by_a[:, idx])
+        found, total = np.cumsum(probs, axis=1), probs.sum(axis=1)
+        graphs = [_curve_of_found(f, n_bep[t]) for f in found]
+        means = np.vstack(graphs).mean(axis=1) if graphs else np.zeros(0)
+        for i, a in enumerate(a_values):
+            curve = graphs[i]
+            vals = dict(zip(value_names[a], [float(total[i] / n_bep[t]), float(means[i]),
+                                             *_at_ranks_of_found(found[i], n_bep[t], ks)]))
             for m, v in vals.items():
                 rows.append((t, "bep", m, v))
                 per[m].append(v)
-            for m, v in points.items():  # the graph: per topic only with per_topic_curves, its means always
-                if keep_curves:
-                    rows.append((t, "bep", m, v))
-                per[m].append(v)
+            if keep_curves:  # the graph: per topic only with per_topic_curves, its means always
+                rows.extend(zip(repeat(t), repeat("bep"), point_names[a], curve.tolist()))
+            curves[a].append(curve)
+    for a in a_values:  # each recall level's values over the topics
+        if curves[a]:
+            per.update(zip(point_names[a], np.vstack(curves[a]).T))
     if topics:
         rows.append(("all", "bep", "num_q", float(len(topics))))
-        rows.extend(("all", "bep", m, aggregate("bepd", m, per[m])) for m in names)
+        rows.extend(mean_rows("bepd", "bep", {m: np.asarray(v, dtype=np.float64) for m, v in per.items()}, names))
     return tidy(rows)

@@ -103,16 +103,24 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
     :func:`per_topic_name`). ``qrels_values`` holds the values over every qrels topic of the
     measures aggregated by ``qrels_sum``. No topic, no rows."""
     names = list(names)
-    batched = {}
+    hows = [aggregator(family, n) for n in names]  # each name's aggregator and per-topic name, once
+    keys = [per_topic_name(n) for n in names]
+    batched = {"tool_mean": {}, "mean": {}}
     if isinstance(per, dict):
         def column(key):
             return per[key].tolist()
         count = len(next(iter(per.values()), []))
         # the tool_mean columns summed at once, each left to right as tool_mean sums it
-        tool = [per_topic_name(n) for n in names if aggregator(family, n) == "tool_mean"]
+        tool = [k for k, how in zip(keys, hows) if how == "tool_mean"]
         if tool and count:
             sums = np.cumsum(np.column_stack([np.asarray(per[k], np.float64) for k in tool]), axis=0)[-1] / count
-            batched = dict(zip(tool, sums.tolist()))
+            batched["tool_mean"] = dict(zip(tool, sums.tolist()))
+        # the mean columns at once: each a row of one C-ordered matrix, whose means along the rows
+        # are numpy's pairwise sums of each row, as np.mean sums one column alone
+        means = list(dict.fromkeys(k for k, how in zip(keys, hows) if how == "mean"))
+        if means and count:
+            batched["mean"] = dict(zip(means, np.vstack([np.asarray(per[k], np.float64) for k in means])
+                                       .mean(axis=1).tolist()))
     else:
         def column(key):
             return [v[key] for v in per]
@@ -120,17 +128,16 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
     if not count:
         return []
     rows = []
-    for name in names:
-        how = aggregator(family, name)
-        if how == "tool_mean" and per_topic_name(name) in batched:
-            rows.append(("all", quant, name, batched[per_topic_name(name)]))
+    for name, how, key in zip(names, hows, keys):
+        if key in batched.get(how, ()):
+            rows.append(("all", quant, name, batched[how][key]))
             continue
         if how == "topics":
             values = [None] * count
         elif how == "qrels_sum":
             values = (qrels_values or {})[name]
         else:
-            values = column(per_topic_name(name))
+            values = column(key)
         rows.append(("all", quant, name, AGGREGATORS[how](values)))
     return rows
 

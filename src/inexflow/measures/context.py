@@ -48,11 +48,25 @@ class ScoringContext:
             self.cache[key] = compute()
         return self.cache[key]
 
+    def assessed_topics(self) -> list[str]:
+        """The assessments' topics (:attr:`~inexflow.model.assessments.Assessments.topics`), once per context."""
+        return self.memo("assessed topics", lambda: self.assessments.topics)
+
 
 def tidy(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:
     """Rows (topic, quant, measure, value) as a family's score table."""
-    return pd.DataFrame.from_records(rows, columns=["topic", "quant", "measure", "value"]).astype(
-        {"topic": object, "quant": object, "measure": object, "value": "float64"})
+    if not rows:
+        return pd.DataFrame.from_records(rows, columns=["topic", "quant", "measure", "value"]).astype(
+            {"topic": object, "quant": object, "measure": object, "value": "float64"})
+    topic, quant, measure, value = zip(*rows)
+    return pd.DataFrame({"topic": _strings(topic), "quant": _strings(quant), "measure": _strings(measure),
+                         "value": np.asarray(value, dtype=np.float64)})
+
+
+def _strings(values) -> pd.Series:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return pd.Series(out, dtype=object, copy=False)
 
 
 def tidy_columns(topics: list[str], quant: str, columns: dict[str, np.ndarray], tail: list[tuple]) -> pd.DataFrame:
@@ -76,38 +90,14 @@ def tidy_columns(topics: list[str], quant: str, columns: dict[str, np.ndarray], 
                          "measure": pd.Series(measure, dtype=object), "value": value})
 
 
-def row_index(frame: pd.DataFrame, keys: list[str]) -> dict | None:
-    """Each row's position in ``frame`` by the tuple of its ``keys`` columns: the lookup of a
-    left join on them, made once for the runs of a session (:func:`matching_rows`); None where
-    two rows share keys (a join would repeat the row joined to them)."""
-    index = {k: i for i, k in enumerate(zip(*(frame[c].to_numpy() for c in keys)))}
-    return index if len(index) == len(frame) else None
-
-
-def matching_rows(frame: pd.DataFrame, keys: list[str], index: dict) -> np.ndarray:
-    """For each row of ``frame``, the row of ``index`` (:func:`row_index`) with the same
-    ``keys``, -1 where none has them."""
-    get = index.get
-    return np.fromiter((get(k, -1) for k in zip(*(frame[c].to_numpy() for c in keys))), np.int64, len(frame))
-
-
-def joined_values(values: np.ndarray, at: np.ndarray, default: float) -> np.ndarray:
-    """``values`` at the rows ``at`` (:func:`matching_rows`) as floats, ``default`` where there
-    is no row or the value is missing (a left join's column with its gaps filled)."""
-    out = np.full(len(at), default, dtype=np.float64)
-    ok = at >= 0
-    v = np.asarray(values, dtype=np.float64)[at[ok]]
-    out[ok] = np.where(np.isnan(v), default, v)
-    return out
-
-
 def element_results(run, family: str) -> pd.DataFrame:
     """The element results (those with an XPath) of ``run``, which the element families score:
     a run with results but no element among them (a passage or document run) is an
     :class:`~inexflow.errors.InputError`, since every value would be 0; results that are not
     elements in an element run are left out with a warning."""
     res = run.results
-    el = (res["xpath"] != "").to_numpy()
+    codes = run.codes("xpath")
+    el = (np.asarray(codes[1], dtype=object) != "")[codes[0]] if codes is not None else (res["xpath"] != "").to_numpy()
     if len(res) and not el.any():
         raise InputError(run.source, None, f"run {run.run_id} holds no element results (no XPath: passages or whole "
                          f"documents), and the {family} family scores elements", "an element run, or a family that "
@@ -115,4 +105,6 @@ def element_results(run, family: str) -> pd.DataFrame:
     if not el.all():
         warn_input(run.source, None, f"{int((~el).sum())} results without an XPath (passages or whole documents) are "
                    f"left out by the {family} family, which scores elements")
+    if el.all() and res.index.equals(pd.RangeIndex(len(res))):
+        return res  # (the frame itself: the families only read it)
     return res[el].reset_index(drop=True)

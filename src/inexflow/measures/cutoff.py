@@ -25,18 +25,9 @@ import pandas as pd
 
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.context import ScoringContext, element_results, tidy
+from inexflow.measures.element_arrays import element_codes
 from inexflow.measures.topicset import scored_topics
 from inexflow.measures.xcg import assessed_gains, thorough_gains
-
-
-def any_overlapping(groups, docs, xpaths) -> bool:
-    """Whether two of the elements (group, doc, xpath), e.g. a run's results with their topics,
-    overlap (nest or are equal) within a group and document. With each element keyed
-    ``group NUL doc NUL xpath /``, an element's key is a prefix of the keys of its descendants
-    and equals, which sort right after it: some pair overlaps exactly when some key, sorted,
-    starts with the key before it. (:func:`overlapping_flags` says which elements.)"""
-    keys = sorted([f"{g}\0{d}\0{x}/" for g, d, x in zip(groups, docs, xpaths)])
-    return any(map(str.startswith, keys[1:], keys))
 
 
 def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
@@ -68,13 +59,14 @@ def overlapping_flags(docs: np.ndarray, xpaths: np.ndarray) -> np.ndarray:
 def score_cutoff(run, ctx: ScoringContext) -> pd.DataFrame:
     ks = [int(k) for k in ctx.opt("cutoff_ks")]
     res = element_results(run, "cutoff")
+    codes = element_codes(run)
     groups = res.groupby("topic", sort=False).indices
-    assessed = set(ctx.assessments.topics)
+    assessed = set(ctx.assessed_topics())
     topics = scored_topics(run, sorted(assessed), ctx)
     rows = []
     per: dict[tuple[str, str], list[float]] = {}
     for quant, rb in sorted(ctx.recallbases.items()):
-        gains = thorough_gains(res, rb, assessed_gains(ctx, quant, rb))
+        gains = thorough_gains(res, rb, assessed_gains(ctx, quant, rb), codes)
         for t in topics:
             g = gains[groups[t]] if t in groups else np.zeros(0)
             cum = np.cumsum(g)

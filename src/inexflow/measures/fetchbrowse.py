@@ -30,8 +30,9 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures.context import ScoringContext, element_results, tidy
+from inexflow.measures.element_arrays import element_codes
 from inexflow.measures.topicset import scored_topics
-from inexflow.measures.xcg import assessed_gains, mean_rows, run_gains, xcg_topic
+from inexflow.measures.xcg import assessed_documents, assessed_gains, mean_rows, run_gains, xcg_topic
 
 
 def _ep(xg, xi) -> tuple[float, float]:
@@ -42,18 +43,19 @@ def _ep(xg, xi) -> tuple[float, float]:
 def score_fetchbrowse(run, ctx: ScoringContext) -> pd.DataFrame:
     alpha = float(ctx.opt("alpha"))
     results = element_results(run, "fetchbrowse")
+    keys = element_codes(run)
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         rel = rb[rb["gain"] > 0]
-        topics = scored_topics(run, sorted(set(rel["topic"])), ctx, judged=ctx.assessments.topics)
+        topics = scored_topics(run, sorted(set(rel["topic"])), ctx, judged=ctx.assessed_topics())
         roots = rb[rb["xpath"].str.count("/") == 1]  # the article nodes
         root_gain = roots.groupby(["topic", "doc"])["gain"].max()
         best_gain = rel.groupby(["topic", "doc"])["gain"].max()  # the kept articles: something relevant inside
         art_gain = root_gain.reindex(best_gain.index).fillna(0.0)
         art_gain = art_gain.where(art_gain > 0, best_gain).to_dict()
         rel_docs = rel.groupby("topic")["doc"].unique().to_dict()
-        gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source, assessed_gains(ctx, quant, rb))
-                 for ov in ("off", "on")}
+        gains = {ov: run_gains(results, rb, ov == "on", alpha, run.source, assessed_gains(ctx, quant, rb), keys,
+                               assessed_documents(ctx, quant, rb) if ov == "on" else None) for ov in ("off", "on")}
         per = {}
         by_topic = results.groupby("topic", sort=False).indices
         doc_col = results["doc"].to_numpy(dtype=object)

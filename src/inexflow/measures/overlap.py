@@ -26,6 +26,7 @@ import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.io.xpath import ancestors
+from inexflow.measures.element_arrays import Codes, RowIndex, frame_codes
 
 
 class DocumentState:
@@ -47,9 +48,25 @@ class DocumentState:
                 self.ideal_below.setdefault(a, []).append(x)
         self.returned: set[str] = set()
         self.partial: set[str] = set()  # ancestors of returned elements
+        self.up: dict[str, tuple[str, ...]] = {}  # each xpath met: its ancestors (kept with the assessed elements)
+
+    def _ancestors(self, x: str) -> tuple[str, ...]:
+        up = self.up.get(x)
+        if up is None:
+            up = self.up[x] = tuple(ancestors(x))
+        return up
+
+    def fresh(self) -> DocumentState:
+        """This document with nothing seen: its assessed elements shared, what the user has seen
+        of them new (a run's walk starts from it)."""
+        state = object.__new__(DocumentState)
+        state.__dict__.update(self.__dict__)
+        state.remaining = {x: self.gain[x] for x in self.ideal_order}
+        state.returned, state.partial = set(), set()
+        return state
 
     def _fully_seen(self, x: str) -> bool:
-        return x in self.returned or any(a in self.returned for a in ancestors(x))
+        return x in self.returned or any(a in self.returned for a in self._ancestors(x))
 
     def rv(self, x: str, alpha: float) -> float:
         if x not in self.gain:
@@ -81,7 +98,8 @@ class DocumentState:
     def take(self, x: str, alpha: float) -> float:
         """The gain rv_norm of returning x now, then mark x as seen."""
         v = self.rv(x, alpha)
-        owner = next((a for a in (x, *ancestors(x)) if a in self.remaining), None)
+        up = self._ancestors(x)
+        owner = x if x in self.remaining else next((a for a in up if a in self.remaining), None)
         if owner is not None:
             g = min(v, self.remaining[owner])
             self.remaining[owner] -= g
@@ -94,33 +112,56 @@ class DocumentState:
                 self.remaining[i] -= c
                 left -= c
         self.returned.add(x)
-        for a in ancestors(x):
-            self.partial.add(a)
+        self.partial.update(up)
         return max(g, 0.0)
 
 
-def focused_gains(results: pd.DataFrame, recallbase: pd.DataFrame, alpha: float, source="run") -> np.ndarray:
+class AssessedDocuments:
+    """A recall-base by (topic, document), made once per scoring context: the index of its
+    (topic, doc) pairs (:class:`~inexflow.measures.element_arrays.RowIndex`) and each pair's
+    rows, from which a document's :class:`DocumentState` is built when a run first reaches it
+    (then kept, each run walking a :meth:`~DocumentState.fresh` copy)."""
+
+    def __init__(self, recallbase: pd.DataFrame):
+        groups = recallbase.groupby(["topic", "doc"], sort=False).indices
+        pairs = pd.DataFrame(list(groups), columns=["topic", "doc"], dtype=object)
+        self.index = RowIndex(pairs, ["topic", "doc"], frame_codes(pairs, ["topic", "doc"]))  # the pairs are distinct
+        self.rows = list(groups.values())
+        self.columns = {c: recallbase[c].to_numpy(dtype=object if c == "xpath" else None)
+                        for c in ("xpath", "gain", "size", "ideal")}
+        self.built: dict[int, DocumentState] = {}
+
+    def state(self, pair: int) -> DocumentState:
+        """The document ``pair`` with nothing seen yet."""
+        built = self.built.get(pair)
+        if built is None:
+            rows = self.rows[pair]
+            built = self.built[pair] = DocumentState(*(self.columns[c][rows].tolist()
+                                                       for c in ("xpath", "gain", "size", "ideal")))
+        return built.fresh()
+
+
+def focused_gains(results: pd.DataFrame, recallbase: pd.DataFrame, alpha: float, source="run",
+                  documents: AssessedDocuments | None = None, codes: Codes | None = None) -> np.ndarray:
     """xG = rv_norm for every result (topic, doc, xpath in rank order) against ``recallbase``
-    (all assessed elements with gain, size and the ideal flag)."""
-    states: dict[tuple[str, str], DocumentState] = {}
-    # the recall-base's rows per (topic, doc), as plain lists: a document's state is built
-    # only when the run first reaches it
-    groups = recallbase.groupby(["topic", "doc"], sort=False).indices
-    cols = {c: recallbase[c].to_numpy(dtype=object if c == "xpath" else None) for c in ("xpath", "gain", "size",
-                                                                                         "ideal")}
+    (all assessed elements with gain, size and the ideal flag; ``documents``: its
+    :class:`AssessedDocuments`, made here where not given). The results' documents are looked
+    up at once (by their ``codes``, else factorised); only the results in assessed documents
+    are walked, each document's in rank order (the others gain nothing)."""
+    documents = documents if documents is not None else AssessedDocuments(recallbase)
+    pair = documents.index.rows(codes if codes is not None else frame_codes(results, ["topic", "doc"]))
     out = np.zeros(len(results))
-    lines = results["line"].to_numpy() if "line" in results.columns else np.zeros(len(results), dtype=int)
-    topics, docs, xpaths = (results[c].to_numpy(dtype=object) for c in ("topic", "doc", "xpath"))
-    for i, (t, d, x) in enumerate(zip(topics.tolist(), docs.tolist(), xpaths.tolist())):
-        st = states.get((t, d))
+    walked = np.flatnonzero(pair >= 0)
+    xpaths = results["xpath"].to_numpy(dtype=object)[walked].tolist()
+    states: dict[int, DocumentState] = {}
+    for k, (i, p) in enumerate(zip(walked.tolist(), pair[walked].tolist())):
+        st = states.get(p)
         if st is None:
-            rows = groups.get((t, d))
-            if rows is None:
-                continue  # an unassessed document: no gain
-            st = states[(t, d)] = DocumentState(*(cols[c][rows].tolist() for c in ("xpath", "gain", "size", "ideal")))
+            st = states[p] = documents.state(p)
         try:
-            out[i] = st.take(x, alpha)
+            out[i] = st.take(xpaths[k], alpha)
         except ValueError as e:
-            raise InputError(source, f"line {lines[i]}", f"element {d}{e} has no size: overlap-aware scoring "
-                             "needs element sizes", "sizes in the assessments or a collection index") from None
+            line = results["line"].iloc[i] if "line" in results.columns else 0
+            raise InputError(source, f"line {line}", f"element {results['doc'].iloc[i]}{e} has no size: overlap-aware "
+                             "scoring needs element sizes", "sizes in the assessments or a collection index") from None
     return out

@@ -22,6 +22,7 @@ import pandas as pd
 
 from inexflow.measures.catalogue import aggregate
 from inexflow.measures.context import ScoringContext, element_results, tidy
+from inexflow.measures.element_arrays import element_codes
 from inexflow.measures.topicset import scored_topics
 from inexflow.measures.xcg import assessed_gains, thorough_gains
 
@@ -53,12 +54,13 @@ def precall(gains: np.ndarray, levels: np.ndarray, n: float, points=RECALL_POINT
 
 def score_precall(run, ctx: ScoringContext) -> pd.DataFrame:
     res = element_results(run, "precall")
+    codes = element_codes(run)
     groups = res.groupby("topic", sort=False).indices
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         n_by_topic = {t: n for t, n in rb.groupby("topic")["gain"].sum().items() if n > 0}
-        topics = scored_topics(run, list(n_by_topic), ctx, judged=ctx.assessments.topics)
-        gains = thorough_gains(res, rb, assessed_gains(ctx, quant, rb))
+        topics = scored_topics(run, list(n_by_topic), ctx, judged=ctx.assessed_topics())
+        gains = thorough_gains(res, rb, assessed_gains(ctx, quant, rb), codes)
         rsv = res["rsv"].to_numpy()
         aps = []
         for t in topics:

@@ -38,17 +38,21 @@ recall-base.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
 from inexflow.measures import catalogue
-from inexflow.measures.context import ScoringContext, element_results, joined_values, matching_rows, row_index, tidy
-from inexflow.measures.overlap import focused_gains
+from inexflow.measures.context import ScoringContext, element_results, tidy
+from inexflow.measures.element_arrays import ELEMENT_KEYS, Codes, RowIndex, element_codes, frame_codes, joined_values, row_index, topic_rows
+from inexflow.measures.overlap import AssessedDocuments, focused_gains
 from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
 from inexflow.measures.topicset import scored_topics
 from inexflow.model.quantisation import printed_factor
 
 GR_LEVELS = np.round(np.asarray(GAIN_RECALL_PERCENTS) / 100, 2)
+EP_NAMES = [f"ep[{lv:.2f}]" for lv in GR_LEVELS]  # the ep/gr curve's measures
 GR_TOLERANCE = 1e-9  # gain-recall within this of a level reaches it (summation-order rounding)
 
 
@@ -120,39 +124,48 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_s
     out["R"] = float(cbg_r / (cig_full[n - 1] + n))
     if printed_scale is not None:
         out |= printed_q_r(xg * printed_scale, xi * printed_scale)
-    for lv, v in zip(GR_LEVELS, at):
-        out[f"ep[{lv:.2f}]"] = float(v)
-    for k in curve_ranks:
-        out[f"nxCG@[{k}]"] = float(nxcg[k - 1])
+    out.update(zip(EP_NAMES, at.tolist()))
+    if len(curve_ranks):
+        out.update(zip(_curve_names(tuple(curve_ranks)), nxcg[np.asarray(curve_ranks) - 1].tolist()))
     return out
 
 
-ELEMENT_KEYS = ["topic", "doc", "xpath"]
+@functools.lru_cache(maxsize=8)
+def _curve_names(ranks: tuple[int, ...]) -> list[str]:
+    return [f"nxCG@[{k}]" for k in ranks]
 
 
-def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame, index: dict | None = None) -> np.ndarray:
+def thorough_gains(results: pd.DataFrame, recallbase: pd.DataFrame, index: RowIndex | None = None,
+                   codes: Codes | None = None) -> np.ndarray:
     """xG for every result: the quant of its assessment, 0 when unassessed (the recall-base's
-    rows looked up in ``index``, its :func:`~inexflow.measures.context.row_index` on
-    (topic, doc, xpath), where one is given; else joined)."""
+    rows looked up in ``index``, its :func:`~inexflow.measures.element_arrays.row_index` on
+    (topic, doc, xpath), by the results' ``codes`` (else factorised), where one is given;
+    else joined)."""
     if index is not None:
-        return joined_values(recallbase["gain"].to_numpy(), matching_rows(results, ELEMENT_KEYS, index), 0.0)
+        return joined_values(recallbase["gain"].to_numpy(), index.rows(codes if codes is not None else frame_codes(results)), 0.0)
     m = results[ELEMENT_KEYS].merge(recallbase[[*ELEMENT_KEYS, "gain"]], on=ELEMENT_KEYS, how="left")
     return m["gain"].fillna(0.0).to_numpy(np.float64)
 
 
-def assessed_gains(ctx: ScoringContext, quant: str, recallbase: pd.DataFrame) -> dict | None:
+def assessed_gains(ctx: ScoringContext, quant: str, recallbase: pd.DataFrame) -> RowIndex | None:
     """The row index of the recall-base of ``quant`` on (topic, doc, xpath)
-    (:func:`~inexflow.measures.context.row_index`), once per context."""
+    (:func:`~inexflow.measures.element_arrays.row_index`), once per context."""
     return ctx.memo(f"recall-base rows {quant}", lambda: row_index(recallbase, ELEMENT_KEYS))
 
 
+def assessed_documents(ctx: ScoringContext, quant: str, recallbase: pd.DataFrame) -> AssessedDocuments:
+    """The recall-base of ``quant`` by (topic, doc), for the overlap-aware gains, once per context."""
+    return ctx.memo(f"recall-base documents {quant}", lambda: AssessedDocuments(recallbase))
+
+
 def run_gains(results: pd.DataFrame, rb: pd.DataFrame, overlap: bool, alpha: float, source="run",
-              index: dict | None = None) -> np.ndarray:
-    """xG per result: quant (overlap off, Eq. 10; ``index`` as :func:`thorough_gains` takes it)
-    or rv_norm (overlap on, Eq. 9)."""
+              index: RowIndex | None = None, codes: Codes | None = None,
+              documents: AssessedDocuments | None = None) -> np.ndarray:
+    """xG per result: quant (overlap off, Eq. 10; ``index`` and ``codes`` as :func:`thorough_gains`
+    takes them) or rv_norm (overlap on, Eq. 9; ``documents`` as :func:`focused_gains` takes them)."""
     if not overlap:
-        return thorough_gains(results, rb, index)
-    return focused_gains(results, rb, alpha, source)
+        return thorough_gains(results, rb, index, codes)
+    return focused_gains(results, rb, alpha, source, documents, codes)
 
 
 def ideal_vectors(rb: pd.DataFrame, overlap: bool) -> dict[str, np.ndarray]:
@@ -167,7 +180,8 @@ def mean_rows(family: str, per: dict[str, dict[str, float]], quant: str) -> list
     """Means over topics of every measure (topic ``all``), then num_q, aggregated as the
     catalogue declares for ``family`` (:func:`inexflow.measures.catalogue.mean_rows`)."""
     names = list(next(iter(per.values()))) if per else []
-    return catalogue.mean_rows(family, quant, list(per.values()), [*names, "num_q"])
+    columns = {m: np.asarray([v[m] for v in per.values()], dtype=np.float64) for m in names}
+    return catalogue.mean_rows(family, quant, columns, [*names, "num_q"])
 
 
 def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
@@ -183,18 +197,21 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     keep_curves = bool(ctx.opt("per_topic_curves"))
     printed = bool(ctx.opt("qr_printed"))
     results = element_results(run, "xcg")
+    codes = element_codes(run)
     rows = []
     for quant, rb in sorted(ctx.recallbases.items()):
         scale = printed_factor(ctx.assessments.scale, quant) if printed else None
         ideal_by_topic = ctx.memo(f"ideal vectors {quant} {overlap}", lambda rb=rb: ideal_vectors(rb, overlap))
-        topics = scored_topics(run, [t for t in ctx.assessments.topics if t in ideal_by_topic], ctx,
-                               judged=ctx.assessments.topics)
-        gains = run_gains(results, rb, overlap, alpha, run.source, assessed_gains(ctx, quant, rb))
-        by_topic = {t: gains[idx] for t, idx in results.groupby("topic", sort=False).indices.items()}
-        per = {}
+        topics = scored_topics(run, [t for t in ctx.assessed_topics() if t in ideal_by_topic], ctx,
+                               judged=ctx.assessed_topics())
+        gains = run_gains(results, rb, overlap, alpha, run.source, assessed_gains(ctx, quant, rb), codes,
+                          assessed_documents(ctx, quant, rb) if overlap else None)
+        by_topic = {t: gains[idx] for t, idx in topic_rows(codes).items()}
+        per, kept = {}, None
         for t in topics:
             per[t] = xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs, ranks, scale)
-            rows.extend((t, quant, m, v) for m, v in per[t].items()
-                        if keep_curves or not (m.startswith("ep[") or m.startswith("nxCG@[")))
+            if kept is None:  # every topic has the same measures
+                kept = [m for m in per[t] if keep_curves or not (m.startswith("ep[") or m.startswith("nxCG@["))]
+            rows.extend((t, quant, m, per[t][m]) for m in kept)
         rows.extend(mean_rows("xcg", per, quant))
     return tidy(rows)

@@ -121,23 +121,26 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
     if collection is None:
         return run
     res = run.results
-    no_xpath = (res["xpath"] == "").to_numpy()
-    el, whole = ~no_xpath, no_xpath & (res["length"] < 0).to_numpy()
+    # the documents and xpaths as codes (the reader's, else factorised here): every lookup is
+    # made once per distinct value, then spread to the results
+    (doc_i, doc_u), (xp_i, xp_u) = (run.codes(c) or pd.factorize(res[c]) for c in ("doc", "xpath"))
+    doc_u, xp_u = np.asarray(doc_u, dtype=object), np.asarray(xp_u, dtype=object)
+    no_xpath = (xp_u == "")[xp_i]
+    length = res["length"].to_numpy()
+    el, whole = ~no_xpath, no_xpath & (length < 0)
     if not (el.any() or whole.any()):
         return run
-    docs = res["doc"].to_numpy(dtype=object)
-    found = _Extents(pa.array(docs[el], pa.string()), pa.array(res["xpath"].to_numpy(dtype=object)[el], pa.string()),
-                     pa.array(docs[whole], pa.string()))
-    wanted = list(dict.fromkeys(docs[el | whole]))
+    found = _Extents(pa.array(doc_u, pa.string()), doc_i[el], pa.array(xp_u, pa.string()), xp_i[el], doc_i[whole])
+    wanted = pd.unique(doc_i[el | whole])  # the codes of the documents looked up, in order of first appearance
     parsed = parsed if parsed is not None else ParsedDocuments(collection, index, max_rows=0)
-    for keys in parsed.holding(wanted):
+    for keys in parsed.holding(doc_u[wanted].tolist()):
         found.use(keys)
     for table in tables:
         found.use(_IndexKeys(table))
-    missing = [d for d in wanted if d not in found.seen]
+    missing = doc_u[wanted[~found.held[wanted]]].tolist()
     if missing:
         found.use(parsed.parse(missing))
-    res = res.copy()
+    offset, length = res["offset"].to_numpy().copy(), length.copy()
     if el.any():
         bad = found.start < 0
         if bad.any():
@@ -145,12 +148,12 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
             raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not "
                              f"exist in the collection document ({int(bad.sum())} unresolvable results)",
                              "the xpath of an element of that document")
-        res.loc[el, "offset"] = found.start
-        res.loc[el, "length"] = found.end - found.start
+        offset[el], length[el] = found.start, found.end - found.start
     if whole.any():
-        res.loc[whole, "offset"] = 0
-        res.loc[whole, "length"] = found.root_end
-    run.results = res
+        offset[whole], length[whole] = 0, found.root_end
+    codes = {c: run.codes(c) for c in ("topic",) if run.codes(c) is not None}
+    run.results = res.assign(offset=offset, length=length)
+    run.attach_codes({**codes, "doc": (doc_i, doc_u), "xpath": (xp_i, xp_u)})  # no result moved
     return run
 
 
@@ -173,26 +176,34 @@ class ParsedDocuments:
         self.given = _IndexKeys(pa.Table.from_pandas(index, preserve_index=False)) \
             if index is not None and len(index) else None
         self.parts: list[_IndexKeys] = []
-        self.part_of: dict[str, _IndexKeys] = {}
+        self._held_names, self._held_part = pa.array([], pa.string()), np.zeros(0, dtype=np.int64)
 
     def holding(self, docs) -> list[_IndexKeys]:
-        """The keys to look ``docs`` up in: the given index, then each kept part holding one of them."""
-        held = {id(k): k for k in (self.part_of.get(d) for d in docs) if k is not None}
-        return ([self.given] if self.given is not None else []) + [k for k in self.parts if id(k) in held]
+        """The keys to look ``docs`` up in: the given index, then each kept part holding one of
+        them (found by one hash lookup of ``docs`` among the kept parts' documents)."""
+        given = [self.given] if self.given is not None else []
+        if not self.parts:
+            return given
+        at = _positions(pa.array(docs, pa.string()), self._held_names)
+        held = set(self._held_part[at[at >= 0]].tolist())
+        return given + [k for i, k in enumerate(self.parts) if i in held]
+
+    def _kept(self):
+        """Index the kept parts' documents (each document is in one part) for :meth:`holding`."""
+        self._held_names = pa.concat_arrays([k.doc_names.cast(pa.string()) for k in self.parts]) if self.parts \
+            else pa.array([], pa.string())
+        self._held_part = np.repeat(np.arange(len(self.parts)), [len(k.doc_names) for k in self.parts])
 
     def parse(self, docs) -> _IndexKeys:
         """The keys of ``docs`` indexed from the collection (:func:`~inexflow.io.collection.index_table`), kept."""
         keys = _IndexKeys(index_table(self.collection, docs))
         self.parts.append(keys)
-        self.part_of.update(dict.fromkeys(keys.names, keys))
         self.rows += keys.rows
         while self.rows > self.max_rows and len(self.parts) > 1:
-            old = self.parts.pop(0)
-            self.rows -= old.rows
-            for d in old.names:
-                del self.part_of[d]
+            self.rows -= self.parts.pop(0).rows
         if self.rows > self.max_rows:  # the documents just parsed, beyond the bound: not kept
-            self.parts, self.part_of, self.rows = [], {}, 0
+            self.parts, self.rows = [], 0
+        self._kept()
         return keys
 
 
@@ -206,7 +217,6 @@ class _IndexKeys:
         table = table.unify_dictionaries().combine_chunks()
         doc_codes, self.doc_names = _codes(table.column("doc"))
         x_codes, self.x_names = _codes(table.column("xpath"))
-        self.names = self.doc_names.to_pylist()
         self.rows, self.width = table.num_rows, len(self.x_names)
         start, end = table.column("start").to_numpy(), table.column("end").to_numpy()
         keys, first = np.unique(doc_codes * self.width + x_codes, return_index=True)
@@ -217,30 +227,34 @@ class _IndexKeys:
 
 
 class _Extents:
-    """The character ranges of elements (doc, xpath) and the lengths of whole documents, filled
-    in from index tables one at a time (:func:`resolve_extents`)."""
+    """The character ranges of elements (documents ``doc_codes`` of ``docs``, xpaths
+    ``xpath_codes`` of ``xpaths``) and the lengths of whole documents (``whole_codes`` of
+    ``docs``), filled in from index tables one at a time (:func:`resolve_extents`); each
+    document and xpath is looked up once per table."""
 
-    def __init__(self, doc: pa.Array, xpath: pa.Array, whole: pa.Array):
-        self.doc, self.xpath, self.whole = doc, xpath, whole
-        self.start = np.full(len(doc), -1, dtype=np.int64)
-        self.end = np.full(len(doc), -1, dtype=np.int64)
-        self.root_end = np.full(len(whole), -1, dtype=np.int64)
-        self.seen: set[str] = set()
+    def __init__(self, docs: pa.Array, doc_codes, xpaths: pa.Array, xpath_codes, whole_codes):
+        self.docs, self.xpaths = docs, xpaths
+        self.doc_codes, self.xpath_codes, self.whole_codes = doc_codes, xpath_codes, whole_codes
+        self.start = np.full(len(doc_codes), -1, dtype=np.int64)
+        self.end = np.full(len(doc_codes), -1, dtype=np.int64)
+        self.root_end = np.full(len(whole_codes), -1, dtype=np.int64)
+        self.held = np.zeros(len(docs), dtype=bool)  # the documents some table used holds
 
     def use(self, keys: _IndexKeys):
         if not keys.rows:
             return
-        self.seen.update(keys.names)
-        rd = _positions(self.doc, keys.doc_names)
-        rx = _positions(self.xpath, keys.x_names)
+        doc_at = _positions(self.docs, keys.doc_names)
+        self.held |= doc_at >= 0
+        rd = doc_at[self.doc_codes]
+        rx = _positions(self.xpaths, keys.x_names)[self.xpath_codes]
         ok = np.flatnonzero((rd >= 0) & (rx >= 0) & (self.start < 0))
         if len(ok):
             at = keys.lookup.get_indexer(rd[ok] * keys.width + rx[ok])
             hit = at >= 0
             self.start[ok[hit]] = keys.start[at[hit]]
             self.end[ok[hit]] = keys.end[at[hit]]
-        if len(self.whole):
-            at = _positions(self.whole, keys.doc_names)
+        if len(self.whole_codes):
+            at = doc_at[self.whole_codes]
             fill = (at >= 0) & (self.root_end < 0)
             self.root_end[fill] = keys.root_end[at[fill]]
 
