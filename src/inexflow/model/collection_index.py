@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from inexflow.errors import InputError
 from inexflow.io.collection import INDEX_COLUMNS, INDEX_SCHEMA, document_path, index_files
@@ -115,22 +116,30 @@ def _read_shard(path, asked: list[str], collection) -> pa.Table:
     ids asked by: each document's rows are one range of the memory-mapped file."""
     table = read_arrow(path)
     doc = table.column("doc").chunk(0) if table.num_rows else None
-    stored = doc.dictionary.to_pylist() if doc is not None else []
-    by_name: dict[str, list[int]] = {}
-    for i, s in enumerate(stored):
-        by_name.setdefault(document_name(s), []).append(i)
-    position = {s: i for i, s in enumerate(stored)}
+    stored = doc.dictionary if doc is not None else pa.array([], pa.string())
+    # each id asked for looked up among the shard's document paths, then among their bare names
+    # (its name column: document_name of each path, in the same order), by hash lookups in C,
+    # not a loop over the shard's documents
+    ids = pa.array(asked, pa.string())
+    by_path = pc.index_in(ids, value_set=stored).fill_null(-1).to_numpy(zero_copy_only=False)
+    names = (table.column("name").chunk(0).dictionary if doc is not None and "name" in table.column_names
+             else pa.array([document_name(d) for d in stored.to_pylist()], pa.string()))
+    by_name = pc.index_in(ids, value_set=names).fill_null(-1).to_numpy(zero_copy_only=False)
+    counts = pc.value_counts(names)
+    shared = set(counts.field("values").filter(pc.greater(counts.field("counts"), 1)).to_pylist())
     pairs = []  # (stored document, id asked by)
-    for d in asked:
-        if d in position:
-            pairs.append((position[d], d))
-        elif "/" not in d and by_name.get(d):
-            if len(by_name[d]) > 1 and collection is not None:
-                paths = ", ".join(f"{stored[i]}.xml" for i in by_name[d])
-                raise InputError(collection, f"document {d}", f"{len(by_name[d])} files have that name ({paths})",
-                                 "a document named by its path in the collection")
-            if len(by_name[d]) == 1:
-                pairs.append((by_name[d][0], d))
+    for d, at, named in zip(asked, by_path.tolist(), by_name.tolist()):
+        if at >= 0:
+            pairs.append((at, d))
+        elif "/" not in d and named >= 0:
+            if d in shared:
+                if collection is not None:
+                    same = [p for p, n in zip(stored.to_pylist(), names.to_pylist()) if n == d]
+                    paths = ", ".join(f"{p}.xml" for p in same)
+                    raise InputError(collection, f"document {d}", f"{len(same)} files have that name ({paths})",
+                                     "a document named by its path in the collection")
+                continue
+            pairs.append((named, d))
     if not pairs:
         return INDEX_SCHEMA.empty_table()
     codes = doc.indices.to_numpy(zero_copy_only=False)  # non-decreasing: documents in row order
