@@ -21,6 +21,8 @@ children of partly seen elements below it: linear in the run's length for a fixe
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pandas as pd
 
@@ -59,8 +61,7 @@ class DocumentState:
     def fresh(self) -> DocumentState:
         """This document with nothing seen: its assessed elements shared, what the user has seen
         of them new (a run's walk starts from it)."""
-        state = object.__new__(DocumentState)
-        state.__dict__.update(self.__dict__)
+        state = copy.copy(self)  # the assessed elements' tables shared, not copied
         state.remaining = {x: self.gain[x] for x in self.ideal_order}
         state.returned, state.partial = set(), set()
         return state

@@ -316,19 +316,19 @@ def overlap_sweep(key: np.ndarray, start: np.ndarray, end: np.ndarray, shift: in
     return sort, keys, group, reach, bad
 
 
+# up to this bound, distinct integers are found in a bitmap (a byte each: 50 MB at most), above it by sorting
+BITMAP_BOUND = 50_000_000
+
+
 def count_distinct(values: np.ndarray, bound: int) -> int:
     """The number of distinct values of non-negative integers below ``bound`` (:func:`distinct`)."""
-    if bound > 50_000_000:
-        return len(np.unique(values))
-    seen = np.zeros(bound, dtype=bool)
-    seen[values] = True
-    return int(np.count_nonzero(seen))
+    return len(distinct(values, bound))
 
 
 def distinct(values: np.ndarray, bound: int) -> np.ndarray:
-    """Sorted distinct values of non-negative integers below ``bound`` (a bitmap when that
-    is small enough, else np.unique)."""
-    if bound > 50_000_000:
+    """Sorted distinct values of non-negative integers below ``bound`` (a bitmap up to
+    :data:`BITMAP_BOUND`, else np.unique)."""
+    if bound > BITMAP_BOUND:
         return np.unique(values)
     seen = np.zeros(bound, dtype=bool)
     seen[values] = True
