@@ -143,7 +143,7 @@ def _read_shard(path, asked: list[str], collection) -> pa.Table:
     if not pairs:
         return INDEX_SCHEMA.empty_table()
     codes = doc.indices.to_numpy(zero_copy_only=False)  # non-decreasing: documents in row order
-    which = np.array([s for s, _ in pairs])
+    which = np.array([s for s, _ in pairs], dtype=codes.dtype)  # codes' own dtype: no copy of codes to search
     lo, hi = np.searchsorted(codes, which, "left"), np.searchsorted(codes, which, "right")
     sizes = hi - lo
     rows = np.arange(sizes.sum()) - np.repeat(np.cumsum(sizes) - sizes - lo, sizes)

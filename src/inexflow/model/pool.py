@@ -69,11 +69,10 @@ def entries_from_first_positions(firstpos, articles: bool = False) -> pd.DataFra
     or with ``articles`` in articles (:func:`article_ranks`). ``firstpos`` maps run names to
     tables; a :class:`LazyTables` reads each only when it is its turn, so the memory held is
     one table and integer arrays for all of them."""
-    keys, pos, topics, docs, _ = _first_position_keys(firstpos, sorted(firstpos), articles)
-    if not len(keys):
+    codes, uniq, pos, topics, docs, _ = _pair_codes(firstpos, sorted(firstpos), articles)
+    if not len(codes):
         return pd.DataFrame({"topic": pd.Series([], dtype=object), "doc": pd.Series([], dtype=object),
                              "entry": pd.Series([], dtype=np.int64)})
-    codes, uniq = pd.factorize(keys)  # distinct pairs in order of first appearance
     entry = np.full(len(uniq), np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(entry, codes, pos.astype(np.int64))  # one dtype: ufunc.at's fast loop
     return pd.DataFrame({"topic": np.asarray(topics, dtype=object)[uniq >> 32],
@@ -96,7 +95,8 @@ class LazyTables(Mapping):
     one is in memory. Read from parquet, the ``topic`` and ``doc`` columns of a first-positions
     table come as categoricals (:func:`~inexflow.io.tables.read_parquet`), which the pooling
     functions here factorise at no cost. With ``keep_keys``, the integer arrays the pooling
-    functions make of the tables (one key and one position per row) are kept for the next
+    functions make of the tables (one pair code and one position per row, the distinct
+    pairs) are kept for the next
     function that pools the same runs the same way (Pal et al.'s regenerated pool and the
     leave-one-group-out pools are both made of the analysed runs' depths in articles)."""
 
@@ -148,6 +148,23 @@ def _first_position_keys(firstpos, names, articles: bool = False):
     out = all_keys, all_pos, list(tid), list(did), counts
     if memo is not None:
         memo[tuple(names), articles] = out
+    return out
+
+
+def _pair_codes(firstpos, names, articles: bool = False):
+    """The rows of :func:`_first_position_keys` with their (topic, doc) keys factorised: each
+    row's pair code, the distinct keys in order of first appearance, then the positions, topic
+    and doc names and row counts. Kept, as the keys are, for the next call on the same
+    :class:`LazyTables`."""
+    memo = firstpos.kept if isinstance(firstpos, LazyTables) else None
+    if memo is not None and ("codes", tuple(names), articles) in memo:
+        return memo["codes", tuple(names), articles]
+    keys, pos, topics, docs, counts = _first_position_keys(firstpos, names, articles)
+    codes, uniq = pd.factorize(keys)  # distinct pairs in order of first appearance
+    out = codes, uniq, pos, topics, docs, counts
+    if memo is not None:
+        memo["codes", tuple(names), articles] = out
+        del memo[tuple(names), articles]  # the keys themselves are not needed again
     return out
 
 
@@ -235,15 +252,13 @@ def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False,
     """
     names = sorted(runs)
     source = runs if cached else LazyTables({n: n for n in names}, lambda _, n: first_positions(runs[n]))
-    keys, pos, topics, docs, counts = _first_position_keys(source, names, articles)
+    codes, uniq, pos, topics, docs, counts = _pair_codes(source, names, articles)
     gnames = sorted({groups.get(n, n) for n in names})
     gidx = {g: i for i, g in enumerate(gnames)}
     # the distinct (topic, doc) pairs numbered in (topic, doc) order as the strings sort
     nd = max(len(docs), 1)
     trank = np.argsort(np.argsort(np.asarray(topics, dtype=object), kind="stable"))
     drank = np.argsort(np.argsort(np.asarray(docs, dtype=object), kind="stable"))
-    codes, uniq = pd.factorize(keys)
-    del keys
     sortable = trank[uniq >> 32] * nd + drank[uniq & 0xFFFFFFFF]
     order = np.argsort(sortable)
     rank = np.empty(len(order), dtype=np.int64)
