@@ -43,8 +43,9 @@ def recallbases(smk, aset: str) -> dict:
 
 def main(smk, log):
     name = smk.wildcards.run
-    inputs = made_from(smk, smk.input.shards)  # every input, hashed once; each table records those it was made from
-    parsed_from = {f: k for f, k in inputs.items() if f == smk.input.run or f in smk.input.shards}
+    shards = list(smk.params.shards)  # the collection's index shards, named by their content keys
+    inputs = made_from(smk, shards)  # every input, hashed once; each table records those it was made from
+    parsed_from = {f: k for f, k in inputs.items() if f == smk.input.run or f in shards}
     run = read_run(smk.input.run, task=smk.params.scoring_type, participant=smk.params.participant)
     run.name = name  # runs are filed under their file name: run ids need not be unique
     # the assessed documents' index (what the families that need one score with)
@@ -52,7 +53,7 @@ def main(smk, log):
     if smk.params.collection:  # element results resolved through the index shards: no document parsed
         res = run.results
         docs = res.loc[(res["xpath"] != "") | (res["length"] < 0), "doc"].unique()
-        run = resolve_extents(run, smk.params.collection, tables=iter_document_tables(smk.input.shards, docs))
+        run = resolve_extents(run, smk.params.collection, tables=iter_document_tables(shards, docs))
     log.info("run %s (participant %s, task %s, %s): %d results, %d topics", run.run_id, run.participant,
              run.scoring_type, run.format, len(run.results), run.results["topic"].nunique())
     run_key = (smk.params.content or [None])[0]  # each table records it (campaign.stage.check_run_keys)

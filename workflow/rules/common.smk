@@ -146,12 +146,11 @@ def content_keys(files):
 
 
 def shard_files(wildcards=None):
-    """The collection's index shards (none without a collection)."""
-    return (
-        [shard_path(INDEX_CACHE, key) for key in collection_shards()]
-        if COLLECTION
-        else []
-    )
+    """The collection's index shards in shard order (none without a collection): the same list
+    whether the plan was made in this call or reused (evaluate_run's params compare it).
+    """
+    plan = collection_shards() if COLLECTION else {}
+    return [shard_path(INDEX_CACHE, key) for key in sorted(plan, key=plan.get)]
 
 
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
@@ -720,12 +719,15 @@ def run_recallbases(run):
 def evaluate_run_inputs(w):
     """The inputs of one run's evaluate_run job: the run file, the collection index, the
     assessment tables and recall-bases of its evaluation tasks (and of the analysis' set when
-    the run is judged for the analyses)."""
+    the run is judged for the analyses). The collection's shards are not among them but in its
+    params (named by their content keys: a changed shard re-runs the job); the collection
+    index is made after every shard, so the job still runs after them, and Snakemake resolves
+    one input per job instead of one per shard (5,280 at 659,388 articles: about 0.4 s of
+    every call's DAG)."""
     simulated()
     return {
         "run": RUNS[w.run]["file"],
         "index": [f"{RES}/collection/index.parquet"] if COLLECTION else [],
-        "shards": shard_files(),
         "tables": [f for a in run_asets(w.run) for f in aset_tables(a).values()],
         "recallbases": run_recallbases(w.run),
     }

@@ -44,6 +44,7 @@ rule evaluate_run:
         scoring_type=lambda w: RUNS[w.run]["type"],
         participant=lambda w: RUNS[w.run]["participant"],
         collection=COLLECTION,
+        shards=shard_files,
         tasks=lambda w: {t: TASK_SCORING[t] for t in RUN_TASKS[w.run]},
         aset_dirs={a: str(Path(aset_tables(a)["elements"]).parent) for a in ASETS},
         analysis_aset=ANALYSIS_ASET,

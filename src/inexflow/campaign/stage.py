@@ -50,13 +50,15 @@ def code_fingerprint(package_dir=None) -> str:
 
 def made_from(smk, keyed=()) -> dict:
     """{input file: SHA-256} of a job's input files, recorded in the tables it writes
-    (checked by :func:`inexflow.io.tables.check_inputs` where a later stage reads both). The
-    files of ``keyed`` are named by their content key already (the collection's index
-    shards): they are recorded by name, not hashed again."""
+    (checked by :func:`inexflow.io.tables.check_inputs` where a later stage reads both), and
+    the files ``keyed``, which are named by their content key already (the collection's index
+    shards, which evaluate_run reads from its params): recorded by name, not hashed again."""
     from inexflow.io.tables import checksum  # pandas: the Snakefile imports this module without it
 
-    keyed = set(map(str, keyed))
-    return {str(p): (Path(p).stem if str(p) in keyed else checksum(p)) for p in smk.input if os.path.isfile(p)}
+    keyed = list(map(str, keyed))
+    named = set(keyed)
+    return ({str(p): checksum(p) for p in smk.input if os.path.isfile(p) and str(p) not in named}
+            | {p: Path(p).stem for p in keyed if os.path.isfile(p)})
 
 
 def check_unchanged(path, planned: str | None) -> None:
