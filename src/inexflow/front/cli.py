@@ -240,10 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("convert", help="write a TREC (document) or element run as an INEX FOL passage run",
                        description="Convert a 6-column TREC run (whole documents) or an element run to the 8-column "
                                    "FOL format (topic Q0 doc rank rsv run-id offset length) the 2007-2010 tools read. "
-                                   "Document lengths come from --collection or from FOL qrels (--assessments).")
+                                   "Document lengths come from --collection, or from FOL qrels (--assessments) for "
+                                   "the documents they list.")
     v.add_argument("run", metavar="RUN")
     v.add_argument("--collection", metavar="DIR", help="collection directory (element runs, or document lengths)")
-    v.add_argument("--assessments", metavar="FILE", help="FOL qrels whose doc_chars give the document lengths")
+    v.add_argument("--assessments", metavar="FILE", help="FOL qrels whose doc_chars give the lengths of the documents they list")
     v.add_argument("-o", "--out", metavar="FILE", help="output file (default: standard output)")
 
     w = sub.add_parser("workflow", help="deploy the Snakemake workflow into a directory (as a module)",
@@ -722,7 +723,8 @@ def cmd_convert(args) -> int:
         from inexflow.model.assessments import read_assessments
         d = read_assessments(args.assessments).documents
         lengths = d[d["doc_chars"] > 0].drop_duplicates("doc").set_index("doc")["doc_chars"].to_dict()
-    text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths))
+    text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths),
+                        qrels=lengths is not None and not args.collection)
     if args.out:
         write_text(text, args.out)
     else:

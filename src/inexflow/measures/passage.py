@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, warn_input
+from inexflow.io.canonical import unresolved
 from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.passage_arrays import (
     QUANT,
@@ -94,9 +95,7 @@ def passage_results(run) -> pd.DataFrame:
     res = run.results
     bad = (res["offset"] < 0) | (res["length"] < 0)
     if bad.any():
-        r = res[bad].iloc[0]
-        raise InputError(run.source, f"line {r.line}", f"element result {r.doc}{r.xpath} has no character "
-                         "range", "a collection directory in the config (or --collection) to convert xpaths")
+        raise unresolved(run, bad)
     # a new table over the run's columns (pandas copies on write: the run's table is never
     # changed through it), not a copy of them
     off = res["offset"]
