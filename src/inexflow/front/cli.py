@@ -469,11 +469,12 @@ log = logging.getLogger("inexflow")
 
 
 def run_labels(runs, paths) -> list[str]:
-    """What compared runs are called: their run ids, or where two share one, their file names
-    (the paths as given where those repeat too)."""
-    from pathlib import Path
+    """What compared runs are called: their run ids, or where two share one, the names the
+    workflow gives them (``run_name``: the file name without extension), or where those repeat
+    too, the paths as given (docs/formats.md#run-names)."""
+    from inexflow.io.names import run_name
 
-    for labels in ([r.run_id for r in runs], [Path(p).name for p in paths], [str(p) for p in paths]):
+    for labels in ([r.run_id for r in runs], [run_name(p) for p in paths], [str(p) for p in paths]):
         if len(set(labels)) == len(labels):
             return labels
     raise UsageError(f"a run is given twice: {', '.join(sorted({str(p) for p in paths if paths.count(p) > 1}))}")
