@@ -77,7 +77,7 @@ def test_the_document_path_prints_what_the_general_path_prints(tmp_path, monkeyp
     general = run_cli("score", "--family", "trec", *flags, "--assessments", q, *runs, check=0)
     said = [[line for line in p.stderr.splitlines() if line.startswith("inexflow:")] for p in (fast, general)]
     assert fast.stdout == general.stdout and said[0] == said[1]
-    assert "duplicate result" in fast.stderr and "1 topics not in the assessments are ignored: 99" in fast.stderr
+    assert "duplicate result" in fast.stderr and "1 topic not in the assessments is ignored: 99" in fast.stderr
 
 
 def test_document_scoring_imports_no_pandas(tmp_path):

@@ -15,7 +15,7 @@ import os
 import sys
 
 from inexflow import __version__
-from inexflow.errors import InputError, UsageError
+from inexflow.errors import InputError, UsageError, counted
 from inexflow.io.atomic import write_text
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
@@ -501,7 +501,7 @@ def comparison_text(table, names, args) -> str:
     for (m, q), g in table.groupby(["measure", "quant"], sort=False, dropna=False):
         quant = "" if q is None or q != q or q in NO_QUANT else f" ({q})"
         base = "" if args.all_pairs else f", baseline {names[0]}"
-        out.append(f"{m}{quant}: {int(g['topics'].iloc[0])} topics{base}\n")
+        out.append(f"{m}{quant}: {counted(int(g['topics'].iloc[0]), 'topic')}{base}\n")
         means = dict(zip(g["run_b"], g["mean_b"])) | dict(zip(g["run_a"], g["mean_a"]))
         out.append(_aligned([["run", "mean"], *([n, f"{means[n]:.4f}"] for n in names)]))
         head = ["pair", "diff", f"{100 * CONFIDENCE:g}% CI", "d_z", "wins/ties/losses",
@@ -683,7 +683,7 @@ def cmd_validate(args) -> int:
         print(report.summary())
         failed += report.errors > 0
     if len(args.runs) > 1:
-        print(f"{len(args.runs) - failed} of {len(args.runs)} runs OK" + (f", {failed} FAILED" if failed else ""))
+        print(f"{len(args.runs) - failed} of {counted(len(args.runs), 'run')} OK" + (f", {failed} FAILED" if failed else ""))
     return 1 if failed else 0
 
 
@@ -696,16 +696,13 @@ def cmd_check_config(args) -> int:
     tasks = [f"{t} {len(campaign.runs_of(t))}" for t in scored]
     idle = [t for t in campaign.eval_tasks if t not in scored]
     sets = campaign.assessment_sets
-    def n(count, noun):
-        return f"{count} {noun}{'' if count == 1 else 's'}"
-
     files = sum(len(s["files"]) for s in sets.values())
     # the quantisations the scores carry: none where every scored family counts characters
     quants = [q for q in used_quantisations(config, scored)
               if q in score_quants([f for et in scored.values() for f in et["families"]], [q])]
-    print(f"config of campaign {campaign.name!r} is valid: {n(len(campaign.runs), 'run')} in "
-          f"{n(len(tasks), 'evaluation task')} ({', '.join(tasks)}), {n(len(sets), 'assessment set')} of "
-          f"{n(files, 'file')}, " + (f"quantisations {', '.join(quants)}" if quants else "no quantisation")
+    print(f"config of campaign {campaign.name!r} is valid: {counted(len(campaign.runs), 'run')} in "
+          f"{counted(len(tasks), 'evaluation task')} ({', '.join(tasks)}), {counted(len(sets), 'assessment set')} of "
+          f"{counted(files, 'file')}, " + (f"quantisations {', '.join(quants)}" if quants else "no quantisation")
           + (f"; no runs for {', '.join(idle)} (nothing is scored for them)" if idle else ""))
     an = config.get("analysis")
     print(f"analyses of task {an['task']!r} on {', '.join(an['measures'])}: {', '.join(campaign.analyses)}"
@@ -756,8 +753,8 @@ def cmd_prune_cache(args) -> int:
         else:
             f.unlink()
     verb = "would remove" if args.dry_run else "removed"
-    print(f"{args.cache}: {verb} {len(unused)} files ({size / 1e6:,.1f} MB); {kept} shards kept, named by "
-          f"{plans} plan{'s' if plans != 1 else ''}")
+    print(f"{args.cache}: {verb} {counted(len(unused), 'file')} ({size / 1e6:,.1f} MB); {counted(kept, 'shard')} "
+          f"kept, named by {counted(plans, 'plan')}")
     return 0
 
 
@@ -773,8 +770,8 @@ def cmd_simulate(args) -> int:
 
     summary = simulate(args.out, simulation_config({k: getattr(args, k) for k in SETTINGS}), progress,
                        processes=args.processes)
-    print(f"wrote {summary['runs']} runs, {summary['topics']} topics, {summary['documents']} documents "
-          f"to {args.out}")
+    print(f"wrote {counted(summary['runs'], 'run')}, {counted(summary['topics'], 'topic')}, "
+          f"{counted(summary['documents'], 'document')} to {args.out}")
     return 0
 
 

@@ -221,5 +221,5 @@ def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):
         same = df[(df[key] == second[key]).all(axis=1)].iloc[0]
         what = second.xpath or f"{second.offset}:{second.length}"
         warn_input(path, f"line {second.line}", f"duplicate result: topic {second.topic} doc {second.doc} "
-                   f"{what} already on line {same.line} ({int(dup.sum())} repeated results in the run; "
+                   f"{what} already on line {same.line} ({counted(int(dup.sum()), 'repeated result')} in the run; "
                    "each line is read, as the official tools do, where the task allows overlap)")
