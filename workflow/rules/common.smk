@@ -419,9 +419,9 @@ def remove_stale():
 
 def finished():
     """What a successful `snakemake` call ends with: the files of runs and tasks no longer in
-    the config removed, and where the results are. The main Snakefile's onsuccess runs it,
-    this workflow's root Snakefile or a deployment's (inexflow workflow init), through
-    inexflow.campaign.deploy.finish: Snakemake runs no onsuccess of a module."""
+    the config removed, and where the results are. The root Snakefile's onsuccess runs it,
+    and a deployment's (inexflow workflow init) through inexflow.campaign.deploy.finish, as
+    Snakemake runs no onsuccess of a module."""
     remove_stale()
     print(finished_message())
 

@@ -26,10 +26,9 @@ from inexflow.io.atomic import write_text
 _HERE = Path(__file__).resolve().parents[1]  # the inexflow package
 
 # what a successful `snakemake` call of the workflow loaded in this process ends with (the files
-# of runs no longer in the config removed, and where the results are said): the workflow's
-# common.smk hands it over (register_finish), and Snakemake, which runs the main Snakefile's
-# onsuccess alone, runs it from there, the repository's root Snakefile or a deployment's
-# (module_snakefile)
+# of runs no longer in the config removed, and where the results are): the workflow's common.smk
+# registers it, and a deployment's Snakefile (module_snakefile) runs it from its onsuccess, since
+# Snakemake runs the onsuccess of the main Snakefile alone, not the module's
 _FINISH: list = []
 
 
