@@ -27,8 +27,7 @@ report: os.path.abspath(LANDING)
 
 
 onsuccess:
-    remove_stale()
-    print(finished_message())
+    finished()
 
 
 rule all:

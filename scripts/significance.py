@@ -16,6 +16,7 @@ from inexflow.analysis.significance import (
     test_error_rates,
 )
 from inexflow.campaign.stage import run_stage
+from inexflow.errors import counted
 from inexflow.io.tables import write_parquet, write_tsv
 
 
@@ -29,10 +30,11 @@ def main(smk, log):
             answered = answered_matrix(scores, sc["task"], m, quant)
             missing[(quant, m)] = answered.isna().sum(axis=1)  # topics a run has no value for: counted 0
             if missing[(quant, m)].any():
-                log.warning("quant %s measure %s: %d runs have no value on some of the %d topics; the tests and "
+                short = int((missing[(quant, m)] > 0).sum())
+                log.warning("quant %s measure %s: %s %s no value on some of the %d topics; the tests and "
                             "means here count those 0 (the official means leave them out unless "
-                            "empty_topics_zero): columns missing_*_scored_0", quant, m,
-                            int((missing[(quant, m)] > 0).sum()), answered.shape[1])
+                            "empty_topics_zero): columns missing_*_scored_0", quant, m, counted(short, "run"),
+                            "has" if short == 1 else "have", answered.shape[1])
             mat = mats[(quant, m)] = answered.fillna(0.0)
             res = all_pairs(mat, sc["tests"], sc["bootstrap"], cfg["seed"], sc["alpha"])
             res.insert(0, "measure", m)

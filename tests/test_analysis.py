@@ -201,6 +201,24 @@ def test_correlation_tables_average_as_the_paper():
     assert t2.values.tolist() == [["gen", "-0.33 (4)"]]  # genLifted has no scores: left out
 
 
+def test_a_task_of_one_run_warns_that_its_correlations_are_nan(caplog):
+    """Legal but odd: a task with fewer than 2 runs has no ranking to correlate. One warning per
+    such task, naming it and its run count; the other tasks correlate without one."""
+    from inexflow.analysis.correlate import measure_correlations
+
+    rows = [(r, "all", "focused", "chars", m, v) for r, vals in (("a", (0.3, 0.4)), ("b", (0.2, 0.1)))
+            for m, v in zip(("MAiP", "iP[0.01]"), vals)]
+    rows += [("c", "all", "best-in-context", "chars", m, 0.5) for m in ("MAgP", "gP[5]")]
+    scores = pd.DataFrame(rows, columns=["run", "topic", "task", "quant", "measure", "value"])
+    caplog.set_level("WARNING", logger="inexflow")
+    corr = measure_correlations(scores, {"focused": ["MAiP", "iP[0.01]"], "best-in-context": ["MAgP", "gP[5]"]})
+    assert corr.set_index("task").loc["focused", "tau_b"] == 1.0
+    assert corr.set_index("task").loc["best-in-context", ["tau_b", "tau_ap"]].isna().all()
+    assert [r.getMessage() for r in caplog.records] == [
+        "correlations of task best-in-context: the task has 1 run, and a rank correlation needs at least 2 runs: "
+        "its tau_b and tau_ap are NaN"]
+
+
 def test_error_rate_is_ogilvie_lalmas_section_3_3_against_scipy_and_statsmodels():
     """Recomputed independently: the same splits, scipy's paired t and binomial sign tests on
     every ordered pair of the first half, statsmodels' Benjamini-Yekutieli; an error is a pair

@@ -66,13 +66,13 @@ def test_non_numeric_rank(tmp_path):
 
 def test_run_topics_absent_from_assessments(tmp_path):
     p = score(tmp_path, "7 Q0 A 1 1.0 r 0 10\n")
-    assert_error(p, "r.run", "none of the run's 1 topics is in the assessments")
+    assert_error(p, "r.run", "the run's 1 topic is not in the assessments")
 
 
 def test_unknown_topic_is_a_warning(tmp_path):
     p = score(tmp_path, "1 Q0 A 1 1.0 r 0 10\n7 Q0 A 1 1.0 r 0 10\n")
     assert p.returncode == 0
-    assert "topics not in the assessments are ignored: 7" in p.stderr
+    assert "1 topic not in the assessments is ignored: 7" in p.stderr
 
 
 def test_duplicate_result_is_a_warning_and_scored(tmp_path):
@@ -273,7 +273,7 @@ def test_assessed_element_missing_from_the_collection(tmp_path):
     r = write(tmp_path / "r.txt", "1 Q0 A 1 1 x /article[1]\n")
     in_process_error(*cli("score", "--task", "thorough", "--collection", tmp_path / "c", "--assessments", q,
                           r)[::2], "a.xml:topic 1", "assessed element A/article[1]/bdy[1]/p[9] does not exist in the "
-                     "collection document (1 such elements)")
+                     "collection document (1 such element)")
 
 
 def test_passage_past_the_document_end_is_scored_as_the_tool_does_with_a_warning(tmp_path):
@@ -316,7 +316,7 @@ def test_topic_subset(tmp_path):
     finally:
         logging.getLogger("inexflow").removeHandler(handler)
     assert set(s["topic"]) == {"2", "all"}
-    assert any("topic_subset names 1 topics that are not assessed, left out: 8" in r.getMessage() for r in records)
+    assert any("topic_subset names 1 topic that is not assessed, left out: 8" in r.getMessage() for r in records)
 
 
 def test_entry_point_in_a_real_process(tmp_path):
@@ -453,3 +453,12 @@ def test_a_full_disk_names_the_output_and_leaves_nothing(tmp_path, full_disk):
     with pytest.raises(InputError, match="tables/t.parquet: cannot write this output: the disk is full"):
         write_parquet(big, full_disk / "tables" / "t.parquet")
     assert list((full_disk / "tables").iterdir()) == []
+
+
+def test_counts_are_said_in_the_singular_for_one():
+    """Every count a message gives goes through counted: `1 file`, `2 files`, `0 files`."""
+    from inexflow.errors import counted
+
+    assert [counted(n, "file") for n in (0, 1, 2)] == ["0 files", "1 file", "2 files"]
+    assert counted(1, "such result") == "1 such result" and counted(3, "such result") == "3 such results"
+    assert counted(2, "entry", "entries") == "2 entries" and counted(1, "entry", "entries") == "1 entry"

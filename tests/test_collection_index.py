@@ -315,7 +315,8 @@ def test_prune_cache_removes_only_the_shards_no_plan_names(collection, tmp_path,
     out = capsys.readouterr().out
     listed = set(out.splitlines()[:-1])
     assert listed == {str(sp.shard_path(cache, k)) for k in gone} | {sp.members_path(cache, k) for k in gone}
-    assert "would remove 2 files" in out and f"{len(new)} shards kept, named by 1 plan" in out
+    kept = f"{len(new)} shard{'s' if len(new) != 1 else ''} kept"  # said in the singular for one (counted)
+    assert "would remove 2 files" in out and f"{kept}, named by 1 plan\n" in out
     assert all(Path(p).exists() for p in listed)
     assert main(["prune-cache", str(cache)]) == 0 and "removed 2 files" in capsys.readouterr().out
     assert not any(Path(p).exists() for p in listed)

@@ -100,6 +100,28 @@ def test_compare_cli_by_hand(tmp_path):
     assert "MAiP: 3 topics, baseline base" in text and "1/1/1" in text and "iP[0.10]" in text  # headline measures
 
 
+def test_compare_names_runs_by_run_id_else_as_the_workflow_does(tmp_path):
+    """docs/formats.md#run-names: the run ids; where two share one (the real 2009 runs all say
+    TREC2INEX), the workflow's names (file names without extension and compression suffix);
+    where those repeat too, the paths as given."""
+    q = write(tmp_path / "q.fol", QRELS)
+
+    def pair(*paths):
+        out = run_cli("compare", "--task", "focused", "--assessments", q, "-m", "MAiP", "--format", "tsv",
+                      "--bootstrap", "10", *paths, check=0).stdout
+        row = pd.read_csv(__import__("io").StringIO(out), sep="\t").iloc[0]
+        return row.run_b, row.run_a
+
+    base, new = write(tmp_path / "base.run", BASE), write(tmp_path / "new.txt", NEW)
+    assert pair(base, new) == ("base", "new")
+    a = write(tmp_path / "a" / "g01-fol.run", BASE.replace(" base ", " TREC2INEX "))
+    b = tmp_path / "b.txt.gz"
+    b.write_bytes(__import__("gzip").compress(NEW.replace(" new ", " TREC2INEX ").encode()))
+    assert pair(a, b) == ("g01-fol", "b")
+    c = write(tmp_path / "c" / "g01-fol.txt", NEW.replace(" new ", " TREC2INEX "))
+    assert pair(a, c) == (str(a), str(c))
+
+
 def test_compare_cli_p_values_are_scipys_on_the_scored_topics(tmp_path):
     rng = np.random.default_rng(7)
     qrels, runs = [], {"a": [], "b": []}

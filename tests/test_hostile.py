@@ -299,6 +299,6 @@ def test_topic_ids_that_differ_in_leading_zeros_are_named_as_the_likely_cause(tm
     r = write(tmp_path / "r.run", "01 Q0 A 1 2.5 x 0 100\n")
     p = run_cli("score", "--task", "focused", "--assessments", q, r)
     assert p.returncode == 2 and p.stderr.strip().splitlines() == [
-        f"inexflow: error: {r}: none of the run's 1 topics is in the assessments (run topics 01...; assessed 1...; "
+        f"inexflow: error: {r}: the run's 1 topic is not in the assessments (run topics 01...; assessed 1...; "
         "the ids differ only in leading zeros or case: write them as the assessments do) (expected a run for the "
         "assessed topics)"]

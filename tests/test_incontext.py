@@ -133,7 +133,7 @@ def test_topic_without_relevant_documents_is_nan_as_in_the_tool(tmp_path, caplog
     v = score_values(tmp_path, qrels, "1 Q0 A 1 2 x 0 100\n2 Q0 N 1 1 x 0 10\n", "--task", "relevant-in-context")
     assert v[("gP[1]", "2")] == 0.0 and math.isnan(v[("gR[1]", "2")]) and math.isnan(v[("AgP", "2")])
     assert math.isnan(v[("MAgP", "all")]) and v[("num_rel", "all")] == 1
-    assert "1 scored topics have no relevant document in the qrels (2)" in caplog.text
+    assert "1 scored topic has no relevant document in the qrels (2): its recall" in caplog.text
 
 
 ASSESS_2006 = """<assessments topic="1"><file name="A">

@@ -182,3 +182,17 @@ def test_the_configs_of_the_config_readme_are_valid():
     assert len(blocks) >= 3
     for b in blocks:
         assert schema_errors(yaml.safe_load(b), schema) == []
+
+
+def test_the_install_pages_say_what_make_installs_and_runs():
+    """docs/workflow.md and the README say which extras `make` installs and how `make run` calls
+    Snakemake: those of the Makefile, and the manual install it shows is the workflow alone."""
+    makefile = (ROOT / "Makefile").read_text()
+    extras = re.search(r"pip install --quiet -e '\.\[([a-z,]+)\]'", makefile).group(1)
+    options = re.search(r"snakemake --cores \$\(CORES\) (.*)", makefile).group(1).strip()
+    workflow = text(ROOT / "docs" / "workflow.md")
+    assert f"`make` installs `.[{extras}]`" in workflow and f"`{options}`" in workflow
+    assert f"snakemake --cores all {options}" in workflow
+    assert "all `make run` does" not in workflow
+    assert set(extras.split(",")) == {"test", "workflow", "lint"}  # the README's "with the test and lint extras too"
+    assert "(with the test and lint extras too)" in text(ROOT / "README.md")

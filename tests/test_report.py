@@ -78,7 +78,7 @@ def test_a_stage_renders_the_report_pages_of_its_own_tables(tmp_path, capsys):
                           params=SimpleNamespace(pages=[(str(tsv), str(page), "the title")]))
     run_stage(stage, smk)
     html = page.read_text()
-    assert "<h2>the title</h2>" in html and "<td>r1</td><td>4</td>" in html and "1 rows" in html
+    assert "<h2>the title</h2>" in html and "<td>r1</td><td>4</td>" in html and "1 row," in html
     other = tmp_path / "other.tsv"
     write(other, "run\nr2\n")
     smk.params.pages = [(str(other), str(tmp_path / "other.html"), "x")]

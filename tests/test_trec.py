@@ -77,7 +77,7 @@ def test_the_document_path_prints_what_the_general_path_prints(tmp_path, monkeyp
     general = run_cli("score", "--family", "trec", *flags, "--assessments", q, *runs, check=0)
     said = [[line for line in p.stderr.splitlines() if line.startswith("inexflow:")] for p in (fast, general)]
     assert fast.stdout == general.stdout and said[0] == said[1]
-    assert "duplicate result" in fast.stderr and "1 topics not in the assessments are ignored: 99" in fast.stderr
+    assert "duplicate result" in fast.stderr and "1 topic not in the assessments is ignored: 99" in fast.stderr
 
 
 def test_document_scoring_imports_no_pandas(tmp_path):
@@ -120,6 +120,40 @@ def test_convert_a_trec_run_to_fol(tmp_path):
     out = write(tmp_path / "r.fol", p.stdout)
     v = parse_out(run_cli("score", "--task", "focused", "--assessments", q, "-q", out, check=0).stdout)
     assert v[("ret_size", "1")] == 800 and v[("rel_ret_size", "1")] == 150
-    missing = write(tmp_path / "m.trec", "1 Q0 Z 1 2.5 myrun\n")
-    p = run_cli("convert", "--assessments", q, missing)
-    assert p.returncode == 2 and "m.trec:line 1: result Z has no character range" in p.stderr
+
+
+def test_convert_a_document_the_qrels_do_not_list(tmp_path):
+    """FOL qrels give only the lengths of the documents they list (the 2009-2010 qrels the
+    relevant ones alone): a run with another document is one error line saying so and what to
+    pass; the collection gives the lengths the qrels lack."""
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n")
+    r = write(tmp_path / "m.trec", "1 Q0 A 1 2.5 myrun\n1 Q0 Z 2 2.0 myrun\n1 Q0 Y 3 1.5 myrun\n")
+    p = run_cli("convert", "--assessments", q, r)
+    errors = [line for line in p.stderr.splitlines() if line.startswith("inexflow: error:")]
+    assert p.returncode == 2 and p.stdout == "" and len(errors) == 1, p.stderr
+    assert errors[0] == ("inexflow: error: " + str(r) + ":line 2: whole-document result Z has no known length: FOL qrels "
+                         "give the lengths of the documents they list only, and not this one; 2 such results in the run "
+                         "(expected the collection, which gives every document's length: --collection DIR, or the "
+                         "collection key of the config)")
+    (tmp_path / "c").mkdir()
+    for doc, text in (("Z", "z" * 40), ("Y", "y" * 7)):
+        write(tmp_path / "c" / f"{doc}.xml", f"<article><p>{text}</p></article>")
+    p = run_cli("convert", "--assessments", q, "--collection", tmp_path / "c", r, check=0)
+    assert p.stdout == "1 Q0 A 1 2.5 myrun 0 500\n1 Q0 Z 2 2.0 myrun 0 40\n1 Q0 Y 3 1.5 myrun 0 7\n"
+    p = run_cli("convert", "--collection", tmp_path / "c", write(tmp_path / "zy.trec", "1 Q0 Z 1 2.0 x\n1 Q0 Y 2 1.5 x\n"),
+                check=0)
+    assert p.stdout == "1 Q0 Z 1 2.0 x 0 40\n1 Q0 Y 2 1.5 x 0 7\n"
+
+
+@pytest.mark.parametrize("command", [["convert", "--assessments"], ["score", "--task", "focused", "--assessments"]])
+def test_a_result_without_a_range_is_one_plain_line(tmp_path, command):
+    """An element result (or a whole document) without its character range: one line naming
+    it, what gives the range and how to pass it, no parentheses inside the expectation."""
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n")
+    r = write(tmp_path / "e.run", "1 Q0 A 1 1.0 r /article[1]\n")
+    p = run_cli(*command, q, r)
+    errors = [line for line in p.stderr.splitlines() if line.startswith("inexflow: error:")]
+    assert p.returncode == 2 and len(errors) == 1, p.stderr
+    assert errors[0] == (f"inexflow: error: {r}:line 1: element result A/article[1] has no character range (expected "
+                         "the collection, which resolves elements to character ranges: --collection DIR, or the "
+                         "collection key of the config)")

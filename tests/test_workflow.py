@@ -189,16 +189,28 @@ def test_deployed_as_a_module_elsewhere_gives_the_same_bytes(campaign, tmp_path)
     assert again.returncode == 2 and "already exist" in again.stderr and "--force" in again.stderr
     shutil.copy(campaign / "config" / "config.yaml", dep / "config" / "config.yaml")
     shutil.copytree(campaign / "demo", dep / "demo")
-    # the deployment's own hooks are the user's: nothing of the workflow replaces them
-    with open(dep / "workflow" / "Snakefile", "a") as fh:
-        fh.write('\n\nonsuccess:\n    open("hook-ran", "w").write("yes")\n')
+    stale = dep / "results" / "demo" / "runs" / "gone.parquet"  # a run no longer in the config
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"")
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     p = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2"], cwd=dep, capture_output=True, text=True,
                        env=env)
     assert p.returncode == 0, p.stdout + p.stderr
-    assert (dep / "hook-ran").read_text() == "yes"
     assert_same_tree(campaign / "results", dep / "results")
+    # it ends as the root Snakefile does (the same function): the stale run's files removed, then
+    # where the results are
+    assert not stale.exists() and "inexflow: removed 1 file of runs or tasks no longer in the config" in p.stdout
+    said = p.stdout[p.stdout.index("inexflow: campaign demo is evaluated."):].splitlines()
+    assert said[1] == "  ranked runs of task thorough: results/demo/summary/thorough.tsv", said
+    assert "  the full report: snakemake --report results/demo/snakemake-report.html" in said
+    # the deployment's own hooks are the user's: nothing of the workflow replaces them
+    with open(dep / "workflow" / "Snakefile", "a") as fh:
+        fh.write('\n\nonsuccess:\n    open("hook-ran", "w").write("yes")\n')
+    p = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", "--forcerun", "report"], cwd=dep,
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert (dep / "hook-ran").read_text() == "yes"
 
 
 def test_fresh_clone_simulates_the_missing_demo_in_the_dag(campaign, tmp_path):

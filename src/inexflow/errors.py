@@ -144,6 +144,12 @@ class Problems:
                               + "\n  ".join(self.lines))
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and ``noun``, in the plural unless ``count`` is 1 (``plural``, else ``noun``
+    + "s"): every count a message gives is said this way."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def warn_input(path, where, problem):
     """Log a warning about input that is legal but odd."""
     loc = str(path) if where in (None, "") else f"{path}:{where}"

@@ -12,9 +12,10 @@ from snakemake.exceptions import WorkflowError
 try:
     from inexflow import __version__
     from inexflow.campaign.config import config_digest, prepare_config
+    from inexflow.campaign.deploy import register_finish
     from inexflow.campaign.stage import code_fingerprint, settings_of, task_settings
     from inexflow.campaign.tasks import runs_of, task_options
-    from inexflow.errors import InputError, UsageError
+    from inexflow.errors import InputError, UsageError, counted
     from inexflow.io.content_keys import file_keys
     from inexflow.measures.registry import needs, table_cutoffs
     from inexflow.model.shard_plan import (
@@ -410,9 +411,21 @@ def remove_stale():
         f.unlink()
     if stale:
         print(
-            f"inexflow: removed {len(stale)} files of runs or tasks no longer in the config "
-            f"(e.g. {stale[0]})"
+            f"inexflow: removed {counted(len(stale), 'file')} of runs or tasks no longer in the "
+            f"config (e.g. {stale[0]})"
         )
+
+
+def finished():
+    """What a successful `snakemake` call ends with: the files of runs and tasks no longer in
+    the config removed, and where the results are. The root Snakefile's onsuccess runs it,
+    and a deployment's (inexflow workflow init) through inexflow.campaign.deploy.finish, as
+    Snakemake runs no onsuccess of a module."""
+    remove_stale()
+    print(finished_message())
+
+
+register_finish(finished)
 
 
 def cutoff_outputs():

@@ -12,11 +12,13 @@ tasks and measures (pairs of rankings of the same measure).
 from __future__ import annotations
 
 import itertools
+import logging
 
 import numpy as np
 import pandas as pd
 
 from inexflow.analysis.rankcorr import tau_ap, tau_b
+from inexflow.errors import counted
 
 
 def measure_correlations(scores: pd.DataFrame, measures: dict[str, list[str]]) -> pd.DataFrame:
@@ -29,6 +31,10 @@ def measure_correlations(scores: pd.DataFrame, measures: dict[str, list[str]]) -
             continue
         t = means[(means["task"] == task) & means["measure"].isin(wanted)]
         wide = t.pivot_table(index="run", columns=["quant", "measure"], values="value", aggfunc="first")
+        if len(wide) < 2:  # legal (a task of one run), but every correlation of the task is NaN
+            logging.getLogger("inexflow").warning(
+                "correlations of task %s: the task has %s, and a rank correlation needs at least 2 runs: its tau_b "
+                "and tau_ap are NaN", task, counted(len(wide), "run"))
         cols = sorted(wide.columns)
         for a, b in itertools.combinations(cols, 2):
             x, y = wide[a].to_numpy(), wide[b].to_numpy()

@@ -28,7 +28,7 @@ Each analysis is switched off by setting its key to ``false``: :data:`SWITCHES`.
 from __future__ import annotations
 
 from inexflow.campaign.tasks import check_task_name, runs_of
-from inexflow.errors import ConfigError, Problems, log
+from inexflow.errors import ConfigError, Problems, counted, log
 from inexflow.measures.registry import analysis_measures, check_measures, get_family, headline_measures, measure_quants, score_quants
 
 # the analyses, by rule name, each with the ``analysis`` key whose ``false`` switches it off
@@ -60,7 +60,7 @@ def analysed_task(tasks: dict, runs: dict) -> str | None:
 def _check_runs(runs: dict, task: str, key: str):
     n = len(runs_of(runs, task))
     if n < MIN_RUNS:
-        raise ConfigError(f"config {key}: task {task!r} has {n} run{'s' if n != 1 else ''}; the analyses compare "
+        raise ConfigError(f"config {key}: task {task!r} has {counted(n, 'run')}; the analyses compare "
                           f"rankings of at least {MIN_RUNS} (name a task with runs, or set analysis: false)")
 
 

@@ -44,6 +44,7 @@ from inexflow.errors import (  # noqa: F401  (ConfigError: also imported from he
 )
 from inexflow.io.compressed import open_bytes
 from inexflow.io.detect import detect_assessment_format, sniff_scale
+from inexflow.io.names import run_name
 from inexflow.io.task_labels import TASKS, normalise_task
 from inexflow.measures.registry import (
     DEFAULT_FAMILIES,
@@ -146,9 +147,7 @@ def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None 
 
 def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
     """The run of file ``f``, matched by ``runs[i]`` (``entry``), added to ``runs``."""
-    name = Path(f).name
-    bare = re.sub(r"\.(gz|bz2|xz|zst)$", "", name)  # run.txt.gz is named as run.txt would be
-    stem = bare.rsplit(".", 1)[0] if "." in bare else bare
+    name, stem = Path(f).name, run_name(f)
     if stem in runs:
         raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
                           f"{runs[stem]['file']} (run names are file names without extension, nor compression suffix)")

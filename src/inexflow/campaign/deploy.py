@@ -25,6 +25,23 @@ from inexflow.io.atomic import write_text
 
 _HERE = Path(__file__).resolve().parents[1]  # the inexflow package
 
+# what a successful `snakemake` call of the workflow loaded in this process ends with (the files
+# of runs no longer in the config removed, and where the results are): the workflow's common.smk
+# registers it, and a deployment's Snakefile (module_snakefile) runs it from its onsuccess, since
+# Snakemake runs the onsuccess of the main Snakefile alone, not the module's
+_FINISH: list = []
+
+
+def register_finish(step) -> None:
+    """Make ``step`` (no arguments) what :func:`finish` runs."""
+    _FINISH[:] = [step]
+
+
+def finish() -> None:
+    """Run the step the workflow registered (:func:`register_finish`), if any."""
+    for step in _FINISH:
+        step()
+
 
 def _first_dir(candidates, marker: str) -> Path | None:
     for d in candidates:
@@ -72,6 +89,14 @@ module inexflow:
 
 
 use rule * from inexflow
+
+
+# as the workflow's own Snakefile ends (Snakemake runs this Snakefile's onsuccess, not the
+# module's): the files of runs no longer in the config removed, and where the results are
+onsuccess:
+    from inexflow.campaign.deploy import finish
+
+    finish()
 '''
 
 

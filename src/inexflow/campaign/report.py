@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import UsageError
+from inexflow.errors import UsageError, counted
 from inexflow.io.atomic import write_text
 from inexflow.io.tables import readable_strings
 from inexflow.measures.catalogue import is_count
@@ -70,7 +70,7 @@ def write_table_page(tsv, path, title: str, digits: int = 4, max_bytes: int = MA
     df = read_tsv(tsv)
 
     def page(rows: int) -> str:
-        shown = (f"{len(df)} rows" if rows == len(df) else
+        shown = (counted(len(df), "row") if rows == len(df) else
                  f"<strong>the first {rows:,} of {len(df):,} rows</strong> (a larger page would not show in the "
                  "report: browsers refuse pages over 2 MB; every row is in the TSV)")
         return (_head(title) + f"<h2>{html.escape(title)}</h2><p>{shown}, from <code>{html.escape(str(tsv))}</code>"

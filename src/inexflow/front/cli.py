@@ -15,7 +15,7 @@ import os
 import sys
 
 from inexflow import __version__
-from inexflow.errors import InputError, UsageError
+from inexflow.errors import InputError, UsageError, counted
 from inexflow.io.atomic import write_text
 from inexflow.io.detect import ASSESSMENT_FORMATS
 from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
@@ -240,10 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("convert", help="write a TREC (document) or element run as an INEX FOL passage run",
                        description="Convert a 6-column TREC run (whole documents) or an element run to the 8-column "
                                    "FOL format (topic Q0 doc rank rsv run-id offset length) the 2007-2010 tools read. "
-                                   "Document lengths come from --collection or from FOL qrels (--assessments).")
+                                   "Document lengths come from --collection, or from FOL qrels (--assessments) for "
+                                   "the documents they list.")
     v.add_argument("run", metavar="RUN")
     v.add_argument("--collection", metavar="DIR", help="collection directory (element runs, or document lengths)")
-    v.add_argument("--assessments", metavar="FILE", help="FOL qrels whose doc_chars give the document lengths")
+    v.add_argument("--assessments", metavar="FILE", help="FOL qrels whose doc_chars give the lengths of the documents they list")
     v.add_argument("-o", "--out", metavar="FILE", help="output file (default: standard output)")
 
     w = sub.add_parser("workflow", help="deploy the Snakemake workflow into a directory (as a module)",
@@ -468,11 +469,12 @@ log = logging.getLogger("inexflow")
 
 
 def run_labels(runs, paths) -> list[str]:
-    """What compared runs are called: their run ids, or where two share one, their file names
-    (the paths as given where those repeat too)."""
-    from pathlib import Path
+    """What compared runs are called: their run ids, or where two share one, the names the
+    workflow gives them (``run_name``: the file name without extension), or where those repeat
+    too, the paths as given (docs/formats.md#run-names)."""
+    from inexflow.io.names import run_name
 
-    for labels in ([r.run_id for r in runs], [Path(p).name for p in paths], [str(p) for p in paths]):
+    for labels in ([r.run_id for r in runs], [run_name(p) for p in paths], [str(p) for p in paths]):
         if len(set(labels)) == len(labels):
             return labels
     raise UsageError(f"a run is given twice: {', '.join(sorted({str(p) for p in paths if paths.count(p) > 1}))}")
@@ -499,7 +501,7 @@ def comparison_text(table, names, args) -> str:
     for (m, q), g in table.groupby(["measure", "quant"], sort=False, dropna=False):
         quant = "" if q is None or q != q or q in NO_QUANT else f" ({q})"
         base = "" if args.all_pairs else f", baseline {names[0]}"
-        out.append(f"{m}{quant}: {int(g['topics'].iloc[0])} topics{base}\n")
+        out.append(f"{m}{quant}: {counted(int(g['topics'].iloc[0]), 'topic')}{base}\n")
         means = dict(zip(g["run_b"], g["mean_b"])) | dict(zip(g["run_a"], g["mean_a"]))
         out.append(_aligned([["run", "mean"], *([n, f"{means[n]:.4f}"] for n in names)]))
         head = ["pair", "diff", f"{100 * CONFIDENCE:g}% CI", "d_z", "wins/ties/losses",
@@ -681,7 +683,7 @@ def cmd_validate(args) -> int:
         print(report.summary())
         failed += report.errors > 0
     if len(args.runs) > 1:
-        print(f"{len(args.runs) - failed} of {len(args.runs)} runs OK" + (f", {failed} FAILED" if failed else ""))
+        print(f"{len(args.runs) - failed} of {counted(len(args.runs), 'run')} OK" + (f", {failed} FAILED" if failed else ""))
     return 1 if failed else 0
 
 
@@ -694,16 +696,13 @@ def cmd_check_config(args) -> int:
     tasks = [f"{t} {len(campaign.runs_of(t))}" for t in scored]
     idle = [t for t in campaign.eval_tasks if t not in scored]
     sets = campaign.assessment_sets
-    def n(count, noun):
-        return f"{count} {noun}{'' if count == 1 else 's'}"
-
     files = sum(len(s["files"]) for s in sets.values())
     # the quantisations the scores carry: none where every scored family counts characters
     quants = [q for q in used_quantisations(config, scored)
               if q in score_quants([f for et in scored.values() for f in et["families"]], [q])]
-    print(f"config of campaign {campaign.name!r} is valid: {n(len(campaign.runs), 'run')} in "
-          f"{n(len(tasks), 'evaluation task')} ({', '.join(tasks)}), {n(len(sets), 'assessment set')} of "
-          f"{n(files, 'file')}, " + (f"quantisations {', '.join(quants)}" if quants else "no quantisation")
+    print(f"config of campaign {campaign.name!r} is valid: {counted(len(campaign.runs), 'run')} in "
+          f"{counted(len(tasks), 'evaluation task')} ({', '.join(tasks)}), {counted(len(sets), 'assessment set')} of "
+          f"{counted(files, 'file')}, " + (f"quantisations {', '.join(quants)}" if quants else "no quantisation")
           + (f"; no runs for {', '.join(idle)} (nothing is scored for them)" if idle else ""))
     an = config.get("analysis")
     print(f"analyses of task {an['task']!r} on {', '.join(an['measures'])}: {', '.join(campaign.analyses)}"
@@ -722,7 +721,8 @@ def cmd_convert(args) -> int:
         from inexflow.model.assessments import read_assessments
         d = read_assessments(args.assessments).documents
         lengths = d[d["doc_chars"] > 0].drop_duplicates("doc").set_index("doc")["doc_chars"].to_dict()
-    text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths))
+    text = fol_run_text(convert_to_fol(read_run(args.run), args.collection, lengths),
+                        qrels=lengths is not None and not args.collection)
     if args.out:
         write_text(text, args.out)
     else:
@@ -753,8 +753,8 @@ def cmd_prune_cache(args) -> int:
         else:
             f.unlink()
     verb = "would remove" if args.dry_run else "removed"
-    print(f"{args.cache}: {verb} {len(unused)} files ({size / 1e6:,.1f} MB); {kept} shards kept, named by "
-          f"{plans} plan{'s' if plans != 1 else ''}")
+    print(f"{args.cache}: {verb} {counted(len(unused), 'file')} ({size / 1e6:,.1f} MB); {counted(kept, 'shard')} "
+          f"kept, named by {counted(plans, 'plan')}")
     return 0
 
 
@@ -770,8 +770,8 @@ def cmd_simulate(args) -> int:
 
     summary = simulate(args.out, simulation_config({k: getattr(args, k) for k in SETTINGS}), progress,
                        processes=args.processes)
-    print(f"wrote {summary['runs']} runs, {summary['topics']} topics, {summary['documents']} documents "
-          f"to {args.out}")
+    print(f"wrote {counted(summary['runs'], 'run')}, {counted(summary['topics'], 'topic')}, "
+          f"{counted(summary['documents'], 'document')} to {args.out}")
     return 0
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, UsageError, warn_input
+from inexflow.errors import InputError, UsageError, counted, warn_input
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, RESULT_COLUMNS, duplicate_mask, order_results
 from inexflow.io.qrels_fol import INT_MAX
 from inexflow.io.task_labels import TASKS, normalise_task
@@ -294,7 +294,7 @@ def _warn_odd(res: pd.DataFrame) -> None:
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
         warn_input(RUN, f"row {i}", f"duplicate result: query {res['topic'].iloc[i]} doc {res['doc'].iloc[i]} "
-                   f"repeated ({int(dup.sum())} repeated results in the run)")
+                   f"repeated ({counted(int(dup.sum()), 'repeated result')} in the run)")
 
 
 def is_records(x) -> bool:

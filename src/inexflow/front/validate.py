@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from inexflow.errors import InputError, UsageError
+from inexflow.errors import InputError, UsageError, counted
 from inexflow.io.task_labels import TASKS, normalise_task
 from inexflow.measures.context import ScoringContext
 from inexflow.measures.cutoff import overlapping_flags
@@ -142,7 +142,7 @@ def _check(report: Report, path, task, assessments, topics, max_list_length):
 def _extra_topics(report: Report, answered: set, expected: set, what: str, note: str):
     extra = answered - expected
     if extra:
-        report.problems.append(("warning", report.path, f"{len(extra)} topic{'s' * (len(extra) != 1)} of the run "
+        report.problems.append(("warning", report.path, f"{counted(len(extra), 'topic')} of the run "
                                 f"{'are' if len(extra) != 1 else 'is'} not {what}: {_named(extra)}{note}"))
 
 

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, warn_input
+from inexflow.errors import InputError, counted, warn_input
 from inexflow.io.topic_order import topic_sort_key
 
 ELEMENT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "exh": "float64",
@@ -120,6 +120,27 @@ class RunTable:
         if self._codes is None or self._codes[0] is not self.results:
             return None
         return self._codes[1].get(column)
+
+
+# what gives results their character ranges, in every message that misses one
+COLLECTION_HINT = "--collection DIR, or the collection key of the config"
+
+
+def unresolved(run: RunTable, bad, qrels: bool = False) -> InputError:
+    """The error for the results of ``run`` that have no character range (``bad``: a mask
+    over its results), named at the first: an element result needs the collection to resolve
+    it, a whole document (a TREC result) its length, which the collection gives for every
+    document and FOL qrels (``qrels``: they were asked) for the documents they list only."""
+    r = run.results[bad].iloc[0]
+    n = int(bad.sum())
+    count = f"; {counted(n, 'such result')} in the run" if n > 1 else ""
+    if r.xpath:
+        return InputError(run.source, f"line {r.line}", f"element result {r.doc}{r.xpath} has no character range{count}",
+                          f"the collection, which resolves elements to character ranges: {COLLECTION_HINT}")
+    why = ": FOL qrels give the lengths of the documents they list only, and not this one" if qrels else ""
+    return InputError(run.source, f"line {r.line}", f"whole-document result {r.doc} has no known length{why}{count}",
+                      f"the collection, which gives every document's length: {COLLECTION_HINT}")
+
 
 def order_results(df: pd.DataFrame, has_rank: bool, codes: dict | None = None) -> pd.DataFrame:
     """Sort into evaluation order (see module docstring); ``df`` rows are in file order.
@@ -200,5 +221,5 @@ def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):
         same = df[(df[key] == second[key]).all(axis=1)].iloc[0]
         what = second.xpath or f"{second.offset}:{second.length}"
         warn_input(path, f"line {second.line}", f"duplicate result: topic {second.topic} doc {second.doc} "
-                   f"{what} already on line {same.line} ({int(dup.sum())} repeated results in the run; "
+                   f"{what} already on line {same.line} ({counted(int(dup.sum()), 'repeated result')} in the run; "
                    "each line is read, as the official tools do, where the task allows overlap)")

@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from inexflow.errors import decode_text, warn_input
+from inexflow.errors import counted, decode_text, warn_input
 from inexflow.io.arrow_arrays import arrow_of, bools_of, cast, compute, numpy_of, take
 from inexflow.io.compressed import open_bytes, read_bytes
 from inexflow.io.detect import detect_run_format
@@ -197,5 +197,5 @@ def _line_numbers(data: bytes, n: int) -> np.ndarray:
 def warn_blank_lines(path, blank_lines):
     """Blank lines are skipped with a warning (the official tool stops at one: "fields missing")."""
     if len(blank_lines):
-        warn_input(path, f"line {blank_lines[0]}", f"blank line skipped ({len(blank_lines)} blank lines in the run; "
+        warn_input(path, f"line {blank_lines[0]}", f"blank line skipped ({counted(len(blank_lines), 'blank line')} in the run; "
                    "the official inex_eval rejects a run with blank lines: 'fields missing')")

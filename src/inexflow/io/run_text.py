@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, decode_text, warn_input
-from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
+from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results, unresolved
 from inexflow.io.compressed import read_bytes
 from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
 from inexflow.io.run_arrow import comment_lines, first_columns, read_plain_run, warn_blank_lines
@@ -184,15 +184,13 @@ def _read_validating(path) -> RunTable:
     return _finish(path, df, sorted(set(raw[5])), ncols, rank_error=rank_error)
 
 
-def fol_run_text(run) -> str:
+def fol_run_text(run, qrels: bool = False) -> str:
     """``run`` as an 8-column FOL run (``topic Q0 doc rank rsv run-id offset length``), results
-    in their order; every result needs its character range (see ``convert_to_fol``)."""
+    in their order; every result needs its character range (see ``convert_to_fol``; ``qrels``:
+    document lengths were sought in FOL qrels, which the error for a missing one says)."""
     res = run.results
     bad = (res["offset"] < 0) | (res["length"] < 0)
     if bad.any():
-        r = res[bad].iloc[0]
-        raise InputError(run.source, f"line {r.line}", f"result {r.doc}{r.xpath} has no character range "
-                         f"({int(bad.sum())} such results)", "--collection to resolve an element result or a "
-                         "document's length (FOL qrels give the lengths of the documents they list only)")
+        raise unresolved(run, bad, qrels)
     return "".join(f"{t} Q0 {d} {k} {s!r} {run.run_id} {o} {n}\n" for t, d, k, s, o, n in zip(
         res["topic"], res["doc"], res["rank"], res["rsv"], res["offset"], res["length"]))

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
+from inexflow.io.canonical import unresolved
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.element_arrays import joined_values, result_codes, row_index, topic_rows
@@ -124,9 +125,7 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     topics = scored_topics(run, list(n_bep), ctx)
     res = run.results
     if (res["offset"] < 0).any():
-        r = res[res["offset"] < 0].iloc[0]
-        raise InputError(run.source, f"line {r.line}", f"result {r.doc}{r.xpath} has no character offset",
-                         "a collection directory to convert xpaths")
+        raise unresolved(run, res["offset"] < 0)
     # each result's BEP: the (topic, doc) rows of the BEP table looked up by the results' codes
     # (joined where a pair is listed twice)
     table = ctx.memo("bep rows", lambda: row_index(beps.index.to_frame(index=False), ["topic", "doc"]))

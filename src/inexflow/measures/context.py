@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, warn_input
+from inexflow.errors import InputError, counted, warn_input
 from inexflow.model.assessments import Assessments
 from inexflow.model.options import Options
 
@@ -103,8 +103,9 @@ def element_results(run, family: str) -> pd.DataFrame:
                          f"documents), and the {family} family scores elements", "an element run, or a family that "
                          "scores passages for this one (e.g. --family passage)")
     if not el.all():
-        warn_input(run.source, None, f"{int((~el).sum())} results without an XPath (passages or whole documents) are "
-                   f"left out by the {family} family, which scores elements")
+        n = int((~el).sum())
+        warn_input(run.source, None, f"{counted(n, 'result')} without an XPath (passages or whole documents) "
+                   f"{'is' if n == 1 else 'are'} left out by the {family} family, which scores elements")
     if el.all() and res.index.equals(pd.RangeIndex(len(res))):
         return res  # (the frame itself: the families only read it)
     return res[el].reset_index(drop=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, counted
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.cutoff import overlapping_flags
@@ -53,7 +53,7 @@ def _check_no_nesting(run, res: pd.DataFrame, codes: Codes):
                                            or e.xpath.startswith(r.xpath + "/")):
                         raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {t}: element "
                                          f"{r.doc}{r.xpath} overlaps {e.xpath} on line {e.line} "
-                                         f"({int(flags.sum())} overlapping result{'s' if flags.sum() != 1 else ''})",
+                                         f"({counted(int(flags.sum()), 'overlapping result')})",
                                          "non-overlapping elements per article (Relevant in Context)")
 
 

@@ -35,7 +35,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, counted
 from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results
 from inexflow.measures.passage_arrays import (
@@ -88,15 +88,15 @@ def grouped_view(run, regroup: bool = False, assessed=None) -> tuple:
                              "each topic's results together (an in-context run); --regroup moves them")
         r = res.iloc[int(np.flatnonzero(start)[np.flatnonzero(dup)[0]])]
         raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: results of article "
-                         f"{r.doc} are interleaved with other articles ({int(dup.sum())} such blocks)",
+                         f"{r.doc} are interleaved with other articles ({counted(int(dup.sum()), 'such block')})",
                          "each article's results together (an in-context run); --regroup moves them")
     by_topic = pd.factorize(view.tcode)[0]  # numbered as first met, like the articles
     by_article = pd.factorize(key)[0]
     order = np.lexsort((np.arange(len(res)), by_article, by_topic))
     moved = int((order != np.arange(len(res))).sum())
-    logging.getLogger("inexflow").warning("%s: run %s regrouped per topic and article: %d results moved next "
-                                          "to the first result of their topic and article", run.source,
-                                          run.run_id, moved)
+    logging.getLogger("inexflow").warning("%s: run %s regrouped per topic and article: %s moved next to the "
+                                          "first result of %s topic and article", run.source, run.run_id,
+                                          counted(moved, "result"), "its" if moved == 1 else "their")
     return replace(run, results=res.iloc[order].reset_index(drop=True)), None
 
 
@@ -152,6 +152,6 @@ def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     if dup.any():
         r = res.iloc[int(np.flatnonzero(dup)[0])]
         raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: article {r.doc} has "
-                         f"more than one result ({int(dup.sum())} extra results in the run)",
+                         f"more than one result ({counted(int(dup.sum()), 'extra result')} in the run)",
                          "one best entry point per article in a best-in-context run")
     return _score_in_context(run, ctx, "bic")

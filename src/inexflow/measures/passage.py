@@ -44,7 +44,8 @@ import bisect
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, warn_input
+from inexflow.errors import InputError, counted, warn_input
+from inexflow.io.canonical import unresolved
 from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.passage_arrays import (
     QUANT,
@@ -94,9 +95,7 @@ def passage_results(run) -> pd.DataFrame:
     res = run.results
     bad = (res["offset"] < 0) | (res["length"] < 0)
     if bad.any():
-        r = res[bad].iloc[0]
-        raise InputError(run.source, f"line {r.line}", f"element result {r.doc}{r.xpath} has no character "
-                         "range", "a collection directory in the config (or --collection) to convert xpaths")
+        raise unresolved(run, bad)
     # a new table over the run's columns (pandas copies on write: the run's table is never
     # changed through it), not a copy of them
     off = res["offset"]
@@ -147,7 +146,7 @@ def _overlap_error(run, res, i, j, count):
     r1, r2 = res.iloc[first], res.iloc[second]
     raise InputError(run.source, f"line {r2.line}", f"run {run.run_id}, topic {r2.topic}: passage "
                      f"{r2.start}:{r2.end - r2.start} of article {r2.doc} overlaps passage "
-                     f"{r1.start}:{r1.end - r1.start} on line {r1.line} ({count} overlapping result{'s' if count != 1 else ''})",
+                     f"{r1.start}:{r1.end - r1.start} on line {r1.line} ({counted(count, 'overlapping result')})",
                      "non-overlapping passages per article, as the official tool requires in the focused and "
                      "in-context tasks (score overlapping runs with --task thorough)")
 

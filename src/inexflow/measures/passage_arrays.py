@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from inexflow.errors import warn_input
+from inexflow.errors import counted, warn_input
 from inexflow.io.arrow_arrays import stable_order
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.registry import (
@@ -339,8 +339,10 @@ def warn_no_relevant(source, topics, nrel: dict):
     """A warning for scored topics whose qrels hold no relevant document (the tool's recall is NaN)."""
     empty = [t for t in topics if nrel.get(t, 0) == 0]
     if empty:
-        warn_input(source, None, f"{len(empty)} scored topics have no relevant document in the qrels "
-                   f"({', '.join(empty[:10])}): their recall is 0/0, printed as NaN as the official tool does")
+        one = len(empty) == 1
+        warn_input(source, None, f"{counted(len(empty), 'scored topic')} {'has' if one else 'have'} no relevant "
+                   f"document in the qrels ({', '.join(empty[:10])}): {'its' if one else 'their'} recall is 0/0, "
+                   "printed as NaN as the official tool does")
 
 
 def warn_past_end(source, line: int, offset: int, length: int, doc: str, doc_chars: int, count: int):
@@ -348,5 +350,5 @@ def warn_past_end(source, line: int, offset: int, length: int, doc: str, doc_cha
     ``offset``, ``length`` of ``doc``, which has ``doc_chars`` characters); they are scored in
     full, as the official tool does (docs/measures.md, "What the official tool rejects")."""
     warn_input(source, f"line {line}", f"passage {offset}:{length} of document {doc} ends at {offset + length}, "
-               f"after the document's {doc_chars} characters ({count} such results; scored in full, as the "
-               "official tool does)")
+               f"after the document's {doc_chars} characters ({counted(count, 'such result')}; scored in full, as "
+               "the official tool does)")

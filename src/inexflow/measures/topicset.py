@@ -8,7 +8,7 @@ warning.
 
 from __future__ import annotations
 
-from inexflow.errors import InputError, UsageError, warn_input
+from inexflow.errors import InputError, UsageError, counted, warn_input
 from inexflow.io.topic_order import topic_sort_key
 
 
@@ -42,14 +42,21 @@ def topics_to_score(run_topics: list[str], source, assessed: list[str], judged=N
         judged_set &= restrict
     unassessed = [t for t in run_topics if t not in judged_set and (not restrict or t in restrict)]
     if unassessed and len(unassessed) == len(run_topics):
-        raise InputError(source, None, f"none of the run's {len(run_topics)} topics is in the assessments "
+        raise InputError(source, None, f"{_none_of(len(run_topics), 'the run')} in the assessments "
                          f"(run topics {', '.join(run_topics[:5])}...; assessed {', '.join(sorted(judged_set)[:5])}..."
                          f"{_likely_cause(run_topics, judged_set)})", "a run for the assessed topics")
     if unassessed and warn:
-        warn_input(source, None, f"{len(unassessed)} topics not in the assessments are ignored: "
+        warn_input(source, None, f"{counted(len(unassessed), 'topic')} not in the assessments "
+                   f"{'is' if len(unassessed) == 1 else 'are'} ignored: "
                    f"{', '.join(unassessed[:10])}")
     topics = assessed_set if empty_zero else assessed_set & set(run_topics)
     return sorted(topics, key=topic_sort_key)
+
+
+def _none_of(n: int, whose: str) -> str:
+    """"none of the run's 5 topics is", or "the run's 1 topic is not"."""
+    whose = f"{whose}'s" if whose.startswith("the ") else whose
+    return f"none of {whose} {counted(n, 'topic')} is" if n != 1 else f"{whose} 1 topic is not"
 
 
 def _likely_cause(run_topics, assessed) -> str:
@@ -69,8 +76,9 @@ def check_topic_subset(subset: set[str], assessments) -> None:
     are not in the assessments: a warning naming them; none assessed at all is an error."""
     absent = sorted(subset - set(assessments.topics), key=topic_sort_key)
     if len(absent) == len(subset):
-        raise UsageError(f"config topic_subset: none of its {len(subset)} topics is in the assessments "
+        raise UsageError(f"config topic_subset: {_none_of(len(subset), 'its')} in the assessments "
                          f"{assessments.source} ({', '.join(absent[:10])})")
     if absent:
-        warn_input(assessments.source, None, f"topic_subset names {len(absent)} topics that are not assessed, "
+        warn_input(assessments.source, None, f"topic_subset names {counted(len(absent), 'topic')} that "
+                   f"{'is' if len(absent) == 1 else 'are'} not assessed, "
                    f"left out: {', '.join(absent[:10])}")

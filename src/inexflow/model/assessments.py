@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, counted
 from inexflow.io import assessments_inex2002, assessments_inex2005, qrels_fol, qrels_trec
 from inexflow.io.canonical import DOCUMENT_COLUMNS, AssessmentTables, make_table
 from inexflow.io.collection import index_collection
@@ -137,6 +137,6 @@ def index_assessed(collection, a, log=None, read=None) -> pd.DataFrame:
             if len(bad):
                 r = bad.iloc[0]
                 raise InputError(s.source, f"topic {r.topic}", f"assessed element {r.doc}{r.xpath} does not exist in "
-                                 f"the collection document ({len(bad)} such elements)",
+                                 f"the collection document ({counted(len(bad), 'such element')})",
                                  f"assessments made on the collection {collection}")
     return index

@@ -20,6 +20,7 @@ from collections.abc import Collection
 
 import pandas as pd
 
+from inexflow.errors import counted
 from inexflow.io.canonical import duplicate_mask
 
 
@@ -30,7 +31,7 @@ def missing_topics(results: pd.DataFrame, assessed: Collection[str], all_qrels_t
     if not missing:
         return []
     n = len(assessed & answered)
-    others = f"the {len(missing)} other{'s' if len(missing) > 1 else ''} count{'' if len(missing) > 1 else 's'} as 0"
+    others = f"the {counted(len(missing), 'other')} count{'' if len(missing) > 1 else 's'} as 0"
     effect = (f"{others} (all_qrels_topics: true)" if all_qrels_topics else
               "its means are over the topics it answers (the official tool's default); with all_qrels_topics: "
               f"true (-c) {others}")
@@ -43,7 +44,7 @@ def long_lists(results: pd.DataFrame, max_results: int) -> list[str]:
     over = sizes[sizes > max_results]
     if not len(over):
         return []
-    return [f"{len(over)} topic{'s' if len(over) > 1 else ''} with more than {max_results} results (most: "
+    return [f"{counted(len(over), 'topic')} with more than {max_results} results (most: "
             f"{int(over.max())} on topic {over.idxmax()}), more than the task allows (max_list_length); every result "
             "is scored, as the official tool does"]
 
@@ -53,7 +54,7 @@ def repeated_results(results: pd.DataFrame) -> list[str]:
     dup = int(duplicate_mask(results).sum()) if len(results) else 0
     if not dup:
         return []
-    return [f"{dup} repeated result{'s' if dup > 1 else ''} (the same topic, document and element or passage): "
+    return [f"{counted(dup, 'repeated result')} (the same topic, document and element or passage): "
             "every line is scored, as the official tools do"]
 
 
