@@ -5,7 +5,7 @@ from inexflow.analysis.summary import summarise, tau_at_60
 from inexflow.campaign.report import landing_page, write_report
 from inexflow.campaign.stage import run_stage
 from inexflow.io.atomic import write_text
-from inexflow.io.tables import write_tsv
+from inexflow.io.text_tables import write_rows
 
 
 def main(smk, log):
@@ -17,7 +17,7 @@ def main(smk, log):
         text = summarise(smk.input)
         log.info("\n%s", text)
         write_text(text, smk.output.summary)
-        write_tsv(tau_at_60(smk.input, smk.params.measures), smk.output.tau_at_60)
+        write_rows(*tau_at_60(smk.input, smk.params.measures), smk.output.tau_at_60)
 
 
 run_stage(main, snakemake)  # noqa: F821

@@ -26,6 +26,14 @@ def test_what_the_snakefile_imports_loads_no_pandas(statement):
     assert not {m for m in modules if m.startswith("inexflow.measures.") and m != "inexflow.measures.registry"}
 
 
+def test_the_report_job_loads_no_pandas():
+    """The report job (scripts/report.py) reads a few small TSVs: pandas' import alone would be
+    most of its time, on the last step of every re-run."""
+    statement = "\n".join(line for line in (Path(__file__).parents[1] / "scripts" / "report.py").read_text().splitlines()
+                          if line.startswith(("from ", "import ")))
+    assert "pandas" not in imported_after(statement)
+
+
 def test_the_workflows_own_process_loads_no_pandas():
     """Every import of workflow/rules/common.smk (the library's part of the Snakefile, which
     each snakemake call, and on a cluster each job's Snakemake process, runs), read from the

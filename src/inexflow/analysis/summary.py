@@ -4,11 +4,58 @@ whether swap error rates fall with the topic-set size. Values are read from the 
 
 from __future__ import annotations
 
-import pandas as pd
+import math
+
+from inexflow.io.text_tables import TextTable, read_text_table
 
 
-def _read(path):
-    return pd.read_csv(path, sep="\t")
+def _read(path) -> TextTable:
+    return read_text_table(path)
+
+
+def _groups(df: TextTable, by: str) -> dict:
+    """Row numbers of each value of column ``by``, in order of first appearance (pandas'
+    ``groupby(sort=False)``)."""
+    out: dict = {}
+    for i, v in enumerate(df[by].values):
+        out.setdefault(v, []).append(i)
+    return out
+
+
+def _order(values: list, descending: bool = False) -> list[int]:
+    """The positions of ``values`` in sorted order as pandas' ``sort_values`` gives them
+    (``nargsort``: quicksort, missing values last; descending by sorting the reversed values
+    and reversing the result)."""
+    import numpy as np
+
+    items = np.asarray(values)
+    idx = np.arange(len(items))
+    nan = np.isnan(items) if items.dtype.kind == "f" else np.zeros(len(items), bool)
+    keep, at = items[~nan], idx[~nan]
+    if descending:
+        keep, at = keep[::-1], at[::-1]
+    order = at[keep.argsort(kind="quicksort")]
+    if descending:
+        order = order[::-1]
+    return [*order.tolist(), *np.flatnonzero(nan).tolist()]
+
+
+def _mean(values: list) -> float:
+    """The mean of the values that are not missing, summed as pandas' groupby mean sums them
+    (Kahan's compensated sum); NaN when none is."""
+    total = compensation = 0.0
+    n = 0
+    for v in values:
+        if v != v:
+            continue
+        y = v - compensation
+        t = total + y
+        compensation = t - total - y
+        if compensation != compensation:  # an infinite value: the sum stays infinite
+            compensation = 0.0
+        total = t
+        n += 1
+    return total / n if n else math.nan
 
 
 def trend(values, shrinking: str) -> str:
@@ -36,28 +83,37 @@ def summarise(inp) -> str:
             continue
         df = _read(path)
         lines.append(f"{name}: mean Kendall tau per level")
-        for m, g in df.groupby("measure", sort=False):
-            g = g.sort_values(level)
-            vals = ", ".join(f"{lv:g}: {t:.3f}" for lv, t in zip(g[level], g["tau"]))
-            lines.append(f"  {m}: {vals}  ({trend(g['tau'], noun)})")
-        means = df.groupby("measure", sort=False)["tau"].mean().sort_values(ascending=False)
-        lines.append(f"  most stable: {means.index[0]} (mean tau {means.iloc[0]:.3f}); least: {means.index[-1]} "
-                     f"({means.iloc[-1]:.3f})")
+        groups = _groups(df, "measure")
+        levels, taus = df[level].values, df["tau"].values
+        for m, rows in groups.items():
+            rows = [rows[k] for k in _order([levels[r] for r in rows])]
+            vals = ", ".join(f"{levels[r]:g}: {taus[r]:.3f}" for r in rows)
+            lines.append(f"  {m}: {vals}  ({trend([taus[r] for r in rows], noun)})")
+        names = list(groups)
+        means = [_mean([taus[r] for r in rows]) for rows in groups.values()]
+        order = _order(means, descending=True)
+        first, last = order[0], order[-1]
+        lines.append(f"  most stable: {names[first]} (mean tau {means[first]:.3f}); least: {names[last]} "
+                     f"({means[last]:.3f})")
         lines.append("")
     if inp.get("significance") is not None:
         sig = _read(inp["significance"])
         lines.append("significance (pairs of runs significant under Benjamini-Yekutieli, of the ordered pairs)")
-        for r in sig.itertuples():
-            lines.append(f"  {r.measure} [{r.quant}] {r.test}: {r.significant_pairs} of {r.ordered_pairs}")
+        for m, q, t, s, n in zip(*(sig[c].values for c in ("measure", "quant", "test", "significant_pairs",
+                                                           "ordered_pairs"))):
+            lines.append(f"  {m} [{q}] {t}: {s} of {n}")
         lines.append("")
     if inp.get("swap") is None:
         return "\n".join(lines) + "\n"
     sw = _read(inp["swap"])
+    sw = sw.rows([t == 0 for t in sw["tolerance"].values])
     lines.append("swap error rates (tolerance 0): smallest and largest topic-set size")
-    for m, g in sw[sw["tolerance"] == 0].groupby("measure", sort=False):
-        g = g.sort_values("size")
-        lines.append(f"  {m}: size {g['size'].iloc[0]}: {g['error_rate'].iloc[0]:.3f} -> size {g['size'].iloc[-1]}: "
-                     f"{g['error_rate'].iloc[-1]:.3f} ({trend(g['error_rate'], 'topic sets')})")
+    sizes, rates = sw["size"].values, sw["error_rate"].values
+    for m, rows in _groups(sw, "measure").items():
+        rows = [rows[k] for k in _order([sizes[r] for r in rows])]
+        a, b = rows[0], rows[-1]
+        lines.append(f"  {m}: size {sizes[a]}: {rates[a]:.3f} -> size {sizes[b]}: "
+                     f"{rates[b]:.3f} ({trend([rates[r] for r in rows], 'topic sets')})")
     return "\n".join(lines) + "\n"
 
 
@@ -66,19 +122,20 @@ SAMPLING_ROWS = (("Random pool", "sampling", "fraction", 0.6), ("Random query", 
                  ("Pool depth", "depth", "percent", 60.0))
 
 
-def tau_at_60(inp, measures) -> pd.DataFrame:
+def tau_at_60(inp, measures) -> tuple[list[str], list[list]]:
     """Pal et al., Tables 11-12: Kendall tau against the full judgements at 60 % sampling, one row
     per sampling analysis that ran at that level (random pool, random query, pool depth: the
     ``sampling``, ``topics`` and ``depth`` tables of ``inp``), one column per measure in
     ``measures`` order. An analysis whose levels (config ``analysis.pool_fractions``,
-    ``topic_fractions``, ``pool_depth_percents``) leave out 60 % has no row."""
+    ``topic_fractions``, ``pool_depth_percents``) leave out 60 % has no row. Returns the header
+    and the rows."""
     rows = []
     for label, key, level, at in SAMPLING_ROWS:
         if inp.get(key) is None:
             continue
         df = _read(inp[key])
-        hit = df[(df[level] - at).abs() < 1e-9]
-        if len(hit):
-            tau = dict(zip(hit["measure"], hit["tau"]))
-            rows.append({"sampling": label} | {m: tau.get(m, float("nan")) for m in measures})
-    return pd.DataFrame(rows, columns=["sampling", *measures])
+        hit = [abs(v - at) < 1e-9 for v in df[level].values]
+        if any(hit):
+            tau = {m: t for m, t, h in zip(df["measure"].values, df["tau"].values, hit) if h}
+            rows.append([label, *(float(tau.get(m, math.nan)) for m in measures)])
+    return ["sampling", *measures], rows

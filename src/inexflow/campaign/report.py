@@ -6,12 +6,9 @@ import html
 import re
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
 from inexflow.errors import UsageError, counted
 from inexflow.io.atomic import write_text
-from inexflow.io.tables import readable_strings
+from inexflow.io.text_tables import Column, TextTable, read_text_table, readable_cells
 from inexflow.measures.catalogue import is_count
 
 # columns of the analysis tables that hold counts (sizes, depths, numbers of runs, pairs or
@@ -21,22 +18,22 @@ ANALYSIS_COUNTS = frozenset({"samples", "runs", "pairs", "count", "size", "depth
                              "smallest_size_error_lt_5pct"})
 
 
-def _cells(col: pd.Series, count: bool, digits: int) -> list[str]:
+def _cells(col: Column, count: bool, digits: int) -> list[str]:
     """One column's cells as :func:`_table` writes them: as
-    :func:`~inexflow.io.tables.readable_strings` gives them, text escaped."""
-    cells = readable_strings(col, count, digits)
-    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "fiub":
+    :func:`~inexflow.io.text_tables.readable_cells` gives them, text escaped."""
+    cells = readable_cells(col.kind, col.values, count, digits)
+    if col.kind in "fiub":
         return cells
     return [html.escape(c) for c in cells]
 
 
-def _table(df: pd.DataFrame, digits: int = 4) -> str:
+def _table(df: TextTable, digits: int = 4) -> str:
     """An HTML table; ratios with ``digits`` decimals, counts (the catalogue's
     :func:`~inexflow.measures.catalogue.is_count` measures, :data:`ANALYSIS_COUNTS` and
     integer columns) as integers."""
-    counts = [is_count(str(c)) or str(c) in ANALYSIS_COUNTS for c in df.columns]
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    cols = [_cells(df.iloc[:, i], c, digits) for i, c in enumerate(counts)]
+    counts = [is_count(str(c)) or str(c) in ANALYSIS_COUNTS for c in df.names]
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.names)
+    cols = [_cells(df[name], c, digits) for name, c in zip(df.names, counts)]
     body = ("".join(f"<tr><td>{'</td><td>'.join(row)}</td></tr>" for row in zip(*cols)) if cols else
             "<tr></tr>" * len(df))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -48,13 +45,18 @@ def _head(title: str) -> str:
             "td,th{border:1px solid #bbb;padding:2px 6px;font-size:90%}th{background:#eee}</style></head><body>")
 
 
-def read_tsv(path) -> pd.DataFrame:
-    """A TSV the workflow wrote, with identifiers (run, topic, participant, group) and the
-    summaries' warnings kept as text."""
-    df = pd.read_csv(path, sep="\t", dtype={"run": str, "topic": str, "participant": str, "group": str,
-                                            "warnings": str}, keep_default_na=False, na_values=["", "nan", "NaN"])
+# the columns of the workflow's TSVs held as text whatever they look like (identifiers, and the
+# summaries' warnings)
+TEXT_COLUMNS = ("run", "topic", "participant", "group", "warnings")
+
+
+def read_tsv(path) -> TextTable:
+    """A TSV the workflow wrote (:func:`~inexflow.io.text_tables.read_text_table`), with
+    identifiers (run, topic, participant, group) and the summaries' warnings kept as text, no
+    warnings an empty text."""
+    df = read_text_table(path, TEXT_COLUMNS)
     if "warnings" in df:
-        df["warnings"] = df["warnings"].fillna("")
+        df.columns["warnings"] = Column("s", ["" if isinstance(v, float) else v for v in df["warnings"].values])
     return df
 
 
@@ -74,7 +76,7 @@ def write_table_page(tsv, path, title: str, digits: int = 4, max_bytes: int = MA
                  f"<strong>the first {rows:,} of {len(df):,} rows</strong> (a larger page would not show in the "
                  "report: browsers refuse pages over 2 MB; every row is in the TSV)")
         return (_head(title) + f"<h2>{html.escape(title)}</h2><p>{shown}, from <code>{html.escape(str(tsv))}</code>"
-                "</p>" + _table(df.iloc[:rows], digits) + "</body></html>\n")
+                "</p>" + _table(df.head(rows), digits) + "</body></html>\n")
 
     text = page(len(df))
     if len(text.encode()) > max_bytes:
@@ -137,17 +139,17 @@ def landing_page(summaries: list[str], campaign: str, provenance: str, descripti
     out = ["{% raw %}", f"Campaign **{_rst(campaign)}**: {_rst(description)}", "", "Ranked runs", "-----------", ""]
     for s in summaries:
         df = read_tsv(s)
-        main = df.columns[4] if len(df.columns) > 4 else None
+        main = df.names[4] if len(df.names) > 4 else None
         wanted = [main, *(headline or {}).get(Path(s).stem, [])]
-        measures = [c for c in dict.fromkeys(wanted) if c in df.columns][:LANDING_MEASURES]
+        measures = [c for c in dict.fromkeys(wanted) if c in df.names][:LANDING_MEASURES]
         cols = ["rank", "run", "participant", "quant", *measures]
-        if "warnings" in df and df["warnings"].astype(bool).any():
+        if "warnings" in df and any(df["warnings"].values):
             cols.append("warnings")
-        ranked = df[df["rank"] > 0] if "rank" in df else df
+        ranked = df.rows([r > 0 for r in df["rank"].values]) if "rank" in df else df
         out += [f"Task **{_rst(Path(s).stem)}**, ranked by {_rst(str(main))}:", "", ".. list-table::",
                 "   :header-rows: 1", ""]
         counts = [is_count(str(c)) or c == "rank" for c in cols]
-        cells = [readable_strings(ranked[c], n, 4) for c, n in zip(cols, counts)]
+        cells = [readable_cells(ranked[c].kind, ranked[c].values, n, 4) for c, n in zip(cols, counts)]
         for row in [cols, *zip(*cells)]:
             out += [f"   {'*' if i == 0 else ' '} - {_rst(str(v)) or ' '}" for i, v in enumerate(row)]
         out.append("")

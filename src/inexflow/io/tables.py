@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from inexflow.errors import InputError
 from inexflow.io.atomic import atomic_path
+from inexflow.io.text_tables import readable_cells
 
 
 def write_parquet(df: pd.DataFrame, path, metadata: dict | None = None):
@@ -208,26 +209,15 @@ def _column_strings(col: pd.Series) -> list[str]:
 
 
 def readable_strings(col: pd.Series, count: bool, digits: int) -> list[str]:
-    """A column's cells for reading: a count that is a whole number as an integer, other floats
-    with ``digits`` decimals, anything else as text; column by column where the dtype says what
-    the values are, value by value otherwise."""
-    if isinstance(col.dtype, np.dtype) and col.dtype.kind == "f":
-        vals = col.tolist()
-        if count:
-            return [str(int(v)) if v.is_integer() else f"{v:.{digits}f}" for v in vals]
-        return [f"{v:.{digits}f}" for v in vals]
-    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iub":
-        return list(map(str, col.tolist()))
+    """A column's cells for reading (:func:`~inexflow.io.text_tables.readable_cells`: a count
+    that is a whole number as an integer, other floats with ``digits`` decimals, anything else
+    as text); column by column where the dtype says what the values are, value by value
+    otherwise."""
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "fiub":
+        return readable_cells(col.dtype.kind, col.tolist(), count, digits)
     if isinstance(col.dtype, pd.StringDtype) and not col.hasnans:
-        return col.tolist()
-
-    def cell(v):
-        if count and isinstance(v, float) and v.is_integer():
-            return str(int(v))
-        if isinstance(v, float):
-            return f"{v:.{digits}f}"
-        return str(v)
-    return [cell(v) for v in col]
+        return readable_cells("s", col.tolist(), count, digits)
+    return readable_cells("o", list(col), count, digits)
 
 
 def write_tsv(df: pd.DataFrame, path, digits: int | None = None, counts=frozenset()):
