@@ -287,10 +287,11 @@ def _bytes_of(col: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 
 def _all_equal(col: pa.Array, tag: str) -> bool:
     """Every value of the binary array ``col`` (no nulls) is ``tag``: its offsets step by the
-    tag's length and its bytes, a row per value, are the tag's."""
-    b = np.frombuffer(tag.encode(), dtype=np.uint8)
-    offsets, data = _bytes_of(col)
-    return bool((np.diff(offsets) == len(b)).all() and (data.reshape(len(col), len(b)) == b).all())
+    tag's length and its bytes are the tag repeated (one comparison of the buffer)."""
+    n, b = len(col), tag.encode()
+    offsets = _bytes_of(col)[0]
+    return bool((np.diff(offsets) == len(b)).all()) and (
+        not n or col.buffers()[2].slice(int(offsets[0]), n * len(b)).equals(pa.py_buffer(b * n)))
 
 
 def _all_start(encoded: pa.DictionaryArray, tag: str) -> bool:
