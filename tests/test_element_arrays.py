@@ -201,3 +201,24 @@ def test_bepd_per_topic_as_the_one_topic_functions(campaign, a_values):
                 assert got[(t, f"EPRUM[{a:g}]@[{k}]")] == v
             checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_eprum_rows_as_one_row_at_a_time(seed):
+    """EPRUM's graphs and precisions at the cut-offs of several values of A at once (a row per A)
+    give the bits of a plain loop over one row, one recall level and one cut-off at a time."""
+    rng = np.random.default_rng(seed)
+    rows, n = int(rng.integers(1, 6)), int(rng.integers(0, 60))
+    probs = np.where(rng.random((rows, n)) < 0.4, 0.0, rng.random((rows, n)))
+    found, n_targets = np.cumsum(probs, axis=1), int(rng.integers(0, 12))
+    ks = [1, 3, 10, 75][: int(rng.integers(0, 5))]
+    curves, at_ranks = bepd._curves_of_found(found, n_targets), bepd._at_ranks_of_found(found, n_targets, ks)
+    for i in range(rows):
+        for j, level in enumerate(bepd.RECALL_LEVELS):
+            need = level / 100 * n_targets
+            k = next((r for r in range(n) if found[i, r] >= need - 1e-12), None)
+            expected = float(np.ceil(need - 1e-12)) / (k + 1) if n_targets and k is not None else 0.0
+            assert curves[i, j] == expected
+        for j, k in enumerate(ks):
+            f = min(float(found[i, min(k, n) - 1]) if n else 0.0, float(n_targets))
+            assert at_ranks[i, j] == (float(np.ceil(f - 1e-12)) / k if f > 0 else 0.0)

@@ -2,6 +2,7 @@
 once, within a bound on the rows kept) against a plain lookup in the collection's index."""
 import random
 
+import pyarrow as pa
 import pytest
 
 from inexflow.errors import InputError
@@ -90,7 +91,7 @@ def test_a_missing_document_is_an_error_and_keeps_nothing(tmp_path):
     shared = ParsedDocuments(collection)
     with pytest.raises(InputError, match="document nope: not found in the collection"):
         resolve_extents(read_run(tmp_path / "r.txt", task="focused"), collection, parsed=shared)
-    assert not shared.parts and not shared.holding(["nope"])
+    assert not shared.parts and not shared.holding(pa.array(["nope"]))
 
 
 def test_an_element_listed_twice_resolves_to_its_first_row(tmp_path):
@@ -109,3 +110,32 @@ def test_an_element_listed_twice_resolves_to_its_first_row(tmp_path):
         got = resolve_extents(read_run(path, task="focused"), collection, tables=[pa.concat_tables([first, second])])
         want = resolve_extents(read_run(path, task="focused"), collection, tables=[first])
         assert got.results.equals(want.results)
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_run_of_elements_and_passages_resolves_its_elements_only(tmp_path, seed):
+    """A run mixing element results with passages (<fol>): the elements get the extents a plain
+    lookup gives, the passages keep their offset and length."""
+    simulate(tmp_path / "c", SimulationConfig(seed=seed, n_docs=12, n_topics=2, n_groups=1, results_per_topic=10,
+                                               pool_target=4, structure="demo"))
+    collection = tmp_path / "c" / "collection"
+    docs = sorted(p.stem for p in collection.glob("*.xml"))
+    rows = index_collection(collection, docs)
+    rng = random.Random(seed)
+    lines, elements = [], list(zip(rows["doc"], rows["xpath"]))
+    for rank in range(1, 41):
+        doc, xpath = rng.choice(elements)
+        where = f"<path>{xpath}</path>" if rng.random() < 0.6 else f'<fol offset="{rank * 3}" length="{rank}"/>'
+        lines.append(f"<result><file>{doc}</file>{where}<rank>{rank}</rank><rsv>{41 - rank}</rsv></result>")
+    path = tmp_path / "mixed.xml"
+    path.write_text('<inex-submission participant-id="p" run-id="mixed" task="Focused">\n<topic topic-id="1">\n'
+                    + "\n".join(lines) + "\n</topic>\n</inex-submission>\n")
+    run = read_run(path, task="focused")
+    passage = (run.results["xpath"] == "").to_numpy()
+    assert passage.any() and not passage.all()
+    before = run.results[["offset", "length"]].to_numpy()[passage].copy()
+    got = resolve_extents(run, collection, parsed=ParsedDocuments(collection)).results
+    extent = {(d, x): (s, e - s) for d, x, s, e in zip(rows["doc"], rows["xpath"], rows["start"], rows["end"])}
+    assert [tuple(v) for v in got[["offset", "length"]].to_numpy()[~passage]] == \
+        [extent[d, x] for d, x in zip(got["doc"][~passage], got["xpath"][~passage])]
+    assert (got[["offset", "length"]].to_numpy()[passage] == before).all()

@@ -32,6 +32,18 @@ def both(path, caplog):
     return scanned, out[0], out[2], out[1], out[3]
 
 
+def read_alike(path, caplog):
+    """The scan's result on ``path``, after checking that the reader with the scan and the tree
+    reader give the same table (or error) and warnings."""
+    scanned, fast, slow, fast_warn, slow_warn = both(path, caplog)
+    assert fast_warn == slow_warn
+    if isinstance(slow, str):
+        assert fast == slow
+    else:
+        pdt.assert_frame_equal(fast.results, slow.results)
+    return scanned
+
+
 def result(doc, xpath, rank=None, rsv=None, sep="", ind=""):
     parts = [f"<file>{doc}</file>", f"<path>{xpath}</path>"]
     if rank is not None:
@@ -128,13 +140,35 @@ LEFT_TO_THE_TREE = {
 def test_shapes_the_scan_leaves_to_the_tree_reader(tmp_path, caplog, name):
     p = tmp_path / "r.xml"
     p.write_bytes(LEFT_TO_THE_TREE[name].encode("latin-1" if "latin" in name else "utf-8"))
-    scanned, fast, slow, fast_warn, slow_warn = both(p, caplog)
-    assert scanned is None
-    assert fast_warn == slow_warn
-    if isinstance(slow, str):
-        assert fast == slow
-    else:
-        pdt.assert_frame_equal(fast.results, slow.results)
+    assert read_alike(p, caplog) is None
+
+
+# the line reader reads its fields as bytes: what is not UTF-8 text, or a wrong tag of the right
+# length, is found in the field it falls in
+R2 = result("d2", "/article[1]/sec[1]", 2, "0.25", ind="  ").encode()
+NOT_READ_AS_BYTES = {
+    "latin-1 byte in a document": R2.replace(b"d2", b"d\xe92"),
+    "latin-1 byte in an xpath": R2.replace(b"sec[1]", b"s\xe9c[1]"),
+    "latin-1 byte in a rank": R2.replace(b"<rank>2", b"<rank>2\xe9"),
+    "latin-1 byte in an rsv": R2.replace(b"0.25", b"0.2\xe95"),
+    "latin-1 byte in the indentation": b"\xa0" + R2,
+    "latin-1 byte in a tag": R2.replace(b"</path>", b"</p\xe9th>"),
+    "a truncated UTF-8 character in a document": R2.replace(b"d2", b"d\xc32"),
+    "another end tag of the same length": R2.replace(b"</file>", b"</path>"),
+    "end tags swapped": R2.replace(b"</file>", b"</rank>").replace(b"</rank><rsv>", b"</file><rsv>"),
+    "start tag of another name": R2.replace(b"<rsv>", b"<rsx>").replace(b"</rsv>", b"</rsx>"),
+    "a result end tag misspelt": R2.replace(b"</result>", b"</resulx>"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_READ_AS_BYTES))
+def test_fields_the_line_reader_leaves_to_the_others(tmp_path, caplog, name):
+    data = submission([("1", [result("d1", "/article[1]", 1, "0.5", ind="  "), "@@"])]).encode()
+    data = data.replace(b"@@", NOT_READ_AS_BYTES[name])
+    assert run_xml._scan_lines(data, data.find(b"<topic"), data.rfind(b"</topic>") + len(b"</topic>")) is None
+    p = tmp_path / "r.xml"
+    p.write_bytes(data)
+    read_alike(p, caplog)
 
 
 def test_text_between_results_is_ignored_by_both(tmp_path, caplog):
@@ -159,12 +193,7 @@ def test_the_line_reader_equals_the_tag_scan_and_the_tree(tmp_path, caplog, monk
     data = random_run(rng, one_per_line=seed % 4 != 0).encode()
     p = tmp_path / "r.xml"
     p.write_bytes(data)
-    scanned, fast, slow, fast_warn, slow_warn = both(p, caplog)
-    assert fast_warn == slow_warn
-    if isinstance(slow, str):
-        assert fast == slow
-    else:
-        pdt.assert_frame_equal(fast.results, slow.results)
+    read_alike(p, caplog)
     used = []
     real = run_xml._scan_lines
     monkeypatch.setattr(run_xml, "_scan_lines", lambda *a: used.append(real(*a)) or used[-1])

@@ -221,7 +221,7 @@ def _scan_lines(data: bytes, body: int, end: int):
             parse_options=pacsv.ParseOptions(delimiter="<", quote_char=False, ignore_empty_lines=False,
                                              invalid_row_handler=lambda row: other.append((row.number, row.text))
                                              or "skip"),
-            convert_options=pacsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()),
+            convert_options=pacsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()),
                                                  strings_can_be_null=False, quoted_strings_can_be_null=False))
     except (pa.ArrowInvalid, UnicodeDecodeError):
         return None
@@ -245,24 +245,26 @@ def _scan_lines(data: bytes, body: int, end: int):
     row_at = np.flatnonzero(row_at)
     cols = [table.column(k).combine_chunks() if table.column(k).num_chunks != 1 else table.column(k).chunk(0)
             for k in names]
-    empty = pc.equal(cols[1], "")  # an empty line is a row of empty fields
-    if pc.any(empty).as_py():
-        cols = [c.filter(pc.invert(empty)) for c in cols]
-        row_at = row_at[~empty.to_numpy(zero_copy_only=False)]
+    empty = np.diff(_bytes_of(cols[1])[0]) == 0  # an empty line is a row of empty fields
+    if empty.any():
+        cols = [c.filter(pa.array(~empty)) for c in cols]
+        row_at = row_at[~empty]
     if not len(row_at):
         return None
-    tags = _RESULT_FIELDS[ncols] if ncols != 9 or pc.all(pc.starts_with(cols[6], "rank>")).as_py() \
-        else (*_RESULT_FIELDS[7][:5], "rsv>", "/rsv>", "/result>")
-    if not pc.all(pc.equal(pc.utf8_trim(cols[0], " \t"), "")).as_py():
+    _, indentation = _bytes_of(cols[0])
+    if not ((indentation == 32) | (indentation == 9)).all():
         return None  # text before a result on its line
-    for col, tag in zip(cols[1:], tags):
-        if not (pc.all(pc.starts_with(col, tag)).as_py() if tag[0] != "/" and tag != "result>" else _all_equal(col, tag)):
+    # the value fields (a start tag and the text after it), each distinct text checked and converted once
+    values = {k: pc.dictionary_encode(cols[k]) for k in range(2, ncols - 1, 2)}
+    tags = _RESULT_FIELDS[ncols] if ncols != 9 or _all_start(values[6], "rank>") \
+        else (*_RESULT_FIELDS[7][:5], "rsv>", "/rsv>", "/result>")
+    for k, (col, tag) in enumerate(zip(cols[1:], tags), 1):
+        if not (_all_start(values[k], tag) if k in values else _all_equal(col, tag)):
             return None
     opened = np.searchsorted(np.asarray(topic_at), row_at) - 1  # the topic tag before each result
     if (opened < 0).any() or not np.asarray(kinds)[opened].all():
         return None  # a result outside a topic
-    values = {tag: pc.dictionary_encode(col) for col, tag in zip(cols[1:], tags)
-              if tag[0] != "/" and tag != "result>"}
+    values = {tags[k - 1]: v for k, v in values.items()}
     try:
         docs, xpaths = (_line_field(values[tag], tag) for tag in ("file>", "path>"))
         ranks = _line_field(values["rank>"], "rank>", _INT, "int64") if "rank>" in values else None
@@ -274,23 +276,39 @@ def _scan_lines(data: bytes, body: int, end: int):
     return _table(topics[0::2], opened // 2, docs, xpaths, ranks, rsvs, row_at + first_line)
 
 
+def _bytes_of(col: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, bytes) of the binary array ``col`` (no nulls): value i is ``bytes[offsets[i] -
+    offsets[0]:offsets[i + 1] - offsets[0]]``; views of its buffers."""
+    offsets = np.frombuffer(col.buffers()[1], dtype=np.int32, count=len(col) + 1, offset=4 * col.offset)
+    data = col.buffers()[2]
+    return offsets, np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]] if data is not None \
+        else np.zeros(0, np.uint8)
+
+
 def _all_equal(col: pa.Array, tag: str) -> bool:
-    """Every value of the string array ``col`` is ``tag``: its offsets step by the tag's length
-    and its bytes are the tag repeated (one comparison of the buffer)."""
-    if col.type != pa.string() or col.null_count:
-        return bool(pc.all(pc.equal(col, tag)).as_py())
+    """Every value of the binary array ``col`` (no nulls) is ``tag``: its offsets step by the
+    tag's length and its bytes are the tag repeated (one comparison of the buffer)."""
     n, b = len(col), tag.encode()
-    offsets = np.frombuffer(col.buffers()[1], dtype=np.int32, count=n + 1, offset=4 * col.offset)
-    if not (np.diff(offsets) == len(b)).all():
-        return False
-    return col.buffers()[2].slice(int(offsets[0]), int(offsets[-1] - offsets[0])).equals(pa.py_buffer(b * n))
+    offsets = _bytes_of(col)[0]
+    return bool((np.diff(offsets) == len(b)).all()) and (
+        not n or col.buffers()[2].slice(int(offsets[0]), n * len(b)).equals(pa.py_buffer(b * n)))
+
+
+def _all_start(encoded: pa.DictionaryArray, tag: str) -> bool:
+    """Every value of the dictionary-encoded binary array ``encoded`` starts with ``tag``
+    (checked on its distinct values)."""
+    return bool(pc.all(pc.starts_with(encoded.dictionary, tag)).as_py())
 
 
 def _line_field(encoded: pa.DictionaryArray, tag: str, pattern: str | None = None, dtype: str | None = None):
     """The values of a field of :func:`_scan_lines` (``tag`` and the text after it, dictionary-
-    encoded), each distinct text stripped of spaces and tabs: (distinct values, codes) for text,
-    or the converted array for ``dtype`` (every value must match ``pattern``)."""
-    raw = encoded.dictionary
+    encoded bytes), each distinct text stripped of spaces and tabs: (distinct values, codes) for
+    text, or the converted array for ``dtype`` (every value must match ``pattern``); UTF-8 text
+    only (else :class:`_Unusual`)."""
+    try:
+        raw = encoded.dictionary.cast(pa.string())
+    except pa.ArrowInvalid:
+        raise _Unusual from None
     text = pc.utf8_trim(pc.utf8_slice_codeunits(raw, len(tag)), " \t")
     codes = encoded.indices.to_numpy(zero_copy_only=False)
     if dtype is not None:

@@ -71,19 +71,22 @@ def bep_offsets(ctx: ScoringContext) -> pd.Series:
 def eprum_curve(probs: np.ndarray, n_targets: int) -> np.ndarray:
     """EPRUM precision at the 100 recall levels r = 0.01 .. 1.00 for one topic (the precision-
     recall graph of section 7.3): ceil(r N) / k_r, 0 where r is never reached."""
-    return _curve_of_found(np.cumsum(probs), n_targets)
+    return _curves_of_found(np.cumsum(probs)[None, :], n_targets)[0]
 
 
-def _curve_of_found(found: np.ndarray, n_targets: int) -> np.ndarray:
-    """:func:`eprum_curve` of the expected targets found after each rank, F_k (cumulated)."""
-    prec = np.zeros(len(RECALL_LEVELS))
+def _curves_of_found(found: np.ndarray, n_targets: int) -> np.ndarray:
+    """:func:`eprum_curve` of each row of ``found``, the expected targets found after each rank
+    (F_k, cumulated; one row per value of A): a row of 100 precisions per row."""
+    prec = np.zeros((len(found), len(RECALL_LEVELS)))
     if n_targets == 0:
         return prec
     need = RECALL_LEVELS / 100 * n_targets
-    k = np.searchsorted(found, need - 1e-12, side="left")  # first rank (0-based) with F_k >= r N
+    k = np.empty(prec.shape, dtype=np.int64)  # first rank (0-based) with F_k >= r N
+    for row, f in zip(k, found):
+        row[:] = np.searchsorted(f, need - 1e-12, side="left")
     ideal = np.ceil(need - 1e-12)  # the ideal run's search length in whole ranks
-    ok = k < len(found)
-    prec[ok] = ideal[ok] / (k[ok] + 1)
+    ok = k < found.shape[1]
+    prec[ok] = (ideal / (k + 1))[ok]
     return prec
 
 
@@ -98,16 +101,17 @@ def eprum_at_ranks(probs: np.ndarray, n_targets: int, ks) -> list[float]:
     k probabilities (all of them for a shorter run), at most N; the ideal run (every BEP,
     each reached with probability 1) needs ceil(F_k) whole ranks, as for precision at recall.
     With 0/1 probabilities it is the classical precision at k."""
-    return _at_ranks_of_found(np.cumsum(probs), n_targets, ks)
+    return _at_ranks_of_found(np.cumsum(probs)[None, :], n_targets, ks)[0].tolist()
 
 
-def _at_ranks_of_found(found: np.ndarray, n_targets: int, ks) -> list[float]:
-    """:func:`eprum_at_ranks` of the expected targets found after each rank, F_k (cumulated)."""
-    out = []
-    for k in ks:
-        f = min(float(found[min(k, len(found)) - 1]) if len(found) else 0.0, float(n_targets))
-        out.append(float(np.ceil(f - 1e-12)) / k if f > 0 else 0.0)
-    return out
+def _at_ranks_of_found(found: np.ndarray, n_targets: int, ks) -> np.ndarray:
+    """:func:`eprum_at_ranks` of each row of ``found`` (F_k, cumulated; one row per value of A):
+    a row of precisions at the ranks ``ks`` per row."""
+    ks = np.asarray(ks, dtype=np.int64)
+    f = np.zeros((len(found), len(ks)))
+    if found.shape[1]:
+        f = np.minimum(found[:, np.minimum(ks, found.shape[1]) - 1], float(n_targets))
+    return np.where(f > 0, np.ceil(f - 1e-12) / ks, 0.0)
 
 
 def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
@@ -141,8 +145,9 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
     unreached, near = np.isnan(dist), np.nan_to_num(dist)
     base = {a: np.where(unreached, 0.0, a * L / (a * L + near)) for a in a_values}
     rows, per = [], {m: [] for m in names}
-    point_names = {a: [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in RECALL_LEVELS] for a in a_values}
-    value_names = {a: [f"BEPD[{a:g}]", f"EPRUM[{a:g}]", *(f"EPRUM[{a:g}]@[{k}]" for k in ks)] for a in a_values}
+    point_names, value_names = ctx.memo("bepd names", lambda: (
+        {a: [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in RECALL_LEVELS] for a in a_values},
+        {a: [f"BEPD[{a:g}]", f"EPRUM[{a:g}]", *(f"EPRUM[{a:g}]@[{k}]" for k in ks)] for a in a_values}))
     curves: dict[float, list[np.ndarray]] = {a: [] for a in a_values}  # each topic's graph, per A
     by_a = np.vstack([base[a] for a in a_values]) if a_values else np.zeros((0, len(res)))
     for t in topics:
@@ -151,12 +156,11 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
         # it sums the row alone; a column-major copy would be summed in another order)
         probs = np.ascontiguousarray(by_a[:, idx])
         found, total = np.cumsum(probs, axis=1), probs.sum(axis=1)
-        graphs = [_curve_of_found(f, n_bep[t]) for f in found]
-        means = np.vstack(graphs).mean(axis=1) if graphs else np.zeros(0)
+        graphs = _curves_of_found(found, n_bep[t])
+        means, at_ranks = graphs.mean(axis=1), _at_ranks_of_found(found, n_bep[t], ks)
         for i, a in enumerate(a_values):
             curve = graphs[i]
-            vals = dict(zip(value_names[a], [float(total[i] / n_bep[t]), float(means[i]),
-                                             *_at_ranks_of_found(found[i], n_bep[t], ks)]))
+            vals = dict(zip(value_names[a], [float(total[i] / n_bep[t]), float(means[i]), *at_ranks[i].tolist()]))
             for m, v in vals.items():
                 rows.append((t, "bep", m, v))
                 per[m].append(v)

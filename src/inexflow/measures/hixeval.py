@@ -107,7 +107,7 @@ def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     run = check_grouping(run, bool(ctx.opt("regroup")), list(numrel))
     codes = result_codes(run, run.results)
     (t_code, t_values), x_values = codes["topic"], codes["xpath"][1]
-    kept = pd.Index(t_values).isin(list(numrel))[t_code]
+    kept = np.asarray([t in numrel for t in t_values.tolist()], dtype=bool)[t_code]  # the assessed topics' results
     if not kept.all():
         codes = {k: (c[kept], u) for k, (c, u) in codes.items()}
     res = run.results if kept.all() else run.results[kept]
@@ -135,7 +135,9 @@ def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     relevant = (art_trel > 0).astype(np.int64)
     topics = scored_topics(run, sorted(numrel), ctx)
     # every scored topic's articles at once (gp_measures_grouped: each topic's sums in rank order)
-    group = pd.Index(topics).get_indexer(t_values)[art_topic] if len(art_topic) else np.zeros(0, np.int64)
+    position = {t: i for i, t in enumerate(topics)}  # each topic's group; -1 for the topics not scored
+    group = np.asarray([position.get(t, -1) for t in t_values.tolist()], dtype=np.int64)[art_topic] \
+        if len(art_topic) else np.zeros(0, np.int64)
     scored = group >= 0
     group, score, relevant = group[scored], score[scored], relevant[scored]
     nrel = np.asarray([numrel[t] for t in topics], dtype=np.int64)

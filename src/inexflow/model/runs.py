@@ -130,17 +130,19 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
     el, whole = ~no_xpath, no_xpath & (length < 0)
     if not (el.any() or whole.any()):
         return run
-    found = _Extents(pa.array(doc_u, pa.string()), doc_i[el], pa.array(xp_u, pa.string()), xp_i[el], doc_i[whole])
-    wanted = pd.unique(doc_i[el | whole])  # the codes of the documents looked up, in order of first appearance
+    every = bool(el.all())  # an element run (the usual case): the results' codes as they are
+    names = pa.array(doc_u, pa.string())
+    found = _Extents(names, doc_i if every else doc_i[el], pa.array(xp_u, pa.string()),
+                     xp_i if every else xp_i[el], doc_i[whole])
+    wanted = pd.unique(doc_i if every else doc_i[el | whole])  # the documents looked up, in order of first appearance
     parsed = parsed if parsed is not None else ParsedDocuments(collection, index, max_rows=0)
-    for keys in parsed.holding(doc_u[wanted].tolist()):
+    for keys in parsed.holding(names.take(wanted)):
         found.use(keys)
     for table in tables:
         found.use(_IndexKeys(table))
     missing = doc_u[wanted[~found.held[wanted]]].tolist()
     if missing:
         found.use(parsed.parse(missing))
-    offset, length = res["offset"].to_numpy().copy(), length.copy()
     if el.any():
         bad = found.start < 0
         if bad.any():
@@ -148,6 +150,10 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
             raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not "
                              f"exist in the collection document ({counted(int(bad.sum()), 'unresolvable result')})",
                              "the xpath of an element of that document")
+    if every:
+        offset, length = found.start, found.end - found.start
+    else:
+        offset, length = res["offset"].to_numpy().copy(), length.copy()
         offset[el], length[el] = found.start, found.end - found.start
     if whole.any():
         offset[whole], length[whole] = 0, found.root_end
@@ -178,13 +184,14 @@ class ParsedDocuments:
         self.parts: list[_IndexKeys] = []
         self._held_names, self._held_part = pa.array([], pa.string()), np.zeros(0, dtype=np.int64)
 
-    def holding(self, docs) -> list[_IndexKeys]:
-        """The keys to look ``docs`` up in: the given index, then each kept part holding one of
-        them (found by one hash lookup of ``docs`` among the kept parts' documents)."""
+    def holding(self, docs: pa.Array) -> list[_IndexKeys]:
+        """The keys to look ``docs`` (names, an Arrow string array) up in: the given index, then
+        each kept part holding one of them (found by one hash lookup of ``docs`` among the kept
+        parts' documents)."""
         given = [self.given] if self.given is not None else []
         if not self.parts:
             return given
-        at = _positions(pa.array(docs, pa.string()), self._held_names)
+        at = _positions(docs, self._held_names)
         held = set(self._held_part[at[at >= 0]].tolist())
         return given + [k for i, k in enumerate(self.parts) if i in held]
 
