@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from inexflow.analysis.rejudge import JudgedRuns
-from inexflow.campaign.stage import check_unchanged, made_from, merged_keys, run_stage, task_settings
+from inexflow.campaign.stage import check_shards, check_unchanged, made_from, merged_keys, run_stage, task_settings
 from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata, write_parquet
 from inexflow.measures.context import SCORE_COLUMNS
 from inexflow.measures.session import Session, scoring_context
@@ -44,6 +44,7 @@ def recallbases(smk, aset: str) -> dict:
 def main(smk, log):
     name = smk.wildcards.run
     shards = list(smk.params.shards)  # the collection's index shards, named by their content keys
+    check_shards(shards)
     inputs = made_from(smk, shards)  # every input, hashed once; each table records those it was made from
     parsed_from = {f: k for f, k in inputs.items() if f == smk.input.run or f in shards}
     run = read_run(smk.input.run, task=smk.params.scoring_type, participant=smk.params.participant)

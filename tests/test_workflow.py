@@ -319,6 +319,20 @@ def test_a_changed_document_reindexes_only_its_shard(tmp_path):
     after = sorted((tmp_path / ".inexflow" / "collections" / "index").glob("*.arrow"))
     assert len(set(after) - set(shards)) == 1 and set(shards) <= set(after)
     assert dry_run_jobs(tmp_path) == []
+    # a shard removed from the cache by hand: the runs name the shards in their params, not as
+    # inputs, so Snakemake does not build it again by itself; a re-scored run says which and how
+    gone = after[0]
+    gone.unlink()
+    run = sorted((tmp_path / "demo" / "runs").glob("*.xml"))[0]
+    run.write_text(run.read_text().replace("<rsv>", "<rsv>0", 1))
+    p = snakemake(tmp_path, "--cores", "2")
+    assert p.returncode != 0 and "Traceback" not in p.stderr
+    assert (f"{gone.relative_to(tmp_path)}: the collection's index shard is missing from the cache (1 shard missing: "
+            "removed by hand?) (expected every shard of the collection: `snakemake --forcerun index_collection` builds "
+            "the missing ones again)") in p.stdout + p.stderr
+    p = snakemake(tmp_path, "--cores", "2", "--forcerun", "index_collection")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert gone.exists() and dry_run_jobs(tmp_path) == []
 
 
 def test_a_collection_checked_by_folders_sees_an_added_document_not_an_edit(tmp_path):

@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from inexflow.errors import InputError, UsageError
+from inexflow.errors import InputError, UsageError, counted
 
 
 def setup_logging(logfile: str | None):
@@ -59,6 +59,18 @@ def made_from(smk, keyed=()) -> dict:
     named = set(keyed)
     return ({str(p): checksum(p) for p in smk.input if os.path.isfile(p) and str(p) not in named}
             | {p: Path(p).stem for p in keyed if os.path.isfile(p)})
+
+
+def check_shards(shards) -> None:
+    """The collection's index shards a job names in its params (evaluate_run's; they are not its
+    inputs, so Snakemake does not build again one removed from the cache while the collection
+    index made from it stays): a missing one is an error saying how to build it again."""
+    missing = [str(p) for p in shards if not os.path.isfile(p)]
+    if missing:
+        raise InputError(missing[0], None, "the collection's index shard is missing from the cache "
+                         f"({counted(len(missing), 'shard')} missing: removed by hand?)",
+                         "every shard of the collection: `snakemake --forcerun index_collection` builds the "
+                         "missing ones again")
 
 
 def check_unchanged(path, planned: str | None) -> None:
