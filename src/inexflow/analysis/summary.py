@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from inexflow.io.text_tables import TextTable, read_text_table
 
 
@@ -26,8 +28,6 @@ def _order(values: list, descending: bool = False) -> list[int]:
     """The positions of ``values`` in sorted order as pandas' ``sort_values`` gives them
     (``nargsort``: quicksort, missing values last; descending by sorting the reversed values
     and reversing the result)."""
-    import numpy as np
-
     items = np.asarray(values)
     idx = np.arange(len(items))
     nan = np.isnan(items) if items.dtype.kind == "f" else np.zeros(len(items), bool)

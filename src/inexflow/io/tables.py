@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from inexflow.errors import InputError
 from inexflow.io.atomic import atomic_path
-from inexflow.io.text_tables import readable_cells
+from inexflow.io.text_tables import format_value, readable_cells
 
 
 def write_parquet(df: pd.DataFrame, path, metadata: dict | None = None):
@@ -178,13 +178,6 @@ def check_inputs(path, meta: dict, files):
     for f in map(str, files):
         if f in made and made[f] != checksum(f):
             raise CachedTableError(path, f"cached table was made from another version of {f} (stale)")
-
-
-def format_value(v) -> str:
-    """Format one value for TSV output: floats with repr (round-trip exact)."""
-    if isinstance(v, float):
-        return repr(v)
-    return str(v)
 
 
 def _column_strings(col: pd.Series) -> list[str]:

@@ -4,9 +4,9 @@ few small tables (the report job): pandas' import alone is most of such a job's 
 A table is read as :func:`pandas.read_csv` reads it (``sep="\\t"``, ``keep_default_na=False``,
 ``na_values=["", "nan", "NaN"]``, some columns forced to text), column by column with the same
 types: integers (``i``, ``u`` over the int64 range), floats (``f``: numbers with a fraction or
-exponent, or integers with a missing value), booleans (``b``), text without a missing value (``s``), and anything else
-(``o``: text with missing values, or booleans with missing values, value by value). A missing
-value is ``nan``. :func:`readable_cells` formats a column for reading as
+exponent, or integers with a missing value), booleans (``b``), text without a missing value
+(``s``), and anything else (``o``: text or booleans with missing values, integers past uint64,
+value by value). A missing value is ``nan``. :func:`readable_cells` formats a column for reading as
 :func:`inexflow.io.tables.readable_strings` does a pandas column (which calls it), so a table
 reads the same through either.
 """
@@ -30,7 +30,7 @@ INT64 = (-(1 << 63), (1 << 63) - 1)
 
 @dataclass
 class Column:
-    """One column: ``kind`` (``i``, ``f``, ``b``, ``s`` or ``o``, see the module) and its values."""
+    """One column: ``kind`` (``i``, ``u``, ``f``, ``b``, ``s`` or ``o``, see the module) and its values."""
 
     kind: str
     values: list
@@ -106,9 +106,6 @@ class TextTable:
     def head(self, n: int) -> TextTable:
         return TextTable({name: Column(c.kind, c.values[:n]) for name, c in self.columns.items()})
 
-    def select(self, names) -> TextTable:
-        return TextTable({n: self.columns[n] for n in names})
-
 
 def read_text_table(path, text=()) -> TextTable:
     """A TSV with a header line (as :func:`inexflow.io.tables.write_tsv` writes them), the
@@ -144,8 +141,15 @@ def readable_cells(kind: str, values: list, count: bool, digits: int) -> list[st
     return [cell(v) for v in values]
 
 
+def format_value(v) -> str:
+    """Format one value for TSV output: floats with repr (round-trip exact)."""
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
 def write_rows(header: list[str], rows: list[list], path) -> None:
-    """A TSV as :func:`inexflow.io.tables.write_tsv` writes a table of these values: floats
-    exactly (``repr``), anything else as text."""
-    cells = ["\t".join(repr(v) if isinstance(v, float) else str(v) for v in row) for row in rows]
+    """A TSV as :func:`inexflow.io.tables.write_tsv` writes a table of these values
+    (:func:`format_value`)."""
+    cells = ["\t".join(map(format_value, row)) for row in rows]
     write_text("".join(line + "\n" for line in ["\t".join(header), *cells]), path)

@@ -95,10 +95,10 @@ class LazyTables(Mapping):
     one is in memory. Read from parquet, the ``topic`` and ``doc`` columns of a first-positions
     table come as categoricals (:func:`~inexflow.io.tables.read_parquet`), which the pooling
     functions here factorise at no cost. With ``keep_keys``, the integer arrays the pooling
-    functions make of the tables (one pair code and one position per row, the distinct
-    pairs) are kept for the next
-    function that pools the same runs the same way (Pal et al.'s regenerated pool and the
-    leave-one-group-out pools are both made of the analysed runs' depths in articles)."""
+    functions make of the tables (one pair code and one position per row, the distinct pairs)
+    are kept for the next function that pools the same runs the same way (Pal et al.'s
+    regenerated pool and the leave-one-group-out pools are both made of the analysed runs'
+    depths in articles)."""
 
     def __init__(self, paths: dict, reader=None, keep_keys: bool = False):
         self.paths = dict(paths)
@@ -121,11 +121,7 @@ def _first_position_keys(firstpos, names, articles: bool = False):
     """One pass over the tables ``names`` of ``firstpos``: every row's (topic, doc) as one
     int64 key (topic number << 32 | doc number, both numbered in order of first appearance),
     its position (with ``articles``, its rank in articles, :func:`article_ranks`), the topic
-    and doc names, and each table's row count. Only integer arrays are kept (and kept for the
-    next call on the same :class:`LazyTables`, when it keeps them)."""
-    memo = firstpos.kept if isinstance(firstpos, LazyTables) else None
-    if memo is not None and (tuple(names), articles) in memo:
-        return memo[tuple(names), articles]
+    and doc names, and each table's row count. Only integer arrays are kept."""
     tid: dict[str, int] = {}
     did: dict[str, int] = {}
     keys, pos, counts = [], [], []
@@ -145,17 +141,14 @@ def _first_position_keys(firstpos, names, articles: bool = False):
     del keys[:]  # each run's parts freed before the next concatenation: memory peaks lower
     all_pos = _concat(pos)
     del pos[:]
-    out = all_keys, all_pos, list(tid), list(did), counts
-    if memo is not None:
-        memo[tuple(names), articles] = out
-    return out
+    return all_keys, all_pos, list(tid), list(did), counts
 
 
 def _pair_codes(firstpos, names, articles: bool = False):
     """The rows of :func:`_first_position_keys` with their (topic, doc) keys factorised: each
     row's pair code, the distinct keys in order of first appearance, then the positions, topic
-    and doc names and row counts. Kept, as the keys are, for the next call on the same
-    :class:`LazyTables`."""
+    and doc names and row counts; kept for the next call on the same :class:`LazyTables` when
+    it keeps them."""
     memo = firstpos.kept if isinstance(firstpos, LazyTables) else None
     if memo is not None and ("codes", tuple(names), articles) in memo:
         return memo["codes", tuple(names), articles]
@@ -164,7 +157,6 @@ def _pair_codes(firstpos, names, articles: bool = False):
     out = codes, uniq, pos, topics, docs, counts
     if memo is not None:
         memo["codes", tuple(names), articles] = out
-        del memo[tuple(names), articles]  # the keys themselves are not needed again
     return out
 
 
