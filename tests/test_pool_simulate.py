@@ -311,3 +311,53 @@ def test_positions_up_to_the_int32_limit_pool_and_longer_lists_are_an_error():
     assert ok["entry"].tolist() == [top, 3]
     with pytest.raises(UsageError, match="run r: a result position over 2147483647"):
         entries_from_first_positions({"r": pd.DataFrame({"topic": ["1"], "doc": ["d"], "pos": [top + 1]})})
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pairs_numbered_by_their_grid_as_pandas_numbers_them(seed):
+    """factorise_pairs numbers (topic, doc) keys in order of first appearance through an array
+    of the grid where the grid is small, by pandas' hash table where it is not: the same codes
+    and distinct keys as pd.factorize in both (the sizes below fall on either side)."""
+    from inexflow.model.pool import factorise_pairs
+
+    rng = np.random.default_rng(seed)
+    for nt, nd, n in [(3, 40, 500), (1, 1, 7), (5, 200_000, 50), (2, 3, 0), (60, 2_000, 40_000)]:
+        keys = (rng.integers(0, nt, n).astype(np.int64) << 32) | rng.integers(0, nd, n)
+        codes, uniq = factorise_pairs(keys, nt, nd)
+        want_codes, want_uniq = pd.factorize(keys)
+        assert codes.dtype == want_codes.dtype and uniq.dtype == want_uniq.dtype
+        assert np.array_equal(codes, want_codes) and np.array_equal(uniq, want_uniq)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_pool_from_first_positions_is_the_pool_of_their_entries(tmp_path, sparse):
+    """pool_from_first_positions (the workflow's pool: each pair's entry depth taken as a
+    minimum in the grid of topics x documents, or through a hash table when the grid is large
+    next to the rows, as here with ``sparse``) gives the same tables as pool_from_entries over
+    the entries in order of first appearance, by target and by depth, topics in topic order
+    and documents by name."""
+    from inexflow.io.tables import write_parquet
+    from inexflow.model.pool import (
+        LazyTables,
+        entries_from_first_positions,
+        first_positions,
+        pool_from_entries,
+        pool_from_first_positions,
+    )
+
+    rng = np.random.default_rng(int(sparse))
+    topics = np.array(["2", "10", "1", "x"]) if not sparse else np.arange(400).astype(str)
+    docs = np.arange(12).astype(str) if not sparse else np.arange(100_000, 100_400).astype(str)
+    runs = {f"r{i}": pd.DataFrame({"topic": rng.choice(topics, 90), "doc": rng.choice(docs, 90)}) for i in range(5)}
+    paths = {n: tmp_path / f"{n}.parquet" for n in runs}
+    for n, r in runs.items():
+        write_parquet(first_positions(r), paths[n])
+    entries = entries_from_first_positions(LazyTables(paths))
+    assert (len(entries["topic"].unique()) * len(entries["doc"].unique()) > 2 * len(entries) + (1 << 16)) == sparse
+    for kw in ({"target": 5}, {"target": 1000}, {"depth": 3}):
+        got = pool_from_first_positions(LazyTables(paths), **kw)
+        want = pool_from_entries(entries, **kw)
+        for g, w in zip(got, want):
+            assert g.equals(w) and g.dtypes.tolist() == w.dtypes.tolist()
+    if not sparse:
+        assert list(got[1]["topic"]) == ["1", "2", "10", "x"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from inexflow.analysis.pairs import contained, judged_pairs, pair_index, pairs_in
 from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
@@ -35,22 +36,14 @@ def _judging_order(entry: pd.DataFrame) -> pd.DataFrame:
     """``entry`` (topic, doc, entry depth) in the order the adaptive pool judges it: topics in
     their order of first appearance, each by entry depth, ties by document name."""
     first = pd.factorize(entry["topic"])[0]
-    return entry.assign(_t=first).sort_values(["_t", "entry", "doc"], kind="stable").drop(columns="_t")
+    doc_rank = pd.factorize(entry["doc"], sort=True)[0]  # sorted by name: a rank per document, sorted as integers
+    return entry.iloc[np.lexsort((doc_rank, entry["entry"].to_numpy(np.int64), first))]
 
 
 def _topic_spans(topics: np.ndarray):
     """(topic, start, end) of each topic's rows of a table ordered by :func:`_judging_order`."""
     bounds = np.flatnonzero(np.r_[True, topics[1:] != topics[:-1], True]) if len(topics) else np.zeros(1, np.int64)
     return [(topics[a], int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
-
-
-def _pairs_in(topics, docs, pairs) -> np.ndarray:
-    """Whether each (topic, doc) of the columns ``topics`` and ``docs`` is one of ``pairs``
-    (a collection of (topic, doc) tuples, or a MultiIndex of them)."""
-    if not len(pairs) or not len(topics):
-        return np.zeros(len(topics), bool)
-    return pd.MultiIndex.from_arrays([np.asarray(topics, object), np.asarray(docs, object)]).isin(
-        pairs if isinstance(pairs, pd.MultiIndex) else list(pairs))
 
 
 def _stop(e: np.ndarray, rel: np.ndarray, step: int, min_rate: float, max_judged: int | None) -> tuple:
@@ -79,24 +72,19 @@ def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int, 
     ``judged``: (topic, doc) pairs): the depth of the strategy's last step (judged partway
     when the maximum stopped it), the documents it judges (never more than ``max_judged``), the relevant ones it finds, those it takes from
     outside the judged pool, and why it stopped (``rate``, ``budget`` or ``exhausted``)."""
-    order = _judging_order(entry)
+    return _adaptive_depths(_judging_order(entry), relevant, judged, step, min_rate, max_judged)
+
+
+def _adaptive_depths(order: pd.DataFrame, relevant, judged, step: int, min_rate: float, max_judged: int | None):
+    """:func:`adaptive_depths` of the entries in :func:`_judging_order`."""
     topic, doc, e = order["topic"].to_numpy(object), order["doc"].to_numpy(object), order["entry"].to_numpy(np.int64)
-    rel, judged_flag = _pairs_in(topic, doc, relevant).astype(np.int64), _pairs_in(topic, doc, judged)
+    pairs = pair_index(topic, doc)
+    rel, judged_flag = contained(pairs, relevant).astype(np.int64), contained(pairs, judged)
     rows = []
     for t, a, b in _topic_spans(topic):
         depth, n, why = _stop(e[a:b], rel[a:b], step, min_rate, max_judged)
         rows.append((t, int(depth), n, int(rel[a:a + n].sum()), int((~judged_flag[a:a + n]).sum()), why))
     return pd.DataFrame(rows, columns=["topic", "depth", "judged", "relevant", "unjudged", "stopped"])
-
-
-def _judged_pairs(judged_runs):
-    """Every judged (topic, document) of ``judged_runs`` as flat arrays (topics, documents,
-    highlighted characters) and each topic's count, in the order of its ``rel_docs``."""
-    sizes = [len(d) for d in judged_runs.rel_docs.values()]
-    topics = np.repeat(np.asarray(list(judged_runs.rel_docs), object), sizes)
-    docs = np.asarray([d for ds in judged_runs.rel_docs.values() for d in ds], object)
-    chars = np.asarray([c for t in judged_runs.rel_docs for c in judged_runs.rel_chars.get(t, ())], np.int64)
-    return topics, docs, chars, sizes
 
 
 def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original: dict, step: int,
@@ -111,20 +99,20 @@ def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original:
     relevant = judged_runs.relevant_pairs()
     in_pool = pd.MultiIndex.from_arrays([np.repeat(np.asarray(list(original), object), [len(d) for d in original.values()]),
                                          np.asarray([d for docs in original.values() for d in docs], object)])
-    topics = adaptive_depths(entry, relevant, in_pool, step, min_rate, max_judged)
+    order = _judging_order(entry)
+    topics = _adaptive_depths(order, relevant, in_pool, step, min_rate, max_judged)
     topics["fixed_judged"] = topics["topic"].map({t: len(d) for t, d in original.items()}).fillna(0).astype(np.int64)
-    rel_topic, rel_doc, rel_chars, sizes = _judged_pairs(judged_runs)
-    found = pd.Series(_pairs_in(rel_topic, rel_doc, in_pool) & (rel_chars > 0)).groupby(rel_topic).sum()
+    rel_topic, rel_doc, rel_chars, sizes = judged_pairs(judged_runs)
+    found = pd.Series(pairs_in(rel_topic, rel_doc, in_pool) & (rel_chars > 0)).groupby(rel_topic).sum()
     topics["fixed_relevant"] = topics["topic"].map(found).fillna(0).astype(np.int64)
     # the documents the adaptive pool judges: each topic's first ``judged`` in the judging order
-    order = _judging_order(entry)
     n_judged = dict(zip(topics["topic"].tolist(), topics["judged"].tolist()))
     topic = order["topic"].to_numpy(object)
     kept = np.zeros(len(order), bool)
     for t, a, _ in _topic_spans(topic):
         kept[a:a + n_judged[t]] = True
     adaptive = pd.MultiIndex.from_arrays([topic[kept], order["doc"].to_numpy(object)[kept]])
-    kept_judged = np.split(_pairs_in(rel_topic, rel_doc, adaptive), np.cumsum(sizes)[:-1])
+    kept_judged = np.split(pairs_in(rel_topic, rel_doc, adaptive), np.cumsum(sizes)[:-1])
     masks = dict(zip(judged_runs.rel_docs, kept_judged))
     full = judged_runs.score(judged_runs.full_masks(), measures)
     est = judged_runs.score(masks, measures)

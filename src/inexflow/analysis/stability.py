@@ -28,6 +28,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from inexflow.analysis.pairs import judged_pairs, pair_positions, pairs_in
 from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
@@ -200,7 +201,8 @@ def pool_at(entry: pd.DataFrame, levels: pd.DataFrame, percent) -> pd.DataFrame:
     :func:`depth_levels`)."""
     sel = levels[levels["percent"] == float(percent)]
     depth = dict(zip(sel["topic"].tolist(), sel["depth"].tolist()))
-    cut = np.array([depth.get(t, -1) for t in entry["topic"].tolist()], dtype=np.int64)
+    codes, topics = pd.factorize(entry["topic"])
+    cut = np.array([depth.get(t, -1) for t in topics], dtype=np.int64)[codes]
     return entry[entry["entry"].to_numpy(np.int64) <= cut]
 
 
@@ -209,12 +211,16 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, levels: pd.DataFrame,
     (the original relevant documents inside the regenerated pool at depth d_Q) and by the X%
     qrels (those inside the pool at d_Q(X)); with the relevant documents of each level and
     the numbers of topics (with relevant documents at 100%) and systems of the caption."""
-    ent = dict(zip(zip(entry["topic"].tolist(), entry["doc"].tolist()), entry["entry"].tolist()))
     depth = dict(zip(zip(levels["topic"].tolist(), levels["percent"].tolist()), levels["depth"].tolist()))
+    # each judged document's entry depth (inf: not in the pool), topic by topic in rel_docs order
+    rel_topic, rel_doc, _, sizes = judged_pairs(judged)
+    at = pair_positions(entry["topic"], entry["doc"], rel_topic, rel_doc)
+    ent = np.where(at >= 0, entry["entry"].to_numpy(np.float64)[np.maximum(at, 0)] if len(entry) else 0, np.inf)
+    bounds = np.r_[0, np.cumsum(sizes)].astype(np.int64)
 
     def masks(x):
-        return {t: np.array([ent.get((t, d), np.inf) <= depth.get((t, x), -1) for d in docs], bool)
-                for t, docs in judged.rel_docs.items()}
+        kept = ent <= np.repeat(np.array([depth.get((t, x), -1) for t in judged.rel_docs], np.float64), sizes)
+        return {t: kept[a:b] for t, a, b in zip(judged.rel_docs, bounds[:-1], bounds[1:])}
 
     relevant = {t: c > 0 for t, c in judged.rel_chars.items()}  # the judged non-relevant documents count nowhere
     full_masks = masks(100.0)
@@ -237,11 +243,10 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, levels: pd.DataFrame,
 def reduced_pools(entry: pd.DataFrame, levels: pd.DataFrame, judged) -> pd.DataFrame:
     """Per topic and level X: d_Q(X), the pool size at that depth, the original pool size
     and the pool's relevant documents."""
-    rel = judged.relevant_pairs()
+    flagged = entry.assign(_rel=pairs_in(entry["topic"], entry["doc"], judged.relevant_pairs()))
     found = {}
-    for t, g in entry.groupby("topic", sort=False):
-        r = np.array([(t, d) in rel for d in g["doc"].tolist()], bool)
-        found[t] = (g["entry"].to_numpy(np.int64), r)
+    for t, g in flagged.groupby("topic", sort=False):
+        found[t] = (g["entry"].to_numpy(np.int64), g["_rel"].to_numpy(bool))
     relevant = [int(found[t][1][found[t][0] <= d].sum()) for t, d in zip(levels["topic"], levels["depth"])]
     return levels.assign(relevant=relevant)
 
@@ -249,8 +254,7 @@ def reduced_pools(entry: pd.DataFrame, levels: pd.DataFrame, judged) -> pd.DataF
 def relevant_vs_depth(judged, entry: pd.DataFrame) -> pd.DataFrame:
     """Per topic: relevant documents found in the pool ``entry`` (topic, doc, entry depth)
     down to each entry depth (Figure 6, "Number of relevant documents vs. pool-depth")."""
-    rel = judged.relevant_pairs()
-    e = entry.assign(relevant=[(t, d) in rel for t, d in zip(entry["topic"].tolist(), entry["doc"].tolist())])
+    e = entry.assign(relevant=pairs_in(entry["topic"], entry["doc"], judged.relevant_pairs()))
     out = (e.groupby(["topic", "entry"], sort=False)["relevant"].sum().groupby(level=0).cumsum()
            .rename("relevant_found").reset_index().rename(columns={"entry": "depth"}))
     return out

@@ -12,7 +12,7 @@ import pandas as pd
 
 from inexflow.campaign.stage import recorded_run_keys, settings_of
 from inexflow.io.tables import write_parquet, write_tsv
-from inexflow.model.pool import LazyTables, entries_from_first_positions, pool_from_entries
+from inexflow.model.pool import LazyTables, pool_from_first_positions
 
 
 def write_pool(firstpos, target: int | None, depth: int | None, output, log) -> pd.DataFrame:
@@ -21,7 +21,7 @@ def write_pool(firstpos, target: int | None, depth: int | None, output, log) -> 
     (topic, doc, entry) to ``output.pool`` and the depth per topic to ``output.depths``, and
     return the pool."""
     paths = {Path(p).stem: p for p in map(str, firstpos)}
-    pool, depths = pool_from_entries(entries_from_first_positions(LazyTables(paths)), target, depth)
+    pool, depths = pool_from_first_positions(LazyTables(paths), target, depth)
     log.info("pool of %d documents over %d topics from %d runs", len(pool), len(depths), len(paths))
     write_parquet(pool, output.pool, {"run_keys": recorded_run_keys(paths.values()),
                                       "settings": settings_of({"pool": [target, depth]})})

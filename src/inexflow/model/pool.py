@@ -117,6 +117,25 @@ class LazyTables(Mapping):
         return len(self.paths)
 
 
+def _first_position_parts(firstpos, names, tid: dict, did: dict, articles: bool = False):
+    """The tables ``names`` of ``firstpos`` one at a time, as (topic numbers, doc numbers,
+    positions): topics and docs numbered in order of first appearance over the tables, in
+    ``tid`` and ``did`` (name -> number, filled as they come); each position a document's
+    first in the run, or with ``articles`` its rank in articles (:func:`article_ranks`)."""
+    for name in names:
+        tc, tu, dc, du, p = _coded(firstpos, name)
+        tmap = np.array([tid.setdefault(str(x), len(tid)) for x in tu], dtype=np.int32)
+        dmap = np.array([did.setdefault(str(x), len(did)) for x in du], dtype=np.int32)
+        if len(p) and p.max() > np.iinfo(np.int32).max:
+            raise UsageError(f"run {name}: a result position over {np.iinfo(np.int32).max} (a list that long cannot be "
+                             "pooled)")
+        if articles:
+            p = article_ranks(tc, p)
+        empty = np.zeros(0, np.int32)
+        # int32 numbers and positions (of one run's list): half the memory of the largest arrays
+        yield (tmap[tc], dmap[dc]) if len(p) else (empty, empty), p.astype(np.int32)
+
+
 def _first_position_keys(firstpos, names, articles: bool = False):
     """One pass over the tables ``names`` of ``firstpos``: every row's (topic, doc) as one
     int64 key (topic number << 32 | doc number, both numbered in order of first appearance),
@@ -125,23 +144,50 @@ def _first_position_keys(firstpos, names, articles: bool = False):
     tid: dict[str, int] = {}
     did: dict[str, int] = {}
     keys, pos, counts = [], [], []
-    for name in names:
-        tc, tu, dc, du, p = _coded(firstpos, name)
-        tmap = np.array([tid.setdefault(str(x), len(tid)) for x in tu], dtype=np.int64)
-        dmap = np.array([did.setdefault(str(x), len(did)) for x in du], dtype=np.int64)
-        keys.append((tmap[tc] << 32) | dmap[dc] if len(p) else np.zeros(0, np.int64))
-        if len(p) and p.max() > np.iinfo(np.int32).max:
-            raise UsageError(f"run {name}: a result position over {np.iinfo(np.int32).max} (a list that long cannot be "
-                             "pooled)")
-        if articles:
-            p = article_ranks(tc, p)
-        pos.append(p.astype(np.int32))  # positions in one run's list: int32 halves the largest arrays
+    for (t, d), p in _first_position_parts(firstpos, names, tid, did, articles):
+        keys.append(_key(t, d))
+        pos.append(p)
         counts.append(len(p))
     all_keys = _concat(keys)
     del keys[:]  # each run's parts freed before the next concatenation: memory peaks lower
     all_pos = _concat(pos)
     del pos[:]
     return all_keys, all_pos, list(tid), list(did), counts
+
+
+def _key(t: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """(topic, doc) numbers as one int64 key, topic << 32 | doc."""
+    k = t.astype(np.int64)
+    k <<= 32
+    k |= d
+    return k
+
+
+def _grid_fits(cells: int, rows: int) -> bool:
+    """Whether a (topic, doc) grid of ``cells`` cells is small next to ``rows`` pairs (at most
+    2 cells a row): an array of the grid then replaces a hash table of the pairs."""
+    return cells <= 2 * rows + (1 << 16)
+
+
+def factorise_pairs(keys: np.ndarray, ntopics: int, ndocs: int) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize(keys)`` of (topic, doc) keys (topic number << 32 | doc number, numbers
+    below ``ntopics`` and ``ndocs``): each key's code, and the distinct keys, numbered in order
+    of first appearance. Where the grid of topics x docs is small (:func:`_grid_fits`), each
+    pair's first row is the minimum taken in an array of the grid and the pairs are ordered by
+    it, without a hash table (7-10x faster on a campaign's 5 M pairs)."""
+    nd = max(ndocs, 1)
+    if not len(keys) or not _grid_fits(ntopics * nd, len(keys)) or len(keys) >= np.iinfo(np.int32).max:
+        return pd.factorize(keys)
+    cells = keys >> 32  # the pairs' cells in the grid, with one temporary array
+    cells *= nd
+    cells += keys & 0xFFFFFFFF
+    first = np.full(ntopics * nd, len(keys), dtype=np.int32)
+    np.minimum.at(first, cells, np.arange(len(keys), dtype=np.int32))
+    present = np.flatnonzero(first < len(keys))
+    present = present[np.argsort(first[present])]  # the pairs in order of first appearance
+    code_of = np.empty(ntopics * nd, dtype=np.int64)
+    code_of[present] = np.arange(len(present))
+    return code_of[cells], ((present // nd) << 32) | (present % nd)
 
 
 def _pair_codes(firstpos, names, articles: bool = False):
@@ -153,7 +199,7 @@ def _pair_codes(firstpos, names, articles: bool = False):
     if memo is not None and ("codes", tuple(names), articles) in memo:
         return memo["codes", tuple(names), articles]
     keys, pos, topics, docs, counts = _first_position_keys(firstpos, names, articles)
-    codes, uniq = pd.factorize(keys)  # distinct pairs in order of first appearance
+    codes, uniq = factorise_pairs(keys, len(topics), len(docs))
     out = codes, uniq, pos, topics, docs, counts
     if memo is not None:
         memo["codes", tuple(names), articles] = out
@@ -177,26 +223,68 @@ def _concat(arrays: list) -> np.ndarray:
     return np.concatenate(arrays) if arrays else np.zeros(0, np.int64)
 
 
-def _topic_codes(topics: pd.Series) -> tuple[np.ndarray, list[str]]:
-    """Integer codes of topics in topic order (numeric topics numerically)."""
-    code, uniq = pd.factorize(topics)
-    uniq = [str(u) for u in uniq]
-    order = sorted(range(len(uniq)), key=lambda i: topic_sort_key(uniq[i]))
-    remap = np.empty(len(uniq), dtype=np.int64)
-    remap[order] = np.arange(len(uniq))
-    return remap[code], [uniq[i] for i in order]
-
-
 def pool_from_entries(ent: pd.DataFrame, target: int | None = None, depth: int | None = None):
     """The pool and the depth per topic from entry depths (see :func:`build_pool`), vectorised
     on integer codes."""
     if (target is None) == (depth is None):
         raise UsageError("give exactly one of target (pool size) or depth")
     if ent.empty:
-        return ent.copy(), pd.DataFrame(columns=["topic", "depth", "pool_size", "candidates"])
-    code, uniq = _topic_codes(ent["topic"])
-    dcode, duniq = pd.factorize(ent["doc"], sort=True)
-    entry = ent["entry"].to_numpy(np.int64)
+        return _empty_pool(ent)
+    tcode, topics = pd.factorize(ent["topic"])
+    dcode, docs = pd.factorize(ent["doc"])
+    return _pool_from_codes(list(topics), list(docs), tcode, dcode, ent["entry"].to_numpy(np.int64), target, depth)
+
+
+def pool_from_first_positions(firstpos, target: int | None = None, depth: int | None = None):
+    """:func:`pool_from_entries` of the entry depths in result positions of the runs' cached
+    first positions ``firstpos`` (see :func:`entries_from_first_positions`), made without
+    numbering the (topic, doc) pairs in order of first appearance (the pool's order does not
+    depend on it): where the grid of topics x documents is small next to the rows
+    (:func:`_grid_fits`), each pair's entry depth is the minimum taken in an array of the grid,
+    run by run, else the pairs are numbered by a hash table."""
+    if (target is None) == (depth is None):
+        raise UsageError("give exactly one of target (pool size) or depth")
+    tid: dict[str, int] = {}
+    did: dict[str, int] = {}
+    parts = list(_first_position_parts(firstpos, sorted(firstpos), tid, did))
+    nt, nd = len(tid), max(len(did), 1)
+    rows = sum(len(p) for _, p in parts)
+    if not rows:
+        return _empty_pool(pd.DataFrame({"topic": pd.Series([], dtype=object), "doc": pd.Series([], dtype=object),
+                                         "entry": pd.Series([], dtype=np.int64)}))
+    never = np.iinfo(np.int32).max
+    if _grid_fits(nt * nd, rows):
+        grid = np.full(nt * nd, never, dtype=np.int32)
+        for (t, d), p in parts:
+            np.minimum.at(grid, t.astype(np.int64) * nd + d, p)
+        cell = np.flatnonzero(grid != never)
+        tcode, dcode, entry = cell // nd, cell % nd, grid[cell].astype(np.int64)
+    else:
+        codes, uniq = pd.factorize(_concat([_key(t, d) for (t, d), _ in parts]))
+        entry = np.full(len(uniq), never, dtype=np.int32)
+        np.minimum.at(entry, codes, _concat([p for _, p in parts]))
+        tcode, dcode, entry = uniq >> 32, uniq & 0xFFFFFFFF, entry.astype(np.int64)
+    return _pool_from_codes(list(tid), list(did), tcode, dcode, entry, target, depth)
+
+
+def _empty_pool(ent: pd.DataFrame):
+    return ent.copy(), pd.DataFrame(columns=["topic", "depth", "pool_size", "candidates"])
+
+
+def _pool_from_codes(topics: list, docs: list, tcode: np.ndarray, dcode: np.ndarray, entry: np.ndarray,
+                     target: int | None, depth: int | None):
+    """:func:`pool_from_entries` of the pairs (``topics[tcode[i]]``, ``docs[dcode[i]]``) with
+    entry depths ``entry``: topics in topic order (numeric topics numerically), documents by
+    name."""
+    order = sorted(range(len(topics)), key=lambda i: topic_sort_key(str(topics[i])))
+    remap = np.empty(len(topics), dtype=np.int64)
+    remap[order] = np.arange(len(topics))
+    uniq = [str(topics[i]) for i in order]
+    dorder = np.argsort(np.asarray(docs, dtype=object), kind="stable")
+    drank = np.empty(len(docs), dtype=np.int64)
+    drank[dorder] = np.arange(len(docs))
+    duniq = np.asarray(docs, dtype=object)[dorder]
+    code, dcode = remap[tcode], drank[dcode]
     order = np.lexsort((dcode, entry, code))
     code, entry, dcode = code[order], entry[order], dcode[order]
     size = np.bincount(code, minlength=len(uniq))
@@ -208,8 +296,7 @@ def pool_from_entries(ent: pd.DataFrame, target: int | None = None, depth: int |
         d = entry[start + np.minimum(size, target) - 1]
     keep = entry <= d[code]
     uniq_arr = np.asarray(uniq, dtype=object)
-    pool = pd.DataFrame({"topic": uniq_arr[code[keep]], "doc": np.asarray(duniq, dtype=object)[dcode[keep]],
-                         "entry": entry[keep]})
+    pool = pd.DataFrame({"topic": uniq_arr[code[keep]], "doc": duniq[dcode[keep]], "entry": entry[keep]})
     dep = pd.DataFrame({"topic": uniq, "depth": d.astype(np.int64),
                         "pool_size": np.bincount(code[keep], minlength=len(uniq)).astype(np.int64),
                         "candidates": size.astype(np.int64)})
