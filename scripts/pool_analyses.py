@@ -79,14 +79,14 @@ def logo(smk, log, judged, original, measures, relabel, analysed):
 
 def main(smk, log):
     # the pooled runs' first positions: those of the analysed runs that are pooled, and the others
+    # the analysed runs' first positions, read once for the pool and both analyses (their depths in articles kept)
+    analysed = LazyTables({Path(p).stem: p for p in smk.input.firstpos}, keep_keys=True)
     pooled = [p for p in [*smk.input.firstpos, *smk.input.pooled] if Path(p).stem in smk.params.pooled_runs]
-    pool = write_pool(pooled, smk.params.pool_target, smk.params.pool_depth, smk.output, log)
+    pool = write_pool(pooled, smk.params.pool_target, smk.params.pool_depth, smk.output, log, hand_over=analysed)
     judged = JudgedRuns.from_stage_inputs(smk.input)  # every analysed run as judge_run judged it
     measures, relabel = labelled(smk.params.cfg["measures"])
     log.info("%d runs judged on %d topics", len(judged.runs), len(judged.topics))
     original, source = original_pools(judged, pool)
-    # the analysed runs' first positions, read once for both analyses (their depths in articles kept)
-    analysed = LazyTables({Path(p).stem: p for p in smk.input.firstpos}, keep_keys=True)
     if "pool_depth" in smk.params.analyses:
         pool_depth(smk, log, judged, original, source, measures, relabel, analysed)
     if "leave_one_group_out" in smk.params.analyses:

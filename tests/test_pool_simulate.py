@@ -257,6 +257,19 @@ def test_depth_in_articles_is_the_rank_among_a_runs_distinct_documents(tmp_path,
     assert sorted(read) == sorted(paths.values())  # each file once
     for g in "ABC":
         assert again[g].equals(loo[g])
+    # the campaign's pool first, over these runs and another: it hands what it reads of them on
+    read.clear()
+    other = tmp_path / "other.parquet"
+    write_parquet(first_positions(pd.DataFrame({"topic": ["2", "1"], "doc": ["b", "z"]})), other)
+    kept = LazyTables(paths, keep_keys=True)
+    pooled = pool_module.pool_from_first_positions(LazyTables({**paths, "other": other}, hand_over=kept), target=3)
+    everything = {n: pool_module.first_positions(r) for n, r in [*runs.items(), ("other", pd.DataFrame(
+        {"topic": ["2", "1"], "doc": ["b", "z"]}))]}
+    for got, w in zip(pooled, pool_from_entries(entries_from_first_positions(everything), target=3)):
+        assert got.equals(w)
+    assert pool_module.regenerated_entries(kept).equals(want)
+    assert leave_group_out_entries(kept, groups, cached=True, articles=True)["A"].equals(loo["A"])
+    assert sorted(read) == sorted([*paths.values(), other]) and not kept.handed  # each file once, all taken
 
 
 def test_entries_from_first_positions_equal_a_groupby_and_read_one_table_at_a_time(tmp_path):
@@ -361,3 +374,23 @@ def test_the_pool_from_first_positions_is_the_pool_of_their_entries(tmp_path, sp
             assert g.equals(w) and g.dtypes.tolist() == w.dtypes.tolist()
     if not sparse:
         assert list(got[1]["topic"]) == ["1", "2", "10", "x"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_article_ranks_of_runs_listed_topic_by_topic_or_interleaved(seed):
+    """article_ranks takes a run listed topic by topic, by position (as runs are) without
+    sorting, any other order by sorting: the rank among the topic's documents by position
+    either way, against pandas' rank."""
+    from inexflow.model.pool import article_ranks
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 400))
+    topics = np.sort(rng.integers(0, 6, n)) if seed % 2 else rng.integers(0, 6, n)
+    if seed % 4 == 1:  # blocks in another order than their codes
+        topics = (5 - topics) % 6
+    positions = rng.permutation(n * 3)[:n] + 1
+    if seed % 2:  # by position within each topic's block
+        positions = np.concatenate([np.sort(positions[topics == t]) for t in pd.unique(topics)])
+    want = pd.Series(positions).groupby(topics).rank(method="first").astype(np.int64).to_numpy()
+    got = article_ranks(topics, positions)
+    assert got.dtype == np.int64 and np.array_equal(got, want)

@@ -15,13 +15,15 @@ from inexflow.io.tables import write_parquet, write_tsv
 from inexflow.model.pool import LazyTables, pool_from_first_positions
 
 
-def write_pool(firstpos, target: int | None, depth: int | None, output, log) -> pd.DataFrame:
+def write_pool(firstpos, target: int | None, depth: int | None, output, log,
+               hand_over: LazyTables | None = None) -> pd.DataFrame:
     """Pool the runs whose first-positions tables are ``firstpos`` (``firstpos/RUN.parquet``,
     read one at a time) to ``target`` documents per topic or to ``depth``; write the pool
     (topic, doc, entry) to ``output.pool`` and the depth per topic to ``output.depths``, and
-    return the pool."""
+    return the pool. What is read of a table that the tables ``hand_over`` also hold is
+    passed on to them (:class:`~inexflow.model.pool.LazyTables`)."""
     paths = {Path(p).stem: p for p in map(str, firstpos)}
-    pool, depths = pool_from_first_positions(LazyTables(paths), target, depth)
+    pool, depths = pool_from_first_positions(LazyTables(paths, hand_over=hand_over), target, depth)
     log.info("pool of %d documents over %d topics from %d runs", len(pool), len(depths), len(paths))
     write_parquet(pool, output.pool, {"run_keys": recorded_run_keys(paths.values()),
                                       "settings": settings_of({"pool": [target, depth]})})

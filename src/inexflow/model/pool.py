@@ -54,6 +54,12 @@ def article_ranks(topic_codes: np.ndarray, positions: np.ndarray) -> np.ndarray:
     n = len(positions)
     if not n:
         return np.zeros(0, np.int64)
+    t = np.asarray(topic_codes)
+    change = t[1:] != t[:-1]
+    starts = np.flatnonzero(np.r_[True, change])
+    if len(np.unique(t[starts])) == len(starts) and (np.diff(positions)[~change] > 0).all():
+        # each topic's rows together, by position (as a run lists them): the rank is the row's place in its topic
+        return np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
     order = np.lexsort((positions, topic_codes))  # by topic, then position
     t = np.asarray(topic_codes)[order]
     start = np.r_[True, t[1:] != t[:-1]]
@@ -100,10 +106,15 @@ class LazyTables(Mapping):
     regenerated pool and the leave-one-group-out pools are both made of the analysed runs'
     depths in articles)."""
 
-    def __init__(self, paths: dict, reader=None, keep_keys: bool = False):
+    def __init__(self, paths: dict, reader=None, keep_keys: bool = False, hand_over: LazyTables | None = None):
         self.paths = dict(paths)
         self.reader = reader
         self.kept: dict | None = {} if keep_keys else None
+        # the integer arrays read from a file that ``hand_over`` also reads (the campaign's pool
+        # and the analysed runs' pools read the same first positions) are passed on to it, and
+        # it takes each once instead of reading the file again
+        self.hand_over = hand_over
+        self.handed: dict = {}
 
     def __getitem__(self, name):
         if self.reader is not None:
@@ -211,8 +222,14 @@ def _coded(firstpos, name) -> tuple:
     positions): from its file by :func:`~inexflow.io.tables.read_codes` when ``firstpos`` is a
     :class:`LazyTables` of files, else by factorising the table."""
     if isinstance(firstpos, LazyTables) and firstpos.reader is None:
-        c = read_codes(firstpos.paths[name], ("topic", "doc"), ("pos",))
-        return (*c["topic"], *c["doc"], c["pos"].astype(np.int64, copy=False))
+        coded = firstpos.handed.pop(name, None)
+        if coded is None:
+            c = read_codes(firstpos.paths[name], ("topic", "doc"), ("pos",))
+            coded = (*c["topic"], *c["doc"], c["pos"].astype(np.int64, copy=False))
+        other = firstpos.hand_over
+        if other is not None and other.reader is None and str(other.paths.get(name)) == str(firstpos.paths[name]):
+            other.handed[name] = coded
+        return coded
     t = firstpos[name]
     tc, tu = pd.factorize(t["topic"])
     dc, du = pd.factorize(t["doc"])
@@ -344,13 +361,22 @@ def leave_group_out_entries(runs, groups: dict[str, str], cached: bool = False,
     rank[order] = np.arange(len(order))
     codes = rank[codes]
     sortable = sortable[order]
-    m = np.full((len(order), max(len(gnames), 1)), NEVER, dtype=np.int64)
+    # pairs x groups, each cell the group's smallest entry depth of the pair (32 bits, as the
+    # positions: half the memory; ``top``, above every int32 position, for none)
+    top = np.iinfo(np.uint32).max
+    m = np.full((len(order), max(len(gnames), 1)), top, dtype=np.uint32)
     flat = m.reshape(-1)  # flat cells: 2-4x faster than (row, column)
     for n, (a, b) in zip(names, zip(np.cumsum([0, *counts[:-1]]), np.cumsum(counts))):  # run by run
-        np.minimum.at(flat, codes[a:b] * m.shape[1] + gidx[groups.get(n, n)], pos[a:b].astype(np.int64))
+        np.minimum.at(flat, codes[a:b] * m.shape[1] + gidx[groups.get(n, n)], pos[a:b].astype(np.uint32))
+    rows = np.arange(len(m))
     first = m.argmin(axis=1)
-    low = m[np.arange(len(m)), first]
-    second = np.partition(m, 1, axis=1)[:, 1] if m.shape[1] > 1 else np.full(len(m), NEVER)
+    low = m[rows, first]
+    if m.shape[1] > 1:  # the second smallest: the smallest once the smallest is set aside (in place, no copy)
+        m[rows, first] = top
+        second = m.min(axis=1)
+    else:
+        second = np.full(len(m), top, dtype=np.uint32)
+    low, second = (np.where(x == top, NEVER, x.astype(np.int64)) for x in (low, second))
     return LeftOutEntries({n: groups.get(n, n) for n in names}, gnames, first, low, second, sortable,
                           sorted(topics), sorted(docs))
 
