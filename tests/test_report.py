@@ -60,8 +60,9 @@ def test_every_kind_of_column_renders_as_the_cell_rules_say():
 
 def test_a_stage_renders_the_report_pages_of_its_own_tables(tmp_path, capsys):
     """run_stage renders the pages the rule declares (params ``pages``: table, page, title) once
-    the stage has written its tables; a page of a table that is not one of the job's outputs
-    is refused with one line naming it, and nothing is rendered from a stale table."""
+    the stage has written its tables, or of a table among the job's inputs (the report job
+    renders the pool analyses' pages); a page of a table that is neither is refused with one
+    line naming it, and nothing is rendered from a stale table."""
     from types import SimpleNamespace
 
     import pytest
@@ -84,4 +85,7 @@ def test_a_stage_renders_the_report_pages_of_its_own_tables(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         run_stage(stage, smk)
     assert e.value.code == 1 and not (tmp_path / "other.html").exists()
-    assert f"its table {other} is not an output of this rule" in capsys.readouterr().err
+    assert f"its table {other} is neither an output nor an input of this rule" in capsys.readouterr().err
+    smk.input = [str(other)]
+    run_stage(stage, smk)
+    assert "<td>r2</td>" in (tmp_path / "other.html").read_text()

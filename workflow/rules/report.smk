@@ -33,10 +33,12 @@ if CUTOFF_TASKS:
 
 
 # the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page
-# and, with analyses, the summary of their tables (SUMMARY_INPUTS)
+# and, with analyses, the summary of their tables (SUMMARY_INPUTS) and the report pages of the
+# analyses of the pool (pool_pages)
 rule report:
     input:
         **SUMMARY_INPUTS,
+        **pool_pages()[0],
         summaries=summary_tables(),
         correlation=f"{RES}/analysis/correlation.tsv",
         depths=f"{RES}/pool/depths.tsv",

@@ -91,15 +91,15 @@ def write_table_page(tsv, path, title: str, digits: int = 4, max_bytes: int = MA
     write_text(text, path)
 
 
-def write_table_pages(pages, outputs) -> None:
+def write_table_pages(pages, outputs, inputs=()) -> None:
     """The report pages a stage renders once its own work is done (the workflow's
     ``table_pages``): ``pages`` holds (table, page, title) triples, each table one of the
-    job's ``outputs``, written by the stage itself (a page of another job's table would be
-    rendered before that table is up to date)."""
-    written = set(map(str, outputs))
+    job's ``outputs``, written by the stage itself, or one of its ``inputs`` (a page of a table
+    the job neither writes nor waits for would be rendered before that table is up to date)."""
+    known = set(map(str, outputs)) | set(map(str, inputs))
     for tsv, page, title in pages:
-        if str(tsv) not in written:
-            raise UsageError(f"report page {page}: its table {tsv} is not an output of this rule")
+        if str(tsv) not in known:
+            raise UsageError(f"report page {page}: its table {tsv} is neither an output nor an input of this rule")
         write_table_page(tsv, page, title)
 
 

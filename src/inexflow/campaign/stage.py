@@ -221,7 +221,7 @@ def run_stage(fn, smk):
         if pages:  # the report pages of the tables the stage wrote (the workflow's table_pages)
             from inexflow.campaign.report import write_table_pages  # pandas: the Snakefile imports this module without it
 
-            write_table_pages(pages, smk.output)
+            write_table_pages(pages, smk.output, smk.input)
     except (InputError, UsageError) as e:
         msg = f"rule {rule} failed: {e}"
         log.error(msg)
