@@ -174,6 +174,20 @@ def test_leave_one_group_out_against_the_100_percent_pool_by_hand(tmp_path):
     assert change_bin(0.0, 0.2) == "(-inf,-50]" and change_bin(1.0, 0.95) == "(0,10]"
 
 
+def test_change_bins_of_arrays_are_change_bin_of_each_pair():
+    """The per-query bins of leave-one-group-out, element-wise, are change_bin's: at every bin
+    edge, at 0, equal values, NaN and infinities, and on random scores."""
+    from inexflow.analysis.logo import change_bins
+
+    edges = [0.0, 1.0, 1.5, 1.1, 1.0000001, 0.9, 0.8, 0.5, 0.49, 0.0, np.nan, np.inf, -0.2, 2.0, 1e-300]
+    b = np.array([1.0] * len(edges) + [0.0, 0.0, 0.5, np.nan, np.inf] + list(np.random.default_rng(0).random(500)))
+    n = np.array(edges + [0.0, 0.3, 0.5, 0.2, 1.0] + list(np.random.default_rng(1).random(500)))
+    got = change_bins(b, n)
+    with np.errstate(invalid="ignore"):  # inf - inf, as the scores never are
+        want = [change_bin(x, y) for x, y in zip(b, n)]
+    assert got.dtype == object and list(got) == want
+
+
 def test_correlation_tables_average_as_the_paper():
     from inexflow.analysis.correlate import averaged_table, measure_correlations
 

@@ -42,6 +42,17 @@ def paired_t_pvalue(a: np.ndarray, b: np.ndarray) -> float:
     return float(2 * stdtr(n - 1, -abs(t)))
 
 
+def change_bins(baseline: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """:func:`change_bin` of each pair of ``baseline`` and ``new`` values, as an object array
+    (the same comparisons on the same float64 arithmetic, element-wise)."""
+    b, n = np.asarray(baseline, np.float64), np.asarray(new, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = (b - n) / b * 100
+    conditions = [b == n, b == 0, c <= -50, c <= -10, c < 0, c <= 10, c <= 20, c <= 50]
+    labels = ["0", BINS[0], BINS[0], BINS[1], BINS[2], BINS[4], BINS[5], BINS[6]]
+    return np.select(conditions, np.array(labels, dtype=object), default=BINS[7]).astype(object)
+
+
 def change_bin(baseline: float, new: float) -> str:
     if baseline == new:
         return "0"
@@ -98,10 +109,12 @@ def leave_one_group_out(judged, entries, groups: dict[str, str], measures, sizes
                     p = paired_t_pvalue(b, n)
                 run_rows.append((g, r, m, float(b.mean()), float(n.mean()), change_bin(b.mean(), n.mean()), p,
                                  bool(p < 0.05)))
-                query_bins.extend((m, change_bin(x, y)) for x, y in zip(b, n))
+                query_bins.append((m, change_bins(b, n)))
     runs = pd.DataFrame(run_rows, columns=["group", "run", "measure", "baseline", "new", "change_bin", "t_p",
                                            "significant"])
-    q = pd.DataFrame(query_bins, columns=["measure", "bin"])
+    q = pd.DataFrame({"measure": np.repeat(np.array([m for m, _ in query_bins], dtype=object),
+                                           [len(b) for _, b in query_bins]),
+                      "bin": np.concatenate([b for _, b in query_bins]) if query_bins else np.zeros(0, object)})
     counts = (q.groupby(["measure", "bin"]).size().rename("count").reset_index() if len(q) else
               pd.DataFrame(columns=["measure", "bin", "count"]))
     counts["bin"] = pd.Categorical(counts["bin"], BINS, ordered=True)

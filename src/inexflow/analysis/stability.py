@@ -243,12 +243,19 @@ def depth_reduction(judged, measures, entry: pd.DataFrame, levels: pd.DataFrame,
 def reduced_pools(entry: pd.DataFrame, levels: pd.DataFrame, judged) -> pd.DataFrame:
     """Per topic and level X: d_Q(X), the pool size at that depth, the original pool size
     and the pool's relevant documents."""
-    flagged = entry.assign(_rel=pairs_in(entry["topic"], entry["doc"], judged.relevant_pairs()))
-    found = {}
-    for t, g in flagged.groupby("topic", sort=False):
-        found[t] = (g["entry"].to_numpy(np.int64), g["_rel"].to_numpy(bool))
-    relevant = [int(found[t][1][found[t][0] <= d].sum()) for t, d in zip(levels["topic"], levels["depth"])]
-    return levels.assign(relevant=relevant)
+    rel = pairs_in(entry["topic"], entry["doc"], judged.relevant_pairs())
+    code, topics = pd.factorize(entry["topic"])
+    e = entry["entry"].to_numpy(np.int64)
+    # every (topic, entry depth) as one sorted key; each level counts the relevant rows of its
+    # topic's block up to its depth
+    span = int(e.max()) + 2 if len(e) else 1
+    key = code.astype(np.int64) * span + e
+    order = np.argsort(key, kind="stable")
+    key, found = key[order], np.r_[0, np.cumsum(rel[order])]
+    at = pd.Index(topics).get_indexer(levels["topic"]).astype(np.int64)
+    depth = np.minimum(levels["depth"].to_numpy(np.int64), span - 1)
+    relevant = found[np.searchsorted(key, at * span + depth, side="right")] - found[np.searchsorted(key, at * span)]
+    return levels.assign(relevant=np.where(at >= 0, relevant, 0).astype(np.int64))
 
 
 def relevant_vs_depth(judged, entry: pd.DataFrame) -> pd.DataFrame:
