@@ -131,7 +131,7 @@ def read_codes(path, coded, plain=()) -> dict:
                 raise CachedTableError(path, f"cached table has missing values in column {c!r}")
             if not pa.types.is_dictionary(col.type):  # a table without rows stores no strings: type null
                 col = col.cast(pa.string()).dictionary_encode()
-            codes = col.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+            codes = col.indices.to_numpy(zero_copy_only=False)  # Arrow's index type (int32): no copy to widen
             names = col.dictionary.to_pylist()
             used = np.bincount(codes, minlength=len(names)) > 0
             if not used.all():
