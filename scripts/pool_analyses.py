@@ -78,9 +78,9 @@ def logo(smk, log, judged, original, measures, relabel, analysed):
 
 
 def main(smk, log):
-    # the pooled runs' first positions: those of the analysed runs that are pooled, and the others
     # the analysed runs' first positions, read once for the pool and both analyses (their depths in articles kept)
     analysed = LazyTables({Path(p).stem: p for p in smk.input.firstpos}, keep_keys=True)
+    # the pooled runs' first positions: those of the analysed runs that are pooled, and the others
     pooled = [p for p in [*smk.input.firstpos, *smk.input.pooled] if Path(p).stem in smk.params.pooled_runs]
     pool = write_pool(pooled, smk.params.pool_target, smk.params.pool_depth, smk.output, log, hand_over=analysed)
     judged = JudgedRuns.from_stage_inputs(smk.input)  # every analysed run as judge_run judged it

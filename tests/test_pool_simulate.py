@@ -322,6 +322,11 @@ def test_positions_up_to_the_int32_limit_pool_and_longer_lists_are_an_error():
     top = 2**31 - 1
     ok = entries_from_first_positions({"r": pd.DataFrame({"topic": ["1", "1"], "doc": ["d", "e"], "pos": [top, 3]})})
     assert ok["entry"].tolist() == [top, 3]
+    from inexflow.model.pool import pool_from_first_positions
+
+    pool, depths = pool_from_first_positions({"r": pd.DataFrame({"topic": ["1", "1"], "doc": ["d", "e"],
+                                                                 "pos": [top, 3]})}, target=2)
+    assert pool["entry"].tolist() == [3, top] and depths["pool_size"].tolist() == [2]
     with pytest.raises(UsageError, match="run r: a result position over 2147483647"):
         entries_from_first_positions({"r": pd.DataFrame({"topic": ["1"], "doc": ["d"], "pos": [top + 1]})})
 

@@ -269,16 +269,17 @@ def pool_from_first_positions(firstpos, target: int | None = None, depth: int | 
     if not rows:
         return _empty_pool(pd.DataFrame({"topic": pd.Series([], dtype=object), "doc": pd.Series([], dtype=object),
                                          "entry": pd.Series([], dtype=np.int64)}))
-    never = np.iinfo(np.int32).max
     if _grid_fits(nt * nd, rows):
-        grid = np.full(nt * nd, never, dtype=np.int32)
+        # 32 bits as the positions; ``never``, above every int32 position, marks a pair no run holds
+        never = np.iinfo(np.uint32).max
+        grid = np.full(nt * nd, never, dtype=np.uint32)
         for (t, d), p in parts:
-            np.minimum.at(grid, t.astype(np.int64) * nd + d, p)
+            np.minimum.at(grid, t.astype(np.int64) * nd + d, p.astype(np.uint32))
         cell = np.flatnonzero(grid != never)
         tcode, dcode, entry = cell // nd, cell % nd, grid[cell].astype(np.int64)
     else:
         codes, uniq = pd.factorize(_concat([_key(t, d) for (t, d), _ in parts]))
-        entry = np.full(len(uniq), never, dtype=np.int32)
+        entry = np.full(len(uniq), np.iinfo(np.int32).max, dtype=np.int32)  # every pair gets a position
         np.minimum.at(entry, codes, _concat([p for _, p in parts]))
         tcode, dcode, entry = uniq >> 32, uniq & 0xFFFFFFFF, entry.astype(np.int64)
     return _pool_from_codes(list(tid), list(did), tcode, dcode, entry, target, depth)
