@@ -14,7 +14,8 @@ Simulates the campaign into bench/ unless it is there (107 topics, 80 runs from 
 A config with a ``simulate:`` block (e.g. ``config/campaigns/wikipedia2007.yaml``, INEX 2007 on
 a Wikipedia-sized collection) is simulated first by the workflow itself (``--until
 simulate_demo``, timed apart and excluded), and the collection's index is built from scratch
-(its cache folder emptied) unless ``--keep-index``:
+(its shards, plans and digest table removed from the cache folder; other collections' shards stay)
+unless ``--keep-index``:
 
     python benchmarks/campaign.py --config config/campaigns/wikipedia2007.yaml
 
@@ -130,8 +131,12 @@ def main():
             if p.returncode:
                 sys.exit(p.stdout + p.stderr)
             print(f"simulated the campaign in {time.perf_counter() - t0:.0f} s (not counted below)")
-        if not args.keep_index:
-            shutil.rmtree(ROOT / cfg.get("collection_cache", ".inexflow/collections"), ignore_errors=True)
+        if not args.keep_index:  # this collection's shards, plans and digests; other collections' stay
+            from inexflow.model.shard_plan import collection_files
+
+            for f in collection_files(ROOT / cfg.get("collection_cache", ".inexflow/collections"),
+                                      ROOT / cfg["collection"]):
+                f.unlink()
     else:
         bench = ROOT / args.data
     if args.fresh and bench.exists() and not cfg.get("simulate"):

@@ -325,3 +325,26 @@ def test_prune_cache_removes_only_the_shards_no_plan_names(collection, tmp_path,
     assert main(["prune-cache", str(cache)]) == 2
     err = capsys.readouterr().err
     assert "b-broken.json" in err and "the plan cannot be read" in err and len(err.splitlines()) == 1
+
+
+def test_a_collections_files_in_the_cache_are_its_own_only(collection, tmp_path):
+    """collection_files: the plans of one collection (of every campaign), the shards and member
+    lists they name and its digest table; another collection sharing the cache keeps its own."""
+    cache = tmp_path / "cache"
+    ours = build_all(collection, cache)
+    for campaign in ("a", "b"):
+        sp.write_plan(sp.plan_path(cache, collection, campaign), collection, None, ours)
+    other = tmp_path / "other"
+    write(other / "d1.xml", "<article><p>another collection</p></article>")
+    theirs = build_all(other, cache)
+    sp.write_plan(sp.plan_path(cache, other, "c"), other, None, theirs)
+    expected = {Path(sp.plan_path(cache, collection, c)) for c in ("a", "b")}
+    expected |= {Path(p) for s in ours for p in (sp.shard_path(cache, s.key), sp.members_path(cache, s.key))}
+    expected.add(sp._cache_file(cache, collection))  # the digests of its documents, made by plan_shards
+    assert all(p.exists() for p in expected)
+    assert set(sp.collection_files(cache, collection)) == expected
+    for f in sp.collection_files(cache, collection):
+        f.unlink()
+    assert sp.collection_files(cache, collection) == []
+    assert {p for s in theirs for p in (s.path(cache), Path(sp.members_path(cache, s.key)))} <= set(cache.rglob("*"))
+    assert Path(sp.plan_path(cache, other, "c")).exists() and sp._cache_file(cache, other).exists()

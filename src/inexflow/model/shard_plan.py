@@ -141,9 +141,13 @@ def _shards_of(docs, shards: int) -> list[int]:
     return [crc32(d[d.rfind("/") + 1:].encode("utf-8")) % shards for d in docs]
 
 
+def _collection_tag(collection) -> str:
+    """A short digest of the collection's absolute path, naming its files in the cache folder."""
+    return hashlib.blake2b(str(Path(collection).resolve()).encode(), digest_size=8).hexdigest()
+
+
 def _cache_file(cache: Path, collection: Path) -> Path:
-    name = hashlib.blake2b(str(collection.resolve()).encode(), digest_size=8).hexdigest()
-    return cache / "keys" / f"{name}.arrow"
+    return cache / "keys" / f"{_collection_tag(collection)}.arrow"
 
 
 def document_keys(collection, cache, docs: list[str] | None = None) -> dict[str, str]:
@@ -266,8 +270,7 @@ def plan_path(cache, collection, campaign: str) -> str:
     """Where the workflow's main process records campaign ``campaign``'s plan of ``collection``
     (:func:`write_plan`): in the cache folder, beside the shards, named by the campaign and the
     collection's absolute path."""
-    where = hashlib.blake2b(str(Path(collection).resolve()).encode(), digest_size=8).hexdigest()
-    return f"{cache}/plans/{campaign}-{where}.json"
+    return f"{cache}/plans/{campaign}-{_collection_tag(collection)}.json"
 
 
 def write_plan(path, collection, per_shard: int | None, shards: list[Shard], folders: dict | None = None) -> None:
@@ -348,6 +351,25 @@ def unchanged_plan(path, collection, per_shard: int | None, cache) -> dict[str, 
     if not shards or not all(os.path.exists(members_path(cache, k)) for k in shards):
         return None
     return shards
+
+
+def collection_files(cache, collection) -> list[Path]:
+    """The files of the cache folder ``cache`` that hold ``collection``'s index: the plans of it
+    that campaigns recorded (:func:`plan_path`), the shard files and member lists those plans
+    name, and the table of its documents' digests (:func:`document_keys`). Removing them indexes
+    that collection again from scratch and leaves every other collection's shards in the shared
+    cache (``benchmarks/campaign.py`` does so before a full run); a campaign whose plan named
+    them stops at its next run with the line that asks for ``--forcerun index_collection``."""
+    cache = Path(cache)
+    plans = sorted((cache / "plans").glob(f"*-{_collection_tag(collection)}.json"))
+    keys: set[str] = set()
+    for plan in plans:
+        try:
+            keys |= {str(k) for k in json.loads(plan.read_text(encoding="utf-8"))["shards"]}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # an unreadable plan names no shard; it is removed with the others
+    shards = [Path(p) for k in sorted(keys) for p in (shard_path(cache, k), members_path(cache, k))]
+    return [p for p in [*plans, *shards, _cache_file(cache, Path(collection))] if p.exists()]
 
 
 def unused_files(cache) -> tuple[list[Path], int, int]:
