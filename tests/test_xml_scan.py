@@ -281,3 +281,56 @@ def test_the_scans_codes_are_the_tables_strings(tmp_path, monkeypatch, seed):
     else:
         assert seed % 3  # an ordered run always gets them
         assert run.codes("topic") is None
+
+
+# one change to a run laid out a result a line: each either kept by the line reader or left to
+# the other readers, which must give the same table, warnings or error
+MUTATIONS = {
+    "blank line": lambda ls, i, rng: ls.insert(i, ""),
+    "spaces-only line": lambda ls, i, rng: ls.insert(i, " \t "),
+    "deep indentation": lambda ls, i, rng: ls.__setitem__(i, " " * 40 + ls[i].lstrip()),
+    "tab indentation": lambda ls, i, rng: ls.__setitem__(i, "\t\t" + ls[i].lstrip()),
+    "no indentation": lambda ls, i, rng: ls.__setitem__(i, ls[i].lstrip()),
+    "CR LF line end": lambda ls, i, rng: ls.__setitem__(i, ls[i] + "\r"),
+    "comment line": lambda ls, i, rng: ls.insert(i, "<!-- note -->"),
+    "attribute on a result": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("<result>", '<result n="1">')),
+    "quote in a document": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</file>", '"q</file>')),
+    "> in a document": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</file>", "&gt;x</file>")),
+    "DEL in a document": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</file>", "\x7f</file>")),
+    "space inside a document": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</file>", " b</file>")),
+    "padded rank": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("<rank>", "<rank> \t")),
+    "non-ASCII document": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</file>", "\u00e9\u4e2d</file>")),
+    "non-ASCII xpath": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</path>", "/s\u00e9c[1]</path>")),
+    "very long xpath": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</path>", "/sec[1]" * 700 + "</path>")),
+    "very long document": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</file>", "d" * 5000 + "</file>")),
+    "result twice": lambda ls, i, rng: ls.insert(i, ls[i]),
+    "empty topic": lambda ls, i, rng: ls.insert(i, '</topic>\n<topic topic-id="e1">\n</topic>\n<topic topic-id="e2">')
+    if ls[i].lstrip().startswith("<result>") else None,
+    "topic tag with spaces": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("<topic topic-id", "  <topic \t topic-id")),
+    "misspelt end tag": lambda ls, i, rng: ls.__setitem__(i, ls[i].replace("</path>", "</pa_h>")),
+    "two results on a line": lambda ls, i, rng: ls.__setitem__(i, ls[i] + ls[i].lstrip())
+    if ls[i].lstrip().startswith("<result>") else None,
+}
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_mutated_line_layouts_read_alike(tmp_path, caplog, monkeypatch, seed):
+    """A run in the usual layout with one to three changes from :data:`MUTATIONS` (seeded): the
+    scan and the tree reader give the same table, warnings or error, and where the scan reads
+    it, its codes are the table's strings numbered in order of first appearance."""
+    import pandas as pd
+
+    rng = np.random.default_rng(3000 + seed)
+    lines = random_run(rng, one_per_line=True).split("\n")
+    body = [i for i, line in enumerate(lines) if line.lstrip().startswith(("<result>", "<topic", "</topic>"))]
+    names = sorted(MUTATIONS)
+    for name in rng.choice(names, size=int(rng.integers(1, 4))):
+        MUTATIONS[name](lines, int(rng.choice(body)), rng)
+    p = tmp_path / "r.xml"
+    p.write_bytes("\n".join(lines).encode())
+    scanned = read_alike(p, caplog)
+    if scanned is not None:
+        df, codes = scanned[1], scanned[3]
+        for k in ("topic", "doc", "xpath"):
+            expected, uniques = pd.factorize(df[k])
+            assert np.array_equal(codes[k][0], expected) and list(codes[k][1]) == list(uniques)

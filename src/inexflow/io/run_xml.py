@@ -202,7 +202,8 @@ def _scan_lines(data: bytes, body: int, end: int):
     whole result (``<result><file>..</file><path>..</path>[<rank>..</rank>][<rsv>..</rsv>]
     </result>``, indented), a topic's start or end tag, or blank, as submissions are usually
     written: pyarrow's CSV reader splits the lines at "<" (a callback sees the few that are not
-    results). Every byte of the body is checked in its field: the tags exactly, the indentation
+    results) and dictionary-encodes the fields that hold a start tag and its element's text as
+    it reads them. Every byte of the body is checked in its field: the tags exactly, the indentation
     as spaces and tabs, the values' distinct texts for what XML refuses. None for any other
     layout (:func:`_scan_tags` reads it)."""
     start = data.rfind(b"\n", 0, body) + 1
@@ -213,6 +214,8 @@ def _scan_lines(data: bytes, body: int, end: int):
     if ncols not in (7, 9, 11):
         return None
     names = [str(i) for i in range(ncols)]
+    texts = names[2:-1:2]  # the fields of a start tag and the element's text: dictionary-encoded as they are read
+    types = {k: pa.dictionary(pa.int32(), pa.binary()) if k in texts else pa.binary() for k in names}
     other: list[tuple[int, str]] = []
     try:
         table = pacsv.read_csv(
@@ -221,7 +224,7 @@ def _scan_lines(data: bytes, body: int, end: int):
             parse_options=pacsv.ParseOptions(delimiter="<", quote_char=False, ignore_empty_lines=False,
                                              invalid_row_handler=lambda row: other.append((row.number, row.text))
                                              or "skip"),
-            convert_options=pacsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()),
+            convert_options=pacsv.ConvertOptions(column_types=types,
                                                  strings_can_be_null=False, quoted_strings_can_be_null=False))
     except (pa.ArrowInvalid, UnicodeDecodeError):
         return None
@@ -243,19 +246,17 @@ def _scan_lines(data: bytes, body: int, end: int):
     row_at = np.ones(lines + 1, dtype=bool)  # the line of each row of the table
     row_at[[0, *(number for number, _ in other)]] = False
     row_at = np.flatnonzero(row_at)
-    cols = [table.column(k).combine_chunks() if table.column(k).num_chunks != 1 else table.column(k).chunk(0)
-            for k in names]
-    empty = np.diff(_bytes_of(cols[1])[0]) == 0  # an empty line is a row of empty fields
-    if empty.any():
-        cols = [c.filter(pa.array(~empty)) for c in cols]
-        row_at = row_at[~empty]
+    empty = np.diff(_bytes_of(_one_chunk(table.column(1)))[0]) == 0  # an empty line is a row of empty fields
+    keep = pa.array(~empty) if empty.any() else None
+    row_at = row_at if keep is None else row_at[~empty]
+    cols = [_one_chunk(table.column(k), keep) for k in names]
     if not len(row_at):
         return None
     _, indentation = _bytes_of(cols[0])
     if not ((indentation == 32) | (indentation == 9)).all():
         return None  # text before a result on its line
     # the value fields (a start tag and the text after it), each distinct text checked and converted once
-    values = {k: pc.dictionary_encode(cols[k]) for k in range(2, ncols - 1, 2)}
+    values = {k: cols[k] for k in range(2, ncols - 1, 2)}
     tags = _RESULT_FIELDS[ncols] if ncols != 9 or _all_start(values[6], "rank>") \
         else (*_RESULT_FIELDS[7][:5], "rsv>", "/rsv>", "/result>")
     for k, (col, tag) in enumerate(zip(cols[1:], tags), 1):
@@ -274,6 +275,18 @@ def _scan_lines(data: bytes, body: int, end: int):
     first_line = data.count(b"\n", 0, start)
     # topics[k // 2]: the k-th topic tag, start and end tags in turn
     return _table(topics[0::2], opened // 2, docs, xpaths, ranks, rsvs, row_at + first_line)
+
+
+def _one_chunk(column: pa.ChunkedArray, keep: pa.Array | None = None) -> pa.Array:
+    """The rows ``keep`` (a mask; all if None) of a column of :func:`_scan_lines`' table as one
+    array; a dictionary-encoded one numbered in order of first appearance among those rows
+    (the CSV reader's dictionary is, over one chunk and every row)."""
+    if column.num_chunks == 1 and keep is None:
+        return column.chunk(0)
+    encoded = pa.types.is_dictionary(column.type)
+    col = (column.cast(column.type.value_type) if encoded else column).combine_chunks()
+    col = col if keep is None else col.filter(keep)
+    return pc.dictionary_encode(col) if encoded else col
 
 
 def _bytes_of(col: pa.Array) -> tuple[np.ndarray, np.ndarray]:
