@@ -45,8 +45,11 @@ def test_the_campaign_is_built_once_and_nothing_is_written_back_into_the_config(
 
 
 @pytest.mark.parametrize("key,value,message", [
-    ("collection", "demo/nocollection", "config collection: 'demo/nocollection' is not a directory of XML documents"),
-    ("topics", "demo/topics.xmll", "config topics: 'demo/topics.xmll' is not a topic file"),
+    ("collection", "demo/nocollection", "config collection: 'demo/nocollection' not found \\(give the path of a "
+                                        "directory of XML documents"),
+    ("collection", "demo/topics.xml", "config collection: 'demo/topics.xml' is not a directory of XML documents"),
+    ("topics", "demo/topics.xmll", "config topics: 'demo/topics.xmll' not found \\(give the path of a topic file"),
+    ("topics", "demo/runs", "config topics: 'demo/runs' is not a topic file"),
 ])
 def test_a_missing_collection_or_topic_file_is_named_before_anything_runs(tmp_path, monkeypatch, key, value, message):
     from inexflow.campaign.config import load_config
@@ -580,3 +583,31 @@ def test_a_misspelt_key_does_not_hide_the_other_errors():
     assert lines[3].startswith("  config analysis.significance.task: task 'best-in-context' has 0 runs")
     assert lines[4].startswith("  config analysis.significance.measures: 'MAgPP' is not a measure of the families bic")
     assert lines[5].startswith("  config analysis.significance.quants: 'gen' is not a quantisation")  # the demo's
+
+
+def test_a_config_files_errors_name_its_file_and_line_and_the_key_a_misspelling_meant(tmp_path):
+    """Through --configfile, each schema error starts with the file and line that give the key
+    (in a list, the item's line; a misspelt key's own line), a misspelt key is answered with the
+    key it is closest to, and a required key given misspelt is named with it."""
+    q = write(tmp_path / "q.fol", "1 Q0 d1 10 100 1 0:10\n")
+    write(tmp_path / "r1.run", "1 Q0 d1 1 1.0 r1 0 10\n")
+    head = f"campaign: x\nassessments: {{path: {q}}}\n"
+    bad = write(tmp_path / "bad.yaml", head + f"beta: high\nruns:\n  - path: '{tmp_path}/r1.run'\n    task: 7\n")
+    code, out, err = cli("check-config", "--configfile", bad)
+    assert code == 2
+    assert f"config {bad} is invalid (see docs/configuration.md):" in err
+    assert f"  {bad}:line 3: config.beta: 'high' is not of type 'number'" in err, err
+    assert f"  {bad}:line 6: config.runs.0.task: 7 is not of type 'string'" in err, err
+    typo = write(tmp_path / "typo.yaml", head + f"runs: [{{path: '{tmp_path}/r1.run', task: focused}}]\n"
+                                               "cutofs: [5, 10]\n")
+    code, out, err = cli("check-config", "--configfile", typo)
+    assert code == 2 and f"{typo}:line 4: config: Additional properties are not allowed ('cutofs' was unexpected) " \
+                         "(did you mean 'cutoffs'?)" in err, err
+    missing = write(tmp_path / "missing.yaml", f"campaign: x\nassesments: {{path: {q}}}\nruns: [{{path: r1.run}}]\n")
+    code, out, err = cli("check-config", "--configfile", missing)
+    assert code == 2 and f"config {missing}: no 'assessments' given ('assesments' is not a config key: did you " \
+                         "mean 'assessments'?)" in err, err
+    nowhere = write(tmp_path / "nowhere.yaml", head + f"topics: {tmp_path}/gone.xml\n"
+                                                      f"runs: [{{path: '{tmp_path}/r1.run', task: focused}}]\n")
+    code, out, err = cli("check-config", "--configfile", nowhere)
+    assert code == 2 and f"config topics: '{tmp_path}/gone.xml' not found (give the path of a topic file" in err, err

@@ -374,7 +374,10 @@ def test_unknown_config_key_is_named(tmp_path):
     p = snakemake(tmp_path, "-n", "--cores", "1")
     assert p.returncode != 0
     out = p.stdout + p.stderr
-    assert "config: Additional properties are not allowed ('quantisationz' was unexpected) (allowed: campaign," in out
+    assert "config: Additional properties are not allowed ('quantisationz' was unexpected) (did you mean " \
+           "'quantisations'?)" in out
+    # the message alone, as the CLI says it: not Snakemake's error block with the Snakefile's frames
+    assert "inexflow: error: " in p.stderr and "WorkflowError" not in out and 'File "' not in out, out
 
 
 def test_unknown_quantisation_is_named(tmp_path):

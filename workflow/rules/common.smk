@@ -5,9 +5,16 @@
 import os
 import re
 import shlex
+import sys
 from pathlib import Path
 
-from snakemake.exceptions import WorkflowError
+
+def stop(message):
+    """End the snakemake call on bad input or config: the message alone on stderr, in the form
+    of the CLI's errors (inexflow: error: ...), exit status 1. A WorkflowError would add the
+    Snakefile's file, line and stack frames to it."""
+    sys.exit(f"inexflow: error: {message}")
+
 
 try:
     from inexflow import __version__
@@ -29,10 +36,11 @@ try:
         write_plan,
     )
 except ImportError as e:
-    raise WorkflowError(
+    stop(
         f"the inexflow library is not installed in this Python ({e}): "
         "pip install 'inexflow[workflow]', or pip install -e '.[workflow]' in a clone"
-    ) from None
+    )
+
 
 # every rule's params hold the library's code fingerprint: a changed (upgraded, edited)
 # library re-runs the jobs it wrote, as a changed stage script does (Snakemake tracks those)
@@ -50,8 +58,8 @@ try:  # the checks `inexflow check-config` makes too; the campaign (inexflow.cam
         workflow.overwrite_configfiles,
         SCHEMA,
     )
-except UsageError as e:  # a config error: one message, no Python stack
-    raise WorkflowError(str(e)) from None
+except (UsageError, InputError) as e:  # a config error, an unreadable config file
+    stop(e)
 # its runs, the files of a simulated campaign still to be written by rule simulate_demo (else
 # None), its evaluation tasks and the assessment sets they are scored against
 RUNS = CAMPAIGN.runs
@@ -102,8 +110,8 @@ def collection_shards():
                 UsageError,
                 InputError,
                 OSError,
-            ) as e:  # an unreadable document or folder: one message, no Python stack
-                raise WorkflowError(f"config collection: {e}") from None
+            ) as e:  # an unreadable document or folder
+                stop(f"config collection: {e}")
             if workflow.is_main_process and not workflow.dryrun:
                 write_plan(SHARD_PLAN, COLLECTION, per_shard, shards, folders)
                 write_members(INDEX_CACHE, shards)  # what each index_shard job reads
@@ -141,8 +149,8 @@ def content_keys(files):
             _INPUT_KEYS["keys"] = file_keys(
                 {f: f for f in inputs}, f"{INDEX_CACHE}/keys/inputs.arrow", "input"
             )
-        except InputError as e:  # a file gone since the config was checked: one message
-            raise WorkflowError(str(e)) from None
+        except InputError as e:  # a file gone since the config was checked
+            stop(e)
     return [_INPUT_KEYS["keys"][f] for f in files]
 
 

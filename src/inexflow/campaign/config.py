@@ -11,6 +11,7 @@ the file name), from the XML ``participant-id``, or else the run name.
 from __future__ import annotations
 
 import copy
+import difflib
 import fnmatch
 import glob
 import hashlib
@@ -80,16 +81,20 @@ DATA_KEYS = ("campaign", "assessments", "runs", "collection", "topics", "simulat
 OPTIONAL_DATA_KEYS = ("collection", "topics", "simulate")
 
 
-def own_campaign_data(config: dict, given: dict, files) -> None:
+def own_campaign_data(config: dict, given: dict, files, known=()) -> None:
     """With ``--configfile FILES`` (their merged content and ``--config`` values in
     ``given``), the config is theirs alone: nothing is inherited from config/config.yaml (the
     demo campaign), so a missing key is an error naming it, not the demo's value. A missing
-    ``campaign``, ``assessments`` or ``runs`` is named here; a missing ``collection`` or
-    ``topics`` means none; the other keys are checked by the schema."""
+    ``campaign``, ``assessments`` or ``runs`` is named here, with the key of ``given`` that
+    looks like a misspelling of it (one not among the ``known`` config keys); a missing
+    ``collection`` or ``topics`` means none; the other keys are checked by the schema."""
     missing = [k for k in DATA_KEYS if k not in given and k not in OPTIONAL_DATA_KEYS]
     if missing:
+        misspelt = [f"{k!r} is not a config key: did you mean {close[0]!r}?" for k in given if known and k not in known
+                    for close in [_close_keys(str(k), missing)] if close]
         raise ConfigError(f"config {', '.join(map(str, files))}: no {', '.join(repr(k) for k in missing)} given "
-                          "(with --configfile nothing is taken from config/config.yaml, the demo campaign: "
+                          + (f"({'; '.join(misspelt)}) " if misspelt else "")
+                          + "(with --configfile nothing is taken from config/config.yaml, the demo campaign: "
                           "give them in your config file)")
     config.clear()
     config.update(copy.deepcopy(given))
@@ -238,21 +243,80 @@ def _flow(value) -> str:
     return yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("...").strip()
 
 
-def schema_errors(config: dict, schema: dict) -> list[str]:
+def _close_keys(key: str, keys) -> list[str]:
+    """The keys of ``keys`` that ``key`` is most likely a misspelling of (at most one)."""
+    return difflib.get_close_matches(key, [str(k) for k in keys], n=1, cutoff=0.75)
+
+
+def key_lines(configfiles):
+    """A function giving where a config key was written: for a key path (``("runs", 0,
+    "task")``), ``FILE:line N`` of the last of ``configfiles`` that gives it (the one whose value
+    the merged config holds), or of its deepest enclosing key that one gives; None where none
+    does (a default, a ``--config`` value). The files are read as nodes, with their lines."""
+    trees = []
+    for f in configfiles:
+        try:
+            node = yaml.compose(decode_text(f, read_bytes(f, "config file")),
+                                Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except (InputError, yaml.YAMLError):
+            continue  # an unreadable file is reported by load_yaml
+        if isinstance(node, yaml.MappingNode):
+            trees.append((f, node))
+
+    def where(path) -> str | None:
+        best = None
+        for f, node in reversed(trees):
+            line, depth = None, 0
+            for k in path:
+                if isinstance(node, yaml.MappingNode):
+                    entry = next(((kn, vn) for kn, vn in node.value if kn.value == str(k)), None)
+                    if entry is None:
+                        break
+                    line, node = entry[0].start_mark.line, entry[1]
+                elif isinstance(node, yaml.SequenceNode) and isinstance(k, int) and 0 <= k < len(node.value):
+                    node = node.value[k]
+                    line = node.start_mark.line
+                else:
+                    break
+                depth += 1
+            if line is not None and (best is None or depth > best[0]):
+                best = (depth, f"{f}:line {line + 1}")
+            if depth == len(path):
+                break
+        return best[1] if best else None
+
+    return where
+
+
+def schema_errors(config: dict, schema: dict, where=None) -> list[str]:
     """Every violation of the JSON schema as one line ``config.KEY.PATH: problem``, with what
-    is allowed (the keys of a mapping) and an example (the schema's, or its default)."""
+    is allowed (the keys of a mapping, or the one a misspelt key is closest to) and an example
+    (the schema's, or its default); with ``where`` (:func:`key_lines`), the line starts with the
+    file and line that give the key."""
     validator = jsonschema.Draft202012Validator(schema)
     out = []
     for err in sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path))):
-        where = ".".join(str(p) for p in err.absolute_path)
+        path = tuple(err.absolute_path)
         sub = err.schema if isinstance(err.schema, dict) else {}
         hint = []
         if err.validator == "additionalProperties" and sub.get("properties"):
-            hint.append(f"allowed: {', '.join(sub['properties'])}")
+            unexpected = [k for k in err.instance if k not in sub["properties"]] if isinstance(err.instance, dict) \
+                else []
+            close = {k: c[0] for k in unexpected for c in [_close_keys(str(k), sub["properties"])] if c}
+            if len(close) == 1 == len(unexpected):
+                hint.append(f"did you mean {close[unexpected[0]]!r}?")
+            elif close:
+                hint.append("; ".join(f"{k!r}: did you mean {c!r}?" for k, c in close.items()))
+            else:
+                hint.append(f"allowed: {', '.join(sub['properties'])}")
+            path += tuple(unexpected[:1])  # the line of the (first) unexpected key
         example = (sub.get("examples") or [sub.get("default")])[0]
         if example not in (None, {}, []) and err.validator != "additionalProperties":
             hint.append(f"e.g. {_flow(example)}")
-        out.append(f"config{'.' + where if where else ''}: {err.message}" + (f" ({'; '.join(hint)})" if hint else ""))
+        at = where(path) if where else None
+        key = ".".join(str(p) for p in err.absolute_path)
+        out.append(f"{at + ': ' if at else ''}config{'.' + key if key else ''}: {err.message}"
+                   + (f" ({'; '.join(hint)})" if hint else ""))
     return out
 
 
@@ -287,7 +351,8 @@ def validate_config(config: dict, problems: Problems | None = None) -> tuple[dic
         path = config.get(key)
         if path and not plan and not (Path(path).is_dir() if key == "collection" else Path(path).is_file()):
             what = "a directory of XML documents" if key == "collection" else "a topic file"
-            p.lines.append(f"config {key}: {path!r} is not {what} (give its path, or leave the key out)")
+            problem = "not found" if not Path(path).exists() else f"is not {what}"
+            p.lines.append(f"config {key}: {path!r} {problem} (give the path of {what}, or leave the key out)")
     sets = assessment_sets(tasks, config["assessments"])
     for sid, aset in sets.items():
         users = [t for t in tasks.values() if t["aset"] == sid]
@@ -502,8 +567,10 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     for f in configfiles:  # what Snakemake's loader lets through: a key given twice, an alias bomb
         if Path(f).is_file():
             load_yaml(f)
+    with open(schema or schema_path(), encoding="utf-8") as fh:
+        schema_doc = _safe_load(fh)
     if configfiles:
-        own_campaign_data(config, given or {}, configfiles)
+        own_campaign_data(config, given or {}, configfiles, set(schema_doc.get("properties") or ()))
     for old, new, why in RENAMED:
         if old in (config.get("analysis") or {}):
             raise ConfigError(f"config analysis.{old} was replaced by analysis.{new}: {why}")
@@ -511,12 +578,11 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
         if key in config:
             del config[key]
             log.warning("config %s no longer has an effect: %s", key, why)
-    with open(schema or schema_path(), encoding="utf-8") as fh:
-        schema_doc = _safe_load(fh)
-    errors = schema_errors(config, schema_doc)
+    errors = schema_errors(config, schema_doc, key_lines([f for f in configfiles if Path(f).is_file()]))
     unknown = _unknown_keys(config, schema_doc) if errors else []
     if unknown is None:  # a value of the wrong shape: the other checks cannot run
-        raise ConfigError("config is invalid (see docs/configuration.md):\n  " + "\n  ".join(errors))
+        files = f" {', '.join(map(str, configfiles))}" if configfiles else ""
+        raise ConfigError(f"config{files} is invalid (see docs/configuration.md):\n  " + "\n  ".join(errors))
     for path in unknown:  # misspelt keys are named with the errors the other checks find
         parent = config
         for k in path[:-1]:
