@@ -20,6 +20,8 @@ from inexflow.errors import InputError, UsageError, counted
 
 
 def setup_logging(logfile: str | None):
+    """The library's logger for one stage: everything to the job's log file (when the rule has
+    one), warnings to stderr too."""
     root = logging.getLogger("inexflow")
     root.setLevel(logging.INFO)
     root.handlers.clear()
@@ -28,8 +30,10 @@ def setup_logging(logfile: str | None):
         fh = logging.FileHandler(logfile, mode="w", encoding="utf-8")
         fh.setFormatter(fmt)
         root.addHandler(fh)
+    # warnings on stderr too; a stage's error is said there once, by run_stage, as the CLI says it
     err = logging.StreamHandler(sys.stderr)
     err.setLevel(logging.WARNING)
+    err.addFilter(lambda record: record.levelno < logging.ERROR)
     err.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
     root.addHandler(err)
     return root
