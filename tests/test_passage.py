@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import inexflow
 from conftest import parse_out, run_cli, write
 from inexflow.measures.passage_arrays import interpolated_precision, interpolated_precision_grouped
 
@@ -209,7 +210,11 @@ def test_json_lines_carry_the_official_tools_numbers(shared_data):
     rows = [json.loads(line) for line in p.stdout.splitlines()]
     want = parse_out((shared_data / "reference" / "bert-ric.r.q.out").read_text())
     assert {(r["measure"], r["topic"]): r["value"] for r in rows} == want
-    assert all(r["run"] == "TREC2INEX" and r["quant"] is None for r in rows)
+    # the quant as the score tables have it (inexflow.evaluate, the workflow's): chars for passage measures
+    tables = inexflow.evaluate(shared_data / "qrels-2009-2010.fol", shared_data / "runs" / "bert-ric.run",
+                               task="relevant-in-context", per_topic=True)
+    assert set(tables["quant"]) == {"chars"}
+    assert all(r["run"] == "TREC2INEX" and r["quant"] == "chars" for r in rows)
     assert {type(r["value"]) for r in rows if r["measure"] == "num_rel"} == {int}
     df = pd.read_json(io.StringIO(p.stdout), lines=True, dtype={"topic": str})
     assert list(df.columns) == ["run", "measure", "topic", "quant", "value"] and len(df) == len(want)

@@ -78,15 +78,15 @@ def _in_output_order(rows: list[tuple], per_topic: bool) -> list[tuple]:
 
 
 def json_lines(df, per_topic: bool, run: str) -> str:
-    """One JSON object per score (``--format json``): run, measure, topic, quant (null for a
-    quantisation-free measure) and value (an integer for a count, NaN as null), in the order
-    of :func:`format_scores`."""
+    """One JSON object per score (``--format json``): run, measure, topic, quant (as the score
+    tables have it: ``chars`` for a passage measure, ``-`` for one without a quantisation) and
+    value (an integer for a count, NaN as null), in the order of :func:`format_scores`."""
     out = []
     for topic, quant, measure, v in _in_output_order(rows_of(df), per_topic):
         v = float(v)
         value = None if math.isnan(v) else (int(v) if is_count(measure) and v.is_integer() else v)
         out.append(json.dumps({"run": run, "measure": measure, "topic": topic,
-                               "quant": None if quant in NO_QUANT else quant, "value": value}) + "\n")
+                               "quant": quant, "value": value}) + "\n")
     return "".join(out)
 
 
