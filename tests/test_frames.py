@@ -273,3 +273,22 @@ def test_ir_measures_measures_of_the_wrong_kind_are_one_line():
                           (lambda: parse("INEX(MAiP"), "cannot parse measure 'INEX(MAiP'")]:
         with pytest.raises(UsageError, match=re.escape(message)):
             make()
+
+
+def test_a_frames_results_are_named_by_their_rows(tmp_path, caplog):
+    """A message about a result of a run DataFrame names its row (its position, from 0, as the
+    frames' own errors do), where the same run as a file names its line: a topic in two blocks."""
+    import inexflow
+    from inexflow.irmeasures import read_run
+
+    q = write(tmp_path / "q.fol", "1 Q0 A 100 500 0 0:100\n2 Q0 C 10 300 0 0:10\n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 1 x 0 50\n1 Q0 B 2 1 x 0 100\n2 Q0 C 1 1 x 0 10\n"
+                                  "1 Q0 A 1 1 x 0 100\n1 Q0 A 2 1 x 100 20\n")
+    with caplog.at_level("WARNING", logger="inexflow"):
+        from_file = inexflow.evaluate(q, r, task="focused", per_topic=True)
+        from_frame = inexflow.evaluate(q, read_run(r), task="focused", per_topic=True)
+    said = [rec.getMessage() for rec in caplog.records if "separate blocks" in rec.getMessage()]
+    assert len(said) == 2
+    assert "topic 1 is listed in 2 separate blocks (lines 1-2, lines 4-5)" in said[0]
+    assert said[1].startswith("<run DataFrame>: run ") and "(rows 0-1, rows 3-4)" in said[1], said
+    pd.testing.assert_frame_equal(from_frame, from_file)

@@ -150,6 +150,18 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
+# the source a run or assessments made from a DataFrame name (inexflow.front.frames): "<run DataFrame>"
+FRAME_SOURCE = "DataFrame>"
+
+
+def place(source: str, line: int, last: int | None = None) -> str:
+    """Where a result is, as a message names it: ``line N`` of a file (``lines N-M`` with
+    ``last``); in a DataFrame (a ``source`` ending in :data:`FRAME_SOURCE`), whose ``line`` column
+    holds row positions, ``row N`` (from 0, as the frames' own errors count)."""
+    unit = "row" if str(source).endswith(FRAME_SOURCE) else "line"
+    return f"{unit} {line}" if last is None else f"{unit}s {line}-{last}"
+
+
 def warn_input(path, where, problem):
     """Log a warning about input that is legal but odd."""
     loc = str(path) if where in (None, "") else f"{path}:{where}"

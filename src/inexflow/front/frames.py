@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, UsageError, counted, warn_input
+from inexflow.errors import FRAME_SOURCE, InputError, UsageError, counted, warn_input
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, RESULT_COLUMNS, duplicate_mask, order_results
 from inexflow.io.qrels_fol import INT_MAX
 from inexflow.io.task_labels import TASKS, normalise_task
@@ -38,8 +38,8 @@ from inexflow.io.xpath import canonical_xpath
 from inexflow.model.assessments import TREC_DOCUMENT_COLUMNS, Assessments
 from inexflow.model.runs import Run
 
-QRELS = "<assessments DataFrame>"
-RUN = "<run DataFrame>"
+QRELS = f"<assessments {FRAME_SOURCE}"
+RUN = f"<run {FRAME_SOURCE}"
 
 
 class FrameError(InputError, UsageError):

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, counted, warn_input
+from inexflow.errors import InputError, counted, place, warn_input
 from inexflow.io.topic_order import topic_sort_key
 
 ELEMENT_COLUMNS = {"topic": "object", "doc": "object", "xpath": "object", "exh": "float64",
@@ -135,10 +135,10 @@ def unresolved(run: RunTable, bad, qrels: bool = False) -> InputError:
     n = int(bad.sum())
     count = f"; {counted(n, 'such result')} in the run" if n > 1 else ""
     if r.xpath:
-        return InputError(run.source, f"line {r.line}", f"element result {r.doc}{r.xpath} has no character range{count}",
+        return InputError(run.source, place(run.source, r.line), f"element result {r.doc}{r.xpath} has no character range{count}",
                           f"the collection, which resolves elements to character ranges: {COLLECTION_HINT}")
     why = ": FOL qrels give the lengths of the documents they list only, and not this one" if qrels else ""
-    return InputError(run.source, f"line {r.line}", f"whole-document result {r.doc} has no known length{why}{count}",
+    return InputError(run.source, place(run.source, r.line), f"whole-document result {r.doc} has no known length{why}{count}",
                       f"the collection, which gives every document's length: {COLLECTION_HINT}")
 
 
@@ -197,17 +197,17 @@ def check_scores_and_ranks(df: pd.DataFrame, path, scores_optional: bool = False
     bad = np.flatnonzero(np.isinf(rsv) if scores_optional else ~np.isfinite(rsv))
     if len(bad):
         r = df.iloc[bad[0]]
-        raise InputError(path, f"line {r.line}", f"score {float(r.rsv)!r} is not a finite number ({len(bad)} in the run)",
+        raise InputError(path, place(path, r.line), f"score {float(r.rsv)!r} is not a finite number ({len(bad)} in the run)",
                          "a finite number (the result's retrieval status value)")
     neg = np.flatnonzero(df["rank"].to_numpy(np.float64) < 0)
     if len(neg):
         r = df.iloc[neg[0]]
-        warn_input(path, f"line {r.line}", f"negative rank {r['rank']} ({len(neg)} in the run; ranks count from 1)")
+        warn_input(path, place(path, r.line), f"negative rank {r['rank']} ({len(neg)} in the run; ranks count from 1)")
     empty = np.flatnonzero((df["offset"].to_numpy() >= 0) & (df["length"].to_numpy() == 0))
     empty = empty[df["xpath"].to_numpy()[empty] == ""]
     if len(empty):
         r = df.iloc[empty[0]]
-        warn_input(path, f"line {r.line}", f"passage of length 0 ({len(empty)} in the run): it retrieves nothing")
+        warn_input(path, place(path, r.line), f"passage of length 0 ({len(empty)} in the run): it retrieves nothing")
 
 
 def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, counted
+from inexflow.errors import InputError, counted, place
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.cutoff import overlapping_flags
@@ -51,7 +51,7 @@ def _check_no_nesting(run, res: pd.DataFrame, codes: Codes):
                 for e in g.iloc[:j].itertuples():
                     if e.doc == r.doc and (e.xpath == r.xpath or r.xpath.startswith(e.xpath + "/")
                                            or e.xpath.startswith(r.xpath + "/")):
-                        raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {t}: element "
+                        raise InputError(run.source, place(run.source, r.line), f"run {run.run_id}, topic {t}: element "
                                          f"{r.doc}{r.xpath} overlaps {e.xpath} on line {e.line} "
                                          f"({counted(int(flags.sum()), 'overlapping result')})",
                                          "non-overlapping elements per article (Relevant in Context)")
@@ -115,7 +115,7 @@ def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
         res = res.assign(xpath=res["xpath"].astype(object))
     if (x_values == "")[codes["xpath"][0]].any():
         r = res[res["xpath"] == ""].iloc[0]
-        raise InputError(run.source, f"line {r.line}", "a passage result in a HiXEval (element) run",
+        raise InputError(run.source, place(run.source, r.line), "a passage result in a HiXEval (element) run",
                          "element results (<path>) for Relevant in Context on element assessments")
     _check_no_nesting(run, res, codes)
     rsize, size, m = assessed_sizes(res, els, ctx.memo("assessed element rows", lambda: row_index(els, ELEMENT_KEYS)),
@@ -125,7 +125,7 @@ def score_hixeval(run, ctx: ScoringContext) -> pd.DataFrame:
     unknown = (size < 0) & (art_rel > 0)
     if unknown.any():
         r = m[unknown].iloc[0]
-        raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} is not assessed and its size "
+        raise InputError(run.source, place(run.source, r.line), f"element {r.doc}{r.xpath} is not assessed and its size "
                          "is unknown", "a collection directory (--collection) to measure unassessed elements")
     art_topic, rel, ret, art_trel = article_sums(codes["topic"][0], codes["doc"][0], rsize, np.maximum(size, 0),
                                                  art_rel)

@@ -35,7 +35,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError, counted
+from inexflow.errors import InputError, counted, place
 from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results
 from inexflow.measures.passage_arrays import (
@@ -87,7 +87,7 @@ def grouped_view(run, regroup: bool = False, assessed=None) -> tuple:
             raise InputError(run.source, None, describe_split(run, split),
                              "each topic's results together (an in-context run); --regroup moves them")
         r = res.iloc[int(np.flatnonzero(start)[np.flatnonzero(dup)[0]])]
-        raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: results of article "
+        raise InputError(run.source, place(run.source, r.line), f"run {run.run_id}, topic {r.topic}: results of article "
                          f"{r.doc} are interleaved with other articles ({counted(int(dup.sum()), 'such block')})",
                          "each article's results together (an in-context run); --regroup moves them")
     by_topic = pd.factorize(view.tcode)[0]  # numbered as first met, like the articles
@@ -151,7 +151,7 @@ def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
     dup = pd.Series(tcode.astype(np.int64) * max(len(docs), 1) + dcode).duplicated().to_numpy()  # per (topic, doc)
     if dup.any():
         r = res.iloc[int(np.flatnonzero(dup)[0])]
-        raise InputError(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: article {r.doc} has "
+        raise InputError(run.source, place(run.source, r.line), f"run {run.run_id}, topic {r.topic}: article {r.doc} has "
                          f"more than one result ({counted(int(dup.sum()), 'extra result')} in the run)",
                          "one best entry point per article in a best-in-context run")
     return _score_in_context(run, ctx, "bic")

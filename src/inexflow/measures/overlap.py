@@ -26,7 +26,7 @@ import copy
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import InputError
+from inexflow.errors import InputError, place
 from inexflow.io.xpath import ancestors
 from inexflow.measures.element_arrays import Codes, RowIndex, frame_codes
 
@@ -163,6 +163,6 @@ def focused_gains(results: pd.DataFrame, recallbase: pd.DataFrame, alpha: float,
             out[i] = st.take(xpaths[k], alpha)
         except ValueError as e:
             line = results["line"].iloc[i] if "line" in results.columns else 0
-            raise InputError(source, f"line {line}", f"element {results['doc'].iloc[i]}{e} has no size: overlap-aware "
+            raise InputError(source, place(source, line), f"element {results['doc'].iloc[i]}{e} has no size: overlap-aware "
                              "scoring needs element sizes", "sizes in the assessments or a collection index") from None
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from inexflow.errors import counted, warn_input
+from inexflow.errors import counted, place, warn_input
 from inexflow.io.arrow_arrays import stable_order
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.registry import (
@@ -349,6 +349,6 @@ def warn_past_end(source, line: int, offset: int, length: int, doc: str, doc_cha
     """The warning for ``count`` results that end after their document (the first on ``line``:
     ``offset``, ``length`` of ``doc``, which has ``doc_chars`` characters); they are scored in
     full, as the official tool does (docs/measures.md, "What the official tool rejects")."""
-    warn_input(source, f"line {line}", f"passage {offset}:{length} of document {doc} ends at {offset + length}, "
+    warn_input(source, place(source, line), f"passage {offset}:{length} of document {doc} ends at {offset + length}, "
                f"after the document's {doc_chars} characters ({counted(count, 'such result')}; scored in full, as "
                "the official tool does)")

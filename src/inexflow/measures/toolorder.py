@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from inexflow.errors import counted, warn_input
+from inexflow.errors import counted, place, warn_input
 from inexflow.io.arrow_arrays import stable_order
 from inexflow.measures.passage_arrays import distinct, warn_past_end
 
@@ -62,7 +62,7 @@ def _tool_order(run) -> pd.DataFrame:
     falls = np.flatnonzero(same_topic & (np.diff(res["rank"].to_numpy()) < 0))
     if len(falls):
         r = res.iloc[falls[0] + 1]
-        warn_input(run.source, f"line {r.line}", f"run {run.run_id}, topic {r.topic}: rank {r['rank']} comes "
+        warn_input(run.source, place(run.source, r.line), f"run {run.run_id}, topic {r.topic}: rank {r['rank']} comes "
                    f"after rank {res['rank'].iloc[falls[0]]} in the file ({counted(len(falls), 'such place')}); results "
                    "are scored in file order, as the official tool does (it ignores the rank column)")
     return res
@@ -191,7 +191,7 @@ def tool_div(a, b) -> float:
 
 def describe_split(run, split: dict[str, list[tuple[int, int]]]) -> str:
     t, spans = next(iter(split.items()))
-    where = ", ".join(f"lines {a}-{b}" for a, b in spans)
+    where = ", ".join(place(run.source, a, b) for a, b in spans)
     more = f" (and {counted(len(split) - 1, 'more topic')})" if len(split) > 1 else ""
     return f"run {run.run_id}: topic {t} is listed in {len(spans)} separate blocks ({where}){more}"
 

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from inexflow.errors import InputError, UsageError, counted, open_input
+from inexflow.errors import InputError, UsageError, counted, open_input, place
 from inexflow.io import run_text, run_xml
 from inexflow.io.canonical import RunTable
 from inexflow.io.collection import index_table
@@ -147,7 +147,7 @@ def resolve_extents(run: Run, collection, index: pd.DataFrame | None = None, tab
         bad = found.start < 0
         if bad.any():
             r = res[el].iloc[int(np.flatnonzero(bad)[0])]
-            raise InputError(run.source, f"line {r.line}", f"element {r.doc}{r.xpath} (topic {r.topic}) does not "
+            raise InputError(run.source, place(run.source, r.line), f"element {r.doc}{r.xpath} (topic {r.topic}) does not "
                              f"exist in the collection document ({counted(int(bad.sum()), 'unresolvable result')})",
                              "the xpath of an element of that document")
     if every:
