@@ -22,7 +22,7 @@ from inexflow.model.assessments import Assessments
 from inexflow.model.collection_index import iter_document_tables
 from inexflow.model.options import Options
 from inexflow.model.pool import first_positions
-from inexflow.model.run_checks import run_warnings
+from inexflow.model.run_checks import outside_topic_set, run_warnings
 from inexflow.model.runs import read_run, resolve_extents
 
 
@@ -63,6 +63,9 @@ def main(smk, log):
     write_parquet(first_positions(run.results), smk.output.docs, {"participant": run.participant,
                                                                   "run_key": run_key})
 
+    # the topics the run answers outside the campaign's topic set (the config's topics file), once per run
+    outside = (outside_topic_set(run.results, read_parquet(smk.input.topics[0], columns=["topic"])["topic"], smk.params.topic_file)
+               if smk.input.get("topics") else [])
     assessments: dict[str, Assessments] = {}
     tables, warnings, said = [], {}, set()
     for task, t in smk.params.tasks.items():
@@ -70,11 +73,13 @@ def main(smk, log):
             t["aset"], Assessments.load(Path(smk.params.aset_dirs[t["aset"]])))
         options = Options.from_dict(t["options"])
         assessed = [x for x in a.topics if options.topic_subset is None or x in options.topic_subset]
-        warnings[task] = run_warnings(run.results, assessed, options.max_list_length, options.all_qrels_topics)
+        warnings[task] = outside + run_warnings(run.results, assessed, options.max_list_length,
+                                                options.all_qrels_topics)
         for w in warnings[task]:  # each stated once per run, those about its topics once per task
             if w not in said:
                 said.add(w)
-                log.warning("run %s%s: %s", name, f", task {task}" if w.startswith("answers") else "", w)
+                log.warning("run %s%s: %s", name, f", task {task}" if w.startswith("answers") and w not in outside
+                            else "", w)
         ctx = scoring_context(a, t["type"], t["families"], options, recallbases(smk, t["aset"]), index)
         for family, scores in Session(ctx, t["families"]).score_families(run):
             log.info("task %s family %s: %d values", task, family, len(scores))

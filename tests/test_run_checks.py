@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.io.tables import write_tsv
-from inexflow.model.run_checks import run_warnings
+from inexflow.model.run_checks import outside_topic_set, run_warnings
 
 
 def results(rows):
@@ -19,6 +19,16 @@ def results(rows):
 def test_a_plain_run_has_no_warning():
     r = results([("1", "a", 0, 10, 3.0), ("1", "b", 0, 10, 2.0), ("2", "a", 5, 5, 1.0)])
     assert run_warnings(r, ["1", "2"], 1500) == []
+
+
+def test_topics_outside_the_topic_set_are_named_in_topic_order():
+    r = results([(t, "a", 0, 10, 1.0) for t in ["3", "10", "2", "1", "11", "12", "13", "20"]])
+    assert outside_topic_set(r, ["1", "2", "3", "10", "11", "12", "13", "20", "21"], "topics.xml") == []
+    assert outside_topic_set(r, ["1", "2", "3", "10"], "topics.xml") == [
+        "answers 4 topics not in the topic set topics.xml: 11, 12, 13, 20; scored where they are assessed, as the "
+        "official tool does (topic_subset restricts the topics scored)"]
+    assert outside_topic_set(r, ["4"], "t.xml")[0].startswith(
+        "answers 8 topics not in the topic set t.xml: 1, 2, 3, 10, 11 and 3 more; scored")
 
 
 def test_topics_assessed_but_not_answered_are_counted_with_what_c_changes():

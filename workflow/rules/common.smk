@@ -330,13 +330,17 @@ def task_tables(w):
     return aset_tables(ETASKS[w.task]["aset"])
 
 
+# the campaign's topic set (rule parse_topics), when the config gives a topic file
+TOPICS_TABLE = [f"{RES}/topics.parquet"] if config.get("topics") else []
+
+
 def summary_tables():
     """The ranked summary of every evaluation task (rule aggregate)."""
     return [f"{RES}/summary/{t}.tsv" for t in TASKS]
 
 
 def final_outputs():
-    extra = [f"{RES}/topics.parquet"] if config.get("topics") else []
+    extra = list(TOPICS_TABLE)
     extra += [f"{RES}/analysis/{ANALYSIS_OUTPUT[a]}" for a in ANALYSES]
     extra += [f"{RES}/analysis/summary.txt"] if SUMMARY_INPUTS else []
     return (
@@ -752,7 +756,8 @@ def run_recallbases(run):
 def evaluate_run_inputs(w):
     """The inputs of one run's evaluate_run job: the run file, the collection index, the
     assessment tables and recall-bases of its evaluation tasks (and of the analysis' set when
-    the run is judged for the analyses). The collection's shards are not among them but in its
+    the run is judged for the analyses; the campaign's topic set, for the warning about topics
+    outside it). The collection's shards are not among them but in its
     params (named by their content keys: a changed shard re-runs the job); the collection
     index is made after every shard, so the job still runs after them, and Snakemake resolves
     one input per job instead of one per shard (5,280 at 659,388 articles: about 0.4 s of
@@ -763,6 +768,7 @@ def evaluate_run_inputs(w):
         "index": [f"{RES}/collection/index.parquet"] if COLLECTION else [],
         "tables": [f for a in run_asets(w.run) for f in aset_tables(a).values()],
         "recallbases": run_recallbases(w.run),
+        "topics": TOPICS_TABLE,
     }
 
 
@@ -777,7 +783,8 @@ def evaluate_run_tables(w):
         )
         for rb in run_recallbases(w.run)
     }
-    return scored_tables_runs(run_asets(w.run)) | recallbases
+    topics = {t: {"input_keys": keys_of([config["topics"]])} for t in TOPICS_TABLE}
+    return scored_tables_runs(run_asets(w.run)) | recallbases | topics
 
 
 def analysis_scores(*path):

@@ -50,6 +50,7 @@ rule evaluate_run:
         analysis_aset=ANALYSIS_ASET,
         content=lambda w: content_keys([RUNS[w.run]["file"]]),
         table_runs=evaluate_run_tables,
+        topic_file=config.get("topics") or "",
     script:
         "../../scripts/evaluate_run.py"
 

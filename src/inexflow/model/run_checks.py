@@ -10,6 +10,9 @@ change what its means say.
   the official tools do.
 - Every topic's results sharing one score (runs without scores, as XML runs may be, are not
   tied): the order is then the tie-break's, not the system's.
+- Topics outside the campaign's topic set (the config's ``topics`` file): scored where they are
+  assessed, as the official tool scores every topic its qrels hold; ``topic_subset`` restricts
+  the topics scored.
 
 Each is one line, stated once per run (and evaluation task: the assessed topics are its own).
 """
@@ -22,6 +25,7 @@ import pandas as pd
 
 from inexflow.errors import counted
 from inexflow.io.canonical import duplicate_mask
+from inexflow.io.topic_order import topic_sort_key
 
 
 def missing_topics(results: pd.DataFrame, assessed: Collection[str], all_qrels_topics: bool = False) -> list[str]:
@@ -66,6 +70,17 @@ def all_tied(results: pd.DataFrame) -> list[str]:
         return ["every topic's results share one score (all tied): their order is the tie-break's (the ranks, "
                 "the file, or for the trec measures the document ids), not the system's"]
     return []
+
+
+def outside_topic_set(results: pd.DataFrame, topic_set: Collection[str], name: str) -> list[str]:
+    """The topics the run answers that the topic set ``topic_set`` (of the topic file ``name``)
+    does not hold, the first few named."""
+    outside = sorted(set(results["topic"]) - set(topic_set), key=topic_sort_key)
+    if not outside:
+        return []
+    first = ", ".join(outside[:5]) + (f" and {len(outside) - 5} more" if len(outside) > 5 else "")
+    return [f"answers {counted(len(outside), 'topic')} not in the topic set {name}: {first}; scored where they are "
+            "assessed, as the official tool does (topic_subset restricts the topics scored)"]
 
 
 def run_warnings(results: pd.DataFrame, assessed: Collection[str], max_results: int,
