@@ -611,3 +611,18 @@ def test_a_config_files_errors_name_its_file_and_line_and_the_key_a_misspelling_
                                                       f"runs: [{{path: '{tmp_path}/r1.run', task: focused}}]\n")
     code, out, err = cli("check-config", "--configfile", nowhere)
     assert code == 2 and f"config topics: '{tmp_path}/gone.xml' not found (give the path of a topic file" in err, err
+
+
+def test_a_topic_file_given_for_the_assessments_is_named_as_one(tmp_path):
+    """A topic file in assessments.path is refused before anything runs (check-config, the
+    workflow's checks) and by the assessment readers (inexflow score), naming its root."""
+    topics = ROOT / "demo" / "topics.xml"
+    write(tmp_path / "r1.run", "1 Q0 d1 1 1.0 r1 0 10\n")
+    mine = write(tmp_path / "mine.yaml", f"campaign: x\nassessments: {{path: {topics}}}\n"
+                                         f"runs: [{{path: '{tmp_path}/r1.run', task: focused}}]\n")
+    code, out, err = cli("check-config", "--configfile", mine)
+    assert code == 2 and f"config assessments.path: {topics} is a topic file (root <inex-topic-file>), not " \
+                         "assessments" in err, err
+    code, out, err = cli("score", "--task", "focused", "--assessments", topics, tmp_path / "r1.run")
+    assert code == 2 and "no <assessments> element (the root is <inex-topic-file>: a topic file, not assessments)" \
+        in err and len(err.strip().splitlines()) == 1, err

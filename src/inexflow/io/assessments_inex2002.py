@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from inexflow.errors import InputError, warn_input
 from inexflow.io.canonical import ELEMENT_COLUMNS, AssessmentTables, make_table
-from inexflow.io.xmlutil import attr, local, parse_xml, where
+from inexflow.io.xmlutil import attr, local, no_assessments, parse_xml, where
 from inexflow.io.xpath import canonical_xpath
 
 COVERAGE_TO_SPEC = {"N": 0, "S": 1, "L": 2, "E": 3}
@@ -33,6 +33,8 @@ def read_inex2002(path) -> AssessmentTables:
     root = parse_xml(path)
     tops = [root] if local(root.tag) in ("assessments", "assessment") else [
         el for el in root.iter() if local(el.tag) in ("assessments", "assessment")]
+    if not tops:
+        raise no_assessments(path, root)
     rows, seen = [], {}
     for top in tops:
         topic = attr(path, top, "topic", "topic-id", "topic_id")

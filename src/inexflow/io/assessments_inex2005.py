@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from inexflow.errors import InputError, warn_input
 from inexflow.io.canonical import DOCUMENT_COLUMNS, ELEMENT_COLUMNS, PASSAGE_COLUMNS, AssessmentTables, make_table
-from inexflow.io.xmlutil import attr, check_tag, local, parse_xml, where
+from inexflow.io.xmlutil import attr, check_tag, local, no_assessments, parse_xml, where
 from inexflow.io.xpath import canonical_xpath
 
 FILE_LEVEL = ("file",)
@@ -34,7 +34,7 @@ def read_inex2005(path) -> AssessmentTables:
     tops = [root] if local(root.tag) == "assessments" else [
         el for el in root.iter() if local(el.tag) == "assessments"]
     if not tops:
-        raise InputError(path, where(root), "no <assessments> element")
+        raise no_assessments(path, root)
     elements, passages, documents = [], [], []
     has_exh = False
     seen = {}

@@ -3,6 +3,8 @@ dispatchers of :mod:`inexflow.model` and for the checks the config makes before 
 
 from __future__ import annotations
 
+import io
+
 from inexflow.io.compressed import read_head
 
 SCALES = ("inex2002", "inex2005", "inex2006", "fol", "trec")
@@ -43,6 +45,23 @@ def sniff_scale(path) -> str | None:
     if b"exhaustivity=" in head or b"exhaustiveness=" in head:
         return "inex2005"
     return "inex2006" if b"<element" in head else None
+
+
+def xml_root(path) -> str | None:
+    """The name of an XML file's root element, read from its first 64 KiB without loading a DTD
+    or resolving entities; None for a file that is not XML or whose head shows no element."""
+    head = read_head(path, 65536, "run or assessment file").removeprefix(BOM)
+    if not head.lstrip().startswith(b"<"):
+        return None
+    from lxml import etree  # the config checks import this module without lxml
+
+    try:
+        for _, el in etree.iterparse(io.BytesIO(head), events=("start",), load_dtd=False, no_network=True,
+                                     resolve_entities=False, huge_tree=False):
+            return etree.QName(el).localname
+    except etree.XMLSyntaxError:
+        return None
+    return None
 
 
 def detect_run_format(path) -> str:

@@ -120,6 +120,15 @@ def where(el) -> str:
     return f"line {el.sourceline} <{local(el.tag)}>"
 
 
+def no_assessments(path, root) -> InputError:
+    """The error for an XML file read as INEX assessments that holds no ``<assessments>``
+    element: its root named, and a topic file said to be one (a topic file given for the qrels)."""
+    tag = local(root.tag)
+    what = f"the root is <{tag}>" + (": a topic file, not assessments" if "topic" in tag.lower() else "")
+    return InputError(path, where(root), f"no <assessments> element ({what})",
+                      "INEX assessments (<assessments topic=...> per topic), FOL or TREC qrels")
+
+
 def check_tag(path, el, allowed, parent: str):
     """An element whose tag is not in ``allowed`` (a misspelling such as ``<elemnt>``; any
     element where ``allowed`` is empty) is an :class:`InputError`: skipping it would silently
