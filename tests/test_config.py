@@ -626,3 +626,18 @@ def test_a_topic_file_given_for_the_assessments_is_named_as_one(tmp_path):
     code, out, err = cli("score", "--task", "focused", "--assessments", topics, tmp_path / "r1.run")
     assert code == 2 and "no <assessments> element (the root is <inex-topic-file>: a topic file, not assessments)" \
         in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_run_given_for_the_fol_qrels_is_refused_before_anything_runs(tmp_path):
+    """FOL qrels whose first line has no integer rel_chars and doc_chars (a run's rank and score
+    there): check-config names the file, the line and the columns; real FOL qrels pass."""
+    run = write(tmp_path / "r1.run", "# a comment\n1 Q0 d1 1 -0.5 r1 0 10\n")
+    mine = write(tmp_path / "mine.yaml", f"campaign: x\nassessments: {{path: {run}, format: fol}}\n"
+                                         f"runs: [{{path: '{run}', task: focused}}]\n")
+    code, out, err = cli("check-config", "--configfile", mine)
+    assert code == 2 and f"config assessments.path: {run}:line 2: doc_chars '-0.5' is not an integer: not FOL " \
+                         "qrels (a run file?" in err, err
+    q = write(tmp_path / "q.fol", "1 Q0 d1 10 -1 0:10\n")
+    write(mine, f"campaign: x\nassessments: {{path: {q}}}\nruns: [{{path: '{run}', task: focused}}]\n")
+    code, out, err = cli("check-config", "--configfile", mine)
+    assert code == 0, err

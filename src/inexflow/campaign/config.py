@@ -44,7 +44,7 @@ from inexflow.errors import (  # noqa: F401  (ConfigError: also imported from he
     read_bytes,
 )
 from inexflow.io.compressed import open_bytes
-from inexflow.io.detect import detect_assessment_format, sniff_scale, xml_root
+from inexflow.io.detect import detect_assessment_format, fol_head_problem, sniff_scale, xml_root
 from inexflow.io.names import run_name
 from inexflow.io.task_labels import TASKS, normalise_task
 from inexflow.measures.registry import (
@@ -410,11 +410,16 @@ def check_quantisations(aset: dict, quants, key="assessments.path"):
     ``aset`` ({path, format, files}; the scale sniffed from the first file that shows an
     element, as the parse stage will read it)."""
     fmt = aset.get("format", "auto")
-    for first in aset["files"][:1]:  # a topic file given for the qrels: said before anything runs
+    for first in aset["files"][:1]:  # a topic file or a run given for the qrels: said before anything runs
         root = xml_root(first) if fmt in ("auto", "inex2002", "inex2005", "inex2006") else None
         if root and "topic" in root.lower():
             raise ConfigError(f"config {key}: {first} is a topic file (root <{root}>), not assessments (expected INEX "
                               "assessments, FOL or TREC qrels)")
+        odd = fol_head_problem(first) if fmt == "fol" or (fmt == "auto" and detect_assessment_format(first) == "fol") \
+            else None
+        if odd:
+            raise ConfigError(f"config {key}: {first}:{odd}: not FOL qrels (a run file? expected topic Q0 doc "
+                              "rel_chars doc_chars [bep [offset:length ...]])")
     scale = None
     for first in aset["files"]:  # the first file that tells (a topic may have no element)
         try:

@@ -47,6 +47,24 @@ def sniff_scale(path) -> str | None:
     return "inex2006" if b"<element" in head else None
 
 
+def fol_head_problem(path) -> str | None:
+    """What the first line of FOL qrels at ``path`` holds that FOL qrels cannot (``line N: ...``):
+    ``rel_chars`` and ``doc_chars`` not integers, as in a run file given for the qrels (its rank and
+    score in those columns); None where the first line reads as FOL qrels. Blank and ``#``
+    comment lines are passed over."""
+    head = read_head(path, 65536, "run or assessment file")
+    lines = head.removeprefix(BOM).splitlines()
+    for n, line in enumerate(lines[:-1] if len(head) == 65536 else lines, 1):  # a full head's last line may be cut
+        cols = line.split()
+        if not cols or cols[0].startswith(b"#"):
+            continue
+        bad = [f"{name} {v.decode(errors='replace')!r}" for name, v in zip(("rel_chars", "doc_chars"), cols[3:5])
+               if not v.lstrip(b"-").isdigit()]
+        return f"line {n}: {' and '.join(bad)} {'is not an integer' if len(bad) == 1 else 'are not integers'}" \
+            if bad else None
+    return None
+
+
 def xml_root(path) -> str | None:
     """The name of an XML file's root element, read from its first 64 KiB without loading a DTD
     or resolving entities; None for a file that is not XML or whose head shows no element."""
