@@ -641,3 +641,16 @@ def test_a_run_given_for_the_fol_qrels_is_refused_before_anything_runs(tmp_path)
     write(mine, f"campaign: x\nassessments: {{path: {q}}}\nruns: [{{path: '{run}', task: focused}}]\n")
     code, out, err = cli("check-config", "--configfile", mine)
     assert code == 0, err
+
+
+def test_key_lines_name_the_last_file_that_gives_a_key_with_its_value(tmp_path):
+    from inexflow.campaign.config import key_lines
+
+    a = write(tmp_path / "a.yaml", "beta: 0.5\nruns:\n  - path: x\n    task: focused\npool: {target: 5}\n")
+    b = write(tmp_path / "b.yaml", "# b\nbeta: high\n")
+    where = key_lines([a, b])
+    assert where(("beta",), "high") == f"{b}:line 2"  # the last file that gives it
+    assert where(("beta",), "low") is None  # a value given over the files' (--config)
+    assert where(("runs", 0, "task"), "focused") == f"{a}:line 4"
+    assert where(("runs", 0)) == f"{a}:line 3" and where(("pool", "target")) == f"{a}:line 5"
+    assert where(("runs", 1)) is None and where(("cutoffs",)) is None  # in no file: a default

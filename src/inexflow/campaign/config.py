@@ -250,9 +250,11 @@ def _close_keys(key: str, keys) -> list[str]:
 
 def key_lines(configfiles):
     """A function giving where a config key was written: for a key path (``("runs", 0,
-    "task")``), ``FILE:line N`` of the last of ``configfiles`` that gives it (the one whose value
-    the merged config holds), or of its deepest enclosing key that one gives; None where none
-    does (a default, a ``--config`` value). The files are read as nodes, with their lines."""
+    "task")``) and the value the merged config holds there, ``FILE:line N`` of the last of
+    ``configfiles`` that gives the key (with that value, where one is given and the file's is a
+    plain scalar: a ``--config`` value given over the file's is not the file's); None where none does (a
+    default, a ``--config`` value). The files are read as nodes, with their lines."""
+    where_any = object()  # no value to compare: any the file gives
     trees = []
     for f in configfiles:
         try:
@@ -263,10 +265,9 @@ def key_lines(configfiles):
         if isinstance(node, yaml.MappingNode):
             trees.append((f, node))
 
-    def where(path) -> str | None:
-        best = None
+    def where(path, value=where_any) -> str | None:
         for f, node in reversed(trees):
-            line, depth = None, 0
+            line = None
             for k in path:
                 if isinstance(node, yaml.MappingNode):
                     entry = next(((kn, vn) for kn, vn in node.value if kn.value == str(k)), None)
@@ -278,12 +279,14 @@ def key_lines(configfiles):
                     line = node.start_mark.line
                 else:
                     break
-                depth += 1
-            if line is not None and (best is None or depth > best[0]):
-                best = (depth, f"{f}:line {line + 1}")
-            if depth == len(path):
-                break
-        return best[1] if best else None
+            else:
+                if line is None:
+                    continue
+                if value is not where_any and isinstance(node, yaml.ScalarNode) \
+                        and not isinstance(value, (dict, list)) and node.value != str(value):
+                    return None  # the value was given elsewhere (--config), over this file's
+                return f"{f}:line {line + 1}"
+        return None
 
     return where
 
@@ -313,7 +316,7 @@ def schema_errors(config: dict, schema: dict, where=None) -> list[str]:
         example = (sub.get("examples") or [sub.get("default")])[0]
         if example not in (None, {}, []) and err.validator != "additionalProperties":
             hint.append(f"e.g. {_flow(example)}")
-        at = where(path) if where else None
+        at = (where(path, err.instance) if len(path) == len(err.absolute_path) else where(path)) if where else None
         key = ".".join(str(p) for p in err.absolute_path)
         out.append(f"{at + ': ' if at else ''}config{'.' + key if key else ''}: {err.message}"
                    + (f" ({'; '.join(hint)})" if hint else ""))
@@ -588,7 +591,9 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
         if key in config:
             del config[key]
             log.warning("config %s no longer has an effect: %s", key, why)
-    errors = schema_errors(config, schema_doc, key_lines([f for f in configfiles if Path(f).is_file()]))
+    # the keys' lines: in the --configfile files, else in the demo's config/config.yaml the workflow read
+    located = [f for f in configfiles if Path(f).is_file()] or ([DEFAULT_CONFIG] if DEFAULT_CONFIG.is_file() else [])
+    errors = schema_errors(config, schema_doc, key_lines(located))
     unknown = _unknown_keys(config, schema_doc) if errors else []
     if unknown is None:  # a value of the wrong shape: the other checks cannot run
         files = f" {', '.join(map(str, configfiles))}" if configfiles else ""
