@@ -616,7 +616,9 @@ def test_a_config_files_errors_name_its_file_and_line_and_the_key_a_misspelling_
 def test_a_topic_file_given_for_the_assessments_is_named_as_one(tmp_path):
     """A topic file in assessments.path is refused before anything runs (check-config, the
     workflow's checks) and by the assessment readers (inexflow score), naming its root."""
-    topics = ROOT / "demo" / "topics.xml"
+    topics = write(tmp_path / "topics.xml", '<?xml version="1.0"?>\n<!DOCTYPE inex-topic-file [\n'
+                   '<!ELEMENT inex-topic-file (topic+)>\n]>\n<inex-topic-file>\n<topic id="1" ct_no="1">'
+                   '<title>x</title></topic>\n</inex-topic-file>\n')
     write(tmp_path / "r1.run", "1 Q0 d1 1 1.0 r1 0 10\n")
     mine = write(tmp_path / "mine.yaml", f"campaign: x\nassessments: {{path: {topics}}}\n"
                                          f"runs: [{{path: '{tmp_path}/r1.run', task: focused}}]\n")
