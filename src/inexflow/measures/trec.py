@@ -4,8 +4,9 @@ run to documents, scored against graded document relevance.
 - Assessments: TREC qrels (``topic iteration doc grade``, :mod:`inexflow.io.qrels_trec`;
   a grade > 0 is relevant, the grade is the nDCG gain), or FOL qrels and INEX assessments
   read at document level (a document with highlighted text is relevant, gain 1).
-- Runs: any run; a document counts at its first result in the topic (passage and element
-  runs reduce to their documents). Order: trec_eval's, which ignores the rank column:
+- Runs: any run; a document counts at its first result in the topic in the order below, its
+  highest-scoring one (passage and element runs reduce to their documents). Order: trec_eval's,
+  which ignores the rank column:
   descending score, ties broken by descending document id (a run without scores keeps its
   rank order).
 - Per topic: ``num_ret``, ``num_rel``, ``num_rel_ret``; ``map`` (average precision: the

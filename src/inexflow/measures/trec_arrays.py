@@ -3,7 +3,7 @@
 Arrow columns (:mod:`inexflow.front.documents`).
 
 A run's documents are ordered as trec_eval reads them (:func:`trec_order`), reduced to each
-document's first result in its topic, and looked up in the judgements (:class:`Judged`, by
+document's first result in its topic in that order (its highest-scoring), and looked up in the judgements (:class:`Judged`, by
 integer codes); the measures of every topic are then computed at once (:func:`document_measures`)
 on a rank x topic matrix of gains, so that every per-topic sum runs in rank order, one
 addition after the other, as trec_eval adds them.
