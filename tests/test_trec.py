@@ -133,8 +133,8 @@ def test_convert_a_document_the_qrels_do_not_list(tmp_path):
     assert p.returncode == 2 and p.stdout == "" and len(errors) == 1, p.stderr
     assert errors[0] == ("inexflow: error: " + str(r) + ":line 2: whole-document result Z has no known length: FOL qrels "
                          "give the lengths of the documents they list only, and not this one; 2 such results in the run "
-                         "(expected the collection, which gives every document's length: --collection DIR, or the "
-                         "collection key of the config)")
+                         "(expected the collection, which gives every document's length: --collection DIR, the "
+                         "config's collection key, or collection= in Python)")
     (tmp_path / "c").mkdir()
     for doc, text in (("Z", "z" * 40), ("Y", "y" * 7)):
         write(tmp_path / "c" / f"{doc}.xml", f"<article><p>{text}</p></article>")
@@ -155,5 +155,5 @@ def test_a_result_without_a_range_is_one_plain_line(tmp_path, command):
     errors = [line for line in p.stderr.splitlines() if line.startswith("inexflow: error:")]
     assert p.returncode == 2 and len(errors) == 1, p.stderr
     assert errors[0] == (f"inexflow: error: {r}:line 1: element result A/article[1] has no character range (expected "
-                         "the collection, which resolves elements to character ranges: --collection DIR, or the "
-                         "collection key of the config)")
+                         "the collection, which resolves elements to character ranges: --collection DIR, the "
+                         "config's collection key, or collection= in Python)")

@@ -144,6 +144,21 @@ class Problems:
                               + "\n  ".join(self.lines))
 
 
+def brief(value) -> str:
+    """A value as a one-line message names it: its type, and its repr (up to 60 characters, on
+    one line) where that is a plain value's."""
+    if value is None or isinstance(value, (str, int, float, bool, list, tuple)):
+        return f"{type(value).__name__} {' '.join(repr(value).split())[:60]}"
+    return f"a {type(value).__name__}"
+
+
+def require_path(value, what: str, otherwise: str) -> None:
+    """A :class:`UsageError` unless ``value`` is a path (a string or an ``os.PathLike``): ``what``
+    names the argument, ``otherwise`` what to pass instead (a DataFrame's door)."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise UsageError(f"{what}: {brief(value)} is not a path ({otherwise})")
+
+
 def counted(count: int, noun: str, plural: str | None = None) -> str:
     """``count`` and ``noun``, in the plural unless ``count`` is 1 (``plural``, else ``noun``
     + "s"): every count a message gives is said this way."""

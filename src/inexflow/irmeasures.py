@@ -63,7 +63,7 @@ from ir_measures.measures.base import Agg, Measure, ParamInfo
 
 from inexflow.errors import UsageError
 from inexflow.front.api import evaluate
-from inexflow.io.task_labels import normalise_task
+from inexflow.io.task_labels import normalise_task, unknown_task
 from inexflow.measures.catalogue import AGGREGATORS, aggregator, per_topic_name
 from inexflow.measures.registry import DEFAULT_FAMILIES, check_measures, measure_names, trec_parameters
 from inexflow.model.options import Options
@@ -109,6 +109,8 @@ class INEX(Measure):
         for name, value in (("measure", measure), ("task", task)):
             if value is not None and not isinstance(value, str):
                 raise UsageError(f"INEX: {name} {value!r} is not a name (expected e.g. INEX('MAiP', 'focused'))")
+        if task is not None and normalise_task(task) is None:
+            raise UsageError(f"INEX: {unknown_task(task)}")
         unknown = set(params) - set(self.SUPPORTED_PARAMS)
         if unknown:
             raise UsageError(f"INEX: unknown parameter {', '.join(sorted(unknown))} (expected "

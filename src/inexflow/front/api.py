@@ -68,7 +68,7 @@ def _assessments(a, fmt="auto") -> Assessments:
         return assessments_from_frame(a)
     if is_records(a):
         return assessments_from_frame(frame_of(a, "qrels"))
-    return read_assessments([str(p) for p in a] if isinstance(a, (list, tuple)) else str(a), fmt)
+    return read_assessments(list(a) if isinstance(a, (list, tuple)) else a, fmt)
 
 
 def _run(r, task) -> Run:
@@ -78,7 +78,7 @@ def _run(r, task) -> Run:
         return run_from_frame(r, task=task)
     if is_records(r):
         return run_from_frame(frame_of(r, "run"), task=task)
-    return read_run(str(r), task=task)
+    return read_run(r, task=task)
 
 
 def evaluate(assessments, run, measures=None, *, task: str | None = None, families=None, collection=None,
@@ -106,6 +106,13 @@ def evaluate(assessments, run, measures=None, *, task: str | None = None, famili
                          "(expected e.g. 'MAiP' or ['map', 'P.5,10'])")
     if task is not None and not isinstance(task, str):
         raise UsageError(f"inexflow.evaluate task: {task!r} is not a name (expected e.g. 'focused')")
+    if isinstance(families, str):  # one family, as measures takes one name
+        families = [families]
+    if families is not None and not (isinstance(families, (list, tuple)) and all(isinstance(f, str) for f in families)):
+        raise UsageError(f"inexflow.evaluate families: {families!r:.60} is not a name or a list of names "
+                         "(expected e.g. 'passage' or ['passage', 'trec'])")
+    if not isinstance(per_topic, bool):
+        raise UsageError(f"inexflow.evaluate per_topic: {per_topic!r:.60} is not True or False")
     opts = Options.from_dict(options)
     if measures is not None:  # trec measures at parameters beyond trec_eval's defaults (P.7), as -m takes them
         extra = trec_parameters(measures)

@@ -18,7 +18,7 @@ from inexflow import __version__
 from inexflow.errors import InputError, UsageError, counted
 from inexflow.io.atomic import write_text
 from inexflow.io.detect import ASSESSMENT_FORMATS
-from inexflow.io.task_labels import DOCUMENT_TASK, TASKS, normalise_task
+from inexflow.io.task_labels import DOCUMENT_TASK, normalise_task, unknown_task
 from inexflow.measures.registry import (
     FAMILIES,
     OFFICIAL,
@@ -52,8 +52,7 @@ def _cutoffs(text: str) -> list[int]:
 
 def _task(text: str) -> str:
     if normalise_task(text) is None:
-        raise argparse.ArgumentTypeError(f"unknown task {text!r}: one of {', '.join(TASKS)} or a submission label "
-                                         "such as CO.Focussed, SSCAS, AllInContext")
+        raise argparse.ArgumentTypeError(unknown_task(text))
     return text
 
 

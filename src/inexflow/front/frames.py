@@ -141,6 +141,8 @@ def assessments_from_frame(df: pd.DataFrame) -> Assessments:
     """TREC document qrels or FOL passage qrels from a DataFrame (module docstring)."""
     if not isinstance(df, pd.DataFrame):
         df = frame_of(df, "qrels")
+    if not len(df):
+        raise FrameError(QRELS, None, "has no rows", "one row per judgement")
     if "offset" in df.columns or "length" in df.columns:
         return _fol_assessments(df)
     if "relevance" in df.columns:

@@ -123,7 +123,7 @@ class RunTable:
 
 
 # what gives results their character ranges, in every message that misses one
-COLLECTION_HINT = "--collection DIR, or the collection key of the config"
+COLLECTION_HINT = "--collection DIR, the config's collection key, or collection= in Python"
 
 
 def unresolved(run: RunTable, bad, qrels: bool = False) -> InputError:

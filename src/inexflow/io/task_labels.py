@@ -11,6 +11,7 @@ one evaluation task per scoring type.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -69,3 +70,12 @@ def normalise_task(name: str) -> str | None:
     """The scoring type of a task label (``CO.Focussed`` -> ``focused``, ``AllInContext`` ->
     ``relevant-in-context``), or None for an unknown label."""
     return TASK_LABELS.get(task_key(name))
+
+
+def unknown_task(name: str) -> str:
+    """What is said of a task name that is neither a scoring type nor a submission label: the
+    scoring type its spelling is closest to, and the names expected."""
+    close = difflib.get_close_matches(task_key(name), list(TASK_LABELS), n=1, cutoff=0.75)
+    hint = f" (did you mean {TASK_LABELS[close[0]]!r}?)" if close else ""
+    return (f"unknown task {name!r}{hint}: one of {', '.join(TASKS)} or a submission label such as CO.Focussed, "
+            "SSCAS, AllInContext")

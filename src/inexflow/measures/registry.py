@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from inexflow.errors import UsageError, warn_input
-from inexflow.io.task_labels import DOCUMENT_TASK, SCORING_TYPES
+from inexflow.io.task_labels import DOCUMENT_TASK, SCORING_TYPES, normalise_task, unknown_task
 from inexflow.model.options import Options
 
 # the options every family reads (the topics it is scored on: inexflow.measures.topicset)
@@ -531,6 +531,8 @@ def scoring_task(scale: str, source, task: str | None, families, option: str = "
             raise UsageError(f"{option} is required (a scoring type such as focused, or a submission label); it may "
                              "be left out only for document scoring: TREC qrels, or the trec family alone")
         return DOCUMENT_TASK
+    if normalise_task(task) is None:
+        raise UsageError(f"{option}: {unknown_task(task)}")
     if trec_qrels and not families:
         warn_input(source, None, f"TREC qrels (document grades only): task {task} is scored with the trec family "
                    "(trec_eval's measures), not with its own measures, which need FOL qrels or INEX element "

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inexflow.errors import InputError, UsageError
+from inexflow.errors import InputError, UsageError, brief
+from inexflow.io.canonical import RunTable
 from inexflow.io.task_labels import normalise_task
 from inexflow.measures.context import SCORE_COLUMNS, ScoringContext
 from inexflow.measures.registry import families_for, get_family, needs
@@ -54,6 +55,9 @@ class Session:
               collection=None) -> Session:
         """A session for runs of ``task`` (a scoring type or any submission label) scored with
         ``families`` (default: the task's, for the kind of assessments)."""
+        if not isinstance(assessments, Assessments):
+            raise UsageError(f"Session.build: {brief(assessments)} is not assessments "
+                             "(pass what inexflow.read_assessments returns)")
         options = options or Options()
         scoring = normalise_task(task) or task
         fams = families_for(scoring, assessments, families)
@@ -67,6 +71,9 @@ class Session:
         """(family, scores) for every family, element results of ``run`` resolved through the
         collection first (each document the assessments do not hold parsed once for the runs of
         the session, within :class:`~inexflow.model.runs.ParsedDocuments`' bound)."""
+        if not isinstance(run, RunTable):
+            raise UsageError(f"Session.score: {brief(run)} is not a run (pass what "
+                             "inexflow.read_run returns; inexflow.evaluate takes paths and DataFrames too)")
         for fam in self.families:
             refuse_without_ranks(run, fam)
         if self.collection is not None and self.parsed is None:

@@ -12,12 +12,13 @@ in an extra ``documents`` column ``grade``): ``inex2002`` (e, s in 0..3),
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from inexflow.errors import InputError, counted
+from inexflow.errors import InputError, counted, require_path
 from inexflow.io import assessments_inex2002, assessments_inex2005, qrels_fol, qrels_trec
 from inexflow.io.canonical import DOCUMENT_COLUMNS, AssessmentTables, make_table
 from inexflow.io.collection import index_collection
@@ -71,8 +72,13 @@ def read_trec_qrels(path) -> AssessmentTables:
 
 def read_assessments(paths, fmt: str = "auto") -> Assessments:
     """Read one or more assessment files (one format) into one :class:`Assessments`."""
-    if isinstance(paths, (str, Path)):
+    if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
+    if not isinstance(paths, (list, tuple)):
+        require_path(paths, "read_assessments", "or a list of paths; a DataFrame: inexflow.assessments_from_frame, "
+                     "or pass it to inexflow.evaluate")
+    for p in paths:
+        require_path(p, "read_assessments", "a file or a directory of one file per topic")
     expanded = []
     for p in paths:  # a directory stands for its files (one file per topic, as INEX shipped them)
         if Path(p).is_dir():

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from inexflow.errors import InputError, UsageError, counted, open_input, place
+from inexflow.errors import InputError, UsageError, counted, open_input, place, require_path
 from inexflow.io import run_text, run_xml
 from inexflow.io.canonical import RunTable
 from inexflow.io.collection import index_table
@@ -78,6 +78,7 @@ class Run(RunTable):
 
 def read_run(path, task: str | None = None, participant: str | None = None, fmt: str = "auto") -> Run:
     """Read one run file. ``task``/``participant`` override or fill in what the file says."""
+    require_path(path, "read_run", "a run file; a DataFrame: inexflow.run_from_frame, or pass it to inexflow.evaluate")
     path = Path(path)
     if not path.exists():
         raise InputError(path, None, "run file not found")
