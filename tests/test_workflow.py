@@ -184,6 +184,8 @@ def test_deployed_as_a_module_elsewhere_gives_the_same_bytes(campaign, tmp_path)
     p = run_cli("workflow", "init", dep)
     assert p.returncode == 0, p.stderr
     assert "module inexflow:" in (dep / "workflow" / "Snakefile").read_text()
+    lint = subprocess.run([sys.executable, "-m", "snakemake", "--lint", "-n"], cwd=dep, capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout + lint.stderr  # no absolute path in the deployment
     assert (dep / "config" / "README.md").is_file() and (dep / "workflow" / "profiles" / "default").is_dir()
     again = run_cli("workflow", "init", dep)
     assert again.returncode == 2 and "already exist" in again.stderr and "--force" in again.stderr

@@ -8,14 +8,16 @@ The workflow files reach a user two ways, found in this order:
 
 :func:`init` writes what ``snakedeploy deploy-workflow`` writes (a ``workflow/Snakefile`` that
 uses the inexflow workflow as a Snakemake ``module``, plus a copy of ``config/``) but with the
-module's path absolute, so the deployment runs from any directory. (snakedeploy 0.17 writes
-``"workflow/Snakefile"`` for a local source, which Snakemake resolves against the deployment's
-own ``workflow/`` folder, where it is not.)
+module's Snakefile found by :func:`workflow_snakefile` when the deployment runs: the workflow
+of the inexflow installed in the Python that runs Snakemake, whose library its rules import, so
+the two always come from one installation, and no absolute path is written into the deployment
+(``snakemake --lint`` refuses one). (snakedeploy 0.17 writes ``"workflow/Snakefile"`` for a
+local source, which Snakemake resolves against the deployment's own ``workflow/`` folder, where
+it is not.)
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -68,7 +70,13 @@ def config_dir() -> Path:
     return d
 
 
-def module_snakefile(snakefile: Path, version: str) -> str:
+def workflow_snakefile() -> str:
+    """The workflow's entry ``Snakefile`` in this installation (:func:`workflow_dir`): the module
+    a deployment made by :func:`init` uses."""
+    return str(workflow_dir() / "Snakefile")
+
+
+def module_snakefile(version: str) -> str:
     """The deployment's ``workflow/Snakefile``: the inexflow workflow used as a Snakemake module."""
     return f'''# An inexflow campaign, deployed by `inexflow workflow init` (inexflow {version}).
 # The rules are those of the inexflow workflow, used as a Snakemake module; edit
@@ -77,13 +85,16 @@ from snakemake.utils import min_version
 
 min_version("9.1.4")
 
+# the workflow of the inexflow installed in this Python (its rules import that library)
+from inexflow.campaign.deploy import finish, workflow_snakefile
+
 
 configfile: "config/config.yaml"
 
 
 module inexflow:
     snakefile:
-        {json.dumps(str(snakefile))}
+        workflow_snakefile()
     config:
         config
 
@@ -92,10 +103,9 @@ use rule * from inexflow
 
 
 # as the workflow's own Snakefile ends (Snakemake runs this Snakefile's onsuccess, not the
-# module's): the files of runs no longer in the config removed, and where the results are
+# module's): the files of runs no longer in the config removed, and where the results are.
+# Snakemake keeps one onsuccess: to add your own, call finish() in it, or that step is skipped.
 onsuccess:
-    from inexflow.campaign.deploy import finish
-
     finish()
 '''
 
@@ -111,7 +121,7 @@ def init(dest, force: bool = False) -> list[Path]:
     if existing and not force:
         raise UsageError(f"{', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}: "
                          "deploy into a new directory, or give --force to overwrite")
-    write_text(module_snakefile(wf / "Snakefile", __version__), targets[0])
+    write_text(module_snakefile(__version__), targets[0])
     shutil.copytree(wf / "workflow" / "profiles", targets[1], dirs_exist_ok=True)
     shutil.copytree(cfg, targets[2], dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
     return targets
