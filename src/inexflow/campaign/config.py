@@ -252,20 +252,27 @@ def key_lines(configfiles):
     """A function giving where a config key was written: for a key path (``("runs", 0,
     "task")``) and the value the merged config holds there, ``FILE:line N`` of the last of
     ``configfiles`` that gives the key (with that value, where one is given and the file's is a
-    plain scalar: a ``--config`` value given over the file's is not the file's); None where none does (a
-    default, a ``--config`` value). The files are read as nodes, with their lines."""
+    plain scalar: a ``--config`` value given over the file's is not the file's); None where none
+    does (a default, a ``--config`` value). The files are read as nodes, with their lines, at the first
+    question (a valid config asks none)."""
     where_any = object()  # no value to compare: any the file gives
-    trees = []
-    for f in configfiles:
-        try:
-            node = yaml.compose(decode_text(f, read_bytes(f, "config file")),
-                                Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except (InputError, yaml.YAMLError):
-            continue  # an unreadable file is reported by load_yaml
-        if isinstance(node, yaml.MappingNode):
-            trees.append((f, node))
+    trees: list | None = None
+
+    def read():
+        out = []
+        for f in configfiles:
+            try:
+                node = yaml.compose(decode_text(f, read_bytes(f, "config file")),
+                                    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            except (InputError, yaml.YAMLError):
+                continue  # an unreadable file is reported by load_yaml
+            if isinstance(node, yaml.MappingNode):
+                out.append((f, node))
+        return out
 
     def where(path, value=where_any) -> str | None:
+        nonlocal trees
+        trees = read() if trees is None else trees
         for f, node in reversed(trees):
             line = None
             for k in path:
