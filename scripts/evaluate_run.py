@@ -64,8 +64,8 @@ def main(smk, log):
                                                                   "run_key": run_key})
 
     # the topics the run answers outside the campaign's topic set (the config's topics file), once per run
-    outside = (outside_topic_set(run.results, read_parquet(smk.input.topics[0], columns=["topic"])["topic"], smk.params.topic_file)
-               if smk.input.get("topics") else [])
+    topic_set = read_parquet(smk.input.topics[0], columns=["topic"])["topic"] if smk.input.get("topics") else None
+    outside = [] if topic_set is None else outside_topic_set(run.results, topic_set, smk.params.topic_file)
     assessments: dict[str, Assessments] = {}
     tables, warnings, said = [], {}, set()
     for task, t in smk.params.tasks.items():
