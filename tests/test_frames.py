@@ -292,3 +292,17 @@ def test_a_frames_results_are_named_by_their_rows(tmp_path, caplog):
     assert "topic 1 is listed in 2 separate blocks (lines 1-2, lines 4-5)" in said[0]
     assert said[1].startswith("<run DataFrame>: run ") and "(rows 0-1, rows 3-4)" in said[1], said
     pd.testing.assert_frame_equal(from_frame, from_file)
+
+
+def test_means_over_the_answered_topics_and_with_all_qrels_topics_as_ir_measures():
+    """inexflow averages over the topics a run answers (trec_eval's default), ir_measures over
+    every qrels topic; with all_qrels_topics (-c) the two agree."""
+    import ir_measures
+
+    from inexflow.irmeasures import INEX
+
+    qrels = [ir_measures.Qrel("1", "a", 1), ir_measures.Qrel("1", "b", 0), ir_measures.Qrel("2", "c", 1)]
+    run = [ir_measures.ScoredDoc("1", "b", 2.0), ir_measures.ScoredDoc("1", "a", 1.0)]  # topic 2 unanswered
+    got = ir_measures.calc_aggregate([INEX("map"), INEX("map", all_qrels_topics=True), ir_measures.AP], qrels, run)
+    assert got[INEX("map")] == pytest.approx(0.5)  # topic 1 alone: a at rank 2
+    assert got[INEX("map", all_qrels_topics=True)] == pytest.approx(got[ir_measures.AP]) == pytest.approx(0.25)
