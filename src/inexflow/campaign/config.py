@@ -46,7 +46,7 @@ from inexflow.errors import (  # noqa: F401  (ConfigError: also imported from he
 from inexflow.io.compressed import open_bytes
 from inexflow.io.detect import detect_assessment_format, fol_head_problem, sniff_scale, xml_root
 from inexflow.io.names import run_name
-from inexflow.io.task_labels import TASKS, normalise_task
+from inexflow.io.task_labels import TASKS, normalise_task, unknown_task
 from inexflow.measures.registry import (
     DEFAULT_FAMILIES,
     FAMILIES,
@@ -163,8 +163,7 @@ def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
                           "(text runs do not name their task)")
     scoring_type = normalise_task(task_name)
     if scoring_type is None:
-        raise ConfigError(f"config runs[{i}]: unknown task {task_name!r} for {f} "
-                          f"(one of {', '.join(TASKS)})")
+        raise ConfigError(f"config runs[{i}] ({f}): {unknown_task(task_name)}")
     participant = entry.get("participant")
     if not participant and entry.get("participant_pattern"):
         try:

@@ -86,7 +86,13 @@ from snakemake.utils import min_version
 min_version("9.1.4")
 
 # the workflow of the inexflow installed in this Python (its rules import that library)
-from inexflow.campaign.deploy import finish, workflow_snakefile
+try:
+    from inexflow.campaign.deploy import finish, workflow_snakefile
+except ImportError as e:
+    raise SystemExit(
+        f"inexflow: error: the inexflow library is not installed in this Python ({{e}}): "
+        "pip install 'inexflow[workflow]'"
+    )
 
 
 configfile: "config/config.yaml"

@@ -33,7 +33,7 @@ import pandas as pd
 from inexflow.errors import FRAME_SOURCE, InputError, UsageError, counted, warn_input
 from inexflow.io.canonical import DOCUMENT_COLUMNS, PASSAGE_COLUMNS, RESULT_COLUMNS, duplicate_mask, order_results
 from inexflow.io.qrels_fol import INT_MAX
-from inexflow.io.task_labels import TASKS, normalise_task
+from inexflow.io.task_labels import normalise_task, unknown_task
 from inexflow.io.xpath import canonical_xpath
 from inexflow.model.assessments import TREC_DOCUMENT_COLUMNS, Assessments
 from inexflow.model.runs import Run
@@ -278,8 +278,7 @@ def run_from_frame(df: pd.DataFrame, name: str = "run", task: str = "") -> Run:
     if task:
         t = normalise_task(task)
         if t is None:
-            raise UsageError(f"unknown task {task!r} (expected {', '.join(TASKS)} or a submission label such as "
-                             "CO.Focussed, SSCAS, AllInContext)")
+            raise UsageError(unknown_task(task))
     return Run(name, name, t, fmt, RUN, res[list(RESULT_COLUMNS)], task_label=str(task or ""), name=name)
 
 

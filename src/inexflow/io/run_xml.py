@@ -24,7 +24,7 @@ from inexflow.errors import InputError, warn_input
 from inexflow.io.atomic import write_text
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results
 from inexflow.io.compressed import read_bytes
-from inexflow.io.task_labels import normalise_task
+from inexflow.io.task_labels import normalise_task, unknown_task
 from inexflow.io.xmlutil import attr, check_tag, local, parse_xml, safe_parser, where
 from inexflow.io.xpath import canonical_xpath
 
@@ -397,9 +397,7 @@ def read_xml_run(path) -> RunTable:
     task_attr = attr(path, root, "task", required=False, default="")
     task = normalise_task(task_attr) if task_attr else ""
     if task is None:
-        raise InputError(path, where(root), f"unknown task {task_attr!r}",
-                         "a submission task label: Thorough, Focused, RelevantInContext, BestInContext, "
-                         "AllInContext, FetchBrowse, CO.Focussed, COS.Thorough, SSCAS, ...")
+        raise InputError(path, where(root), unknown_task(task_attr))
     if scanned is not None:
         df, all_ranked, codes = scanned[1:]
         for el in root:  # the header the scan parsed: what precedes the first topic

@@ -22,7 +22,7 @@ from inexflow.io.canonical import RunTable
 from inexflow.io.collection import index_table
 from inexflow.io.detect import detect_run_format
 from inexflow.io.tables import CachedTableError, check_identity, compact_dictionary, read_parquet, read_parquet_metadata, write_parquet
-from inexflow.io.task_labels import TASKS, normalise_task
+from inexflow.io.task_labels import normalise_task, unknown_task
 
 
 @dataclass
@@ -93,8 +93,7 @@ def read_run(path, task: str | None = None, participant: str | None = None, fmt:
     if task:
         t = normalise_task(task)
         if t is None:
-            raise InputError(path, None, f"unknown task {task!r}", ", ".join(TASKS) + " or a submission label "
-                             "such as CO.Focussed, SSCAS, AllInContext")
+            raise InputError(path, None, unknown_task(task))
         run.scoring_type, run.task_label = t, str(task)
     if participant:
         run.participant = str(participant)

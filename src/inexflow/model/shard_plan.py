@@ -353,6 +353,14 @@ def unchanged_plan(path, collection, per_shard: int | None, cache) -> dict[str, 
     return shards
 
 
+def _plan_shards(plan: Path) -> set[str] | None:
+    """The shard keys a recorded plan names; None for a plan that cannot be read."""
+    try:
+        return {str(k) for k in json.loads(plan.read_text(encoding="utf-8"))["shards"]}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def collection_files(cache, collection) -> list[Path]:
     """The files of the cache folder ``cache`` that hold ``collection``'s index: the plans of it
     that campaigns recorded (:func:`plan_path`), the shard files and member lists those plans
@@ -362,12 +370,7 @@ def collection_files(cache, collection) -> list[Path]:
     them stops at its next run with the line that asks for ``--forcerun index_collection``."""
     cache = Path(cache)
     plans = sorted((cache / "plans").glob(f"*-{_collection_tag(collection)}.json"))
-    keys: set[str] = set()
-    for plan in plans:
-        try:
-            keys |= {str(k) for k in json.loads(plan.read_text(encoding="utf-8"))["shards"]}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            continue  # an unreadable plan names no shard; it is removed with the others
+    keys = {k for plan in plans for k in _plan_shards(plan) or ()}  # an unreadable plan names none; removed too
     shards = [Path(p) for k in sorted(keys) for p in (shard_path(cache, k), members_path(cache, k))]
     return [p for p in [*plans, *shards, _cache_file(cache, Path(collection))] if p.exists()]
 
@@ -385,11 +388,11 @@ def unused_files(cache) -> tuple[list[Path], int, int]:
     keep: set[str] = set()
     plans = sorted((cache / "plans").glob("*.json"))
     for plan in plans:
-        try:
-            keep |= {str(k) for k in json.loads(plan.read_text(encoding="utf-8"))["shards"]}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        shards = _plan_shards(plan)
+        if shards is None:
             raise InputError(plan, None, "the plan cannot be read", "a plan the workflow wrote (remove it if its "
-                             "campaign is gone: its shards are then unused)") from None
+                             "campaign is gone: its shards are then unused)")
+        keep |= shards
     if not plans:
         return [], 0, 0
     unused = [f for folder, suffix in (("index", ".arrow"), ("members", ".tsv"))
