@@ -540,6 +540,8 @@ def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path
         assert cells and all(c.endswith(f"({n})") for c in cells), (name, cells)
     m = pd.read_csv(res / "analysis" / "correlation_measures_table.tsv", sep="\t", index_col=0)
     assert list(m.index) == cfg["correlation"]["measures"]["CO.Focussed"][1:]
+    q = pd.read_csv(res / "analysis" / "correlation_quants_table.tsv", sep="\t", index_col=0)
+    assert (list(q.index), list(q.columns)) == (["gen", "genLifted"], ["strict", "gen"])  # Table 2's layout
     # Ogilvie & Lalmas on 2005: the analyses over the scores, without the passage re-judging ones
     an = res / "analysis"
     summary = (an / "summary.txt").read_text()

@@ -2,7 +2,7 @@
 Kamps, "Pool Sampling" and "Query Sampling"; INEX 2005 paper section 7).
 
 - pool sampling: at each fraction f, ``samples`` random subsets of each topic's relevant
-  documents (whole documents; ceil(f * n), at least one per topic) stay relevant, the
+  documents (whole documents; floor(f * n), at least one per topic: footnote 4) stay relevant, the
   others count as non-relevant; every run is re-scored (:mod:`.rejudge`);
 - pool-depth reduction ("Reducing Pool Depth"): the pool is regenerated from the analysed
   runs with its depth counted in articles (a run's top d are its first d distinct
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -51,7 +52,7 @@ def smallest_stable(summary: pd.DataFrame, level_name: str, threshold: float = 0
     it and at every level above; ``COUNT_failing`` is the count at the highest level below it
     (tau < threshold), ``COUNT_passing`` the count at its lowest level, ``estimate_percent``
     the level where tau crosses the threshold by linear interpolation between the two, and
-    ``paper`` the cell as the paper prints it: Table 3 (``reldocs``) ">3,871, <=5,164 (~75%)",
+    ``paper`` the cell as the paper prints it: Table 3 (``reldocs``) ">3,871, <5,164 (~75%)",
     ">5,164 (>80%)" when only the top level passes; Table 6 (``topics``) the queries of the
     lowest passing level, "86 (80%)"; both "<=2,589 (<=40%)" when the lowest level passes."""
     rows = []
@@ -84,9 +85,9 @@ def _paper_cell(g: pd.DataFrame, level: str, threshold: float, count: str) -> di
         out["paper"] = f"{int(cnt[n_pass - 1]):,} ({lv[n_pass - 1] * scale:g}%)"
     elif n_pass <= 1:
         out["paper"] = f">{int(cnt[n_pass]):,} (>{lv[n_pass] * scale:g}%)"
-    else:
-        out["paper"] = (f">{out[f'{count}_failing']:,}, <={out[f'{count}_passing']:,} "
-                        f"(~{out['estimate_percent']:.0f}%)")
+    else:  # the estimate to the nearest 5%, as Table 3 prints 77% ("~75%") and 65.9% ("~65%")
+        out["paper"] = (f">{out[f'{count}_failing']:,}, <{out[f'{count}_passing']:,} "
+                        f"(~{5 * math.floor(out['estimate_percent'] / 5 + 0.5)}%)")
     return out
 
 
@@ -109,9 +110,20 @@ def topic_sampling(matrices: dict[str, pd.DataFrame], fractions, samples: int, s
     return out.assign(topics=[sizes[(m, f)] for m, f in zip(out["measure"], out["fraction"])])
 
 
+def sample_size(fraction: float, n: int) -> int:
+    """The relevant documents random pool sampling keeps of a topic's ``n`` at ``fraction``:
+    floor(fraction x n), at least one. Pal et al., footnote 4: "For a few topics there were
+    less than five relevant documents. For such topics, one relevant document was included in
+    the reduced qrels at 20% sampling level" (floor(0.2 n) = 0 exactly when n < 5). The
+    fraction is taken as the decimal the config writes (0.7 x 10 is 7, not 7.000000000000001
+    or 6.999...)."""
+    return max(1, math.floor(Fraction(repr(float(fraction))) * n))
+
+
 def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.DataFrame:
     """Pal et al., "Random sampling" (Tables 1-2): per fraction f, ``samples`` times keep
-    max(1, ceil(f x n_Q)) of each topic's n_Q relevant documents at random (whole documents);
+    max(1, floor(f x n_Q)) of each topic's n_Q relevant documents at random (whole documents:
+    :func:`sample_size`);
     tau and tau_AP of the mean scores against the full qrels, their mean and standard error,
     and ``reldocs``, the relevant documents kept (the same in every sample). Judged
     non-relevant documents (no highlighted text) are neither sampled nor counted: "these
@@ -121,7 +133,7 @@ def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.Da
     full = judged.score(judged.full_masks(), measures)
     full_means = {m: v.mean(axis=1).to_numpy() for m, v in full.items()}
     relevant = {t: np.flatnonzero(c > 0) for t, c in judged.rel_chars.items()}
-    kept = {float(f): sum(max(1, math.ceil(f * len(r))) for r in relevant.values() if len(r)) for f in fractions}
+    kept = {float(f): sum(sample_size(f, len(r)) for r in relevant.values() if len(r)) for f in fractions}
     rows = []
     for f in fractions:
         for s in range(samples):
@@ -129,7 +141,7 @@ def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.Da
             for t, docs in judged.rel_docs.items():
                 keep = np.zeros(len(docs), bool)
                 if len(relevant[t]):
-                    k = max(1, math.ceil(f * len(relevant[t])))
+                    k = sample_size(f, len(relevant[t]))
                     keep[relevant[t][rng.choice(len(relevant[t]), size=k, replace=False)]] = True
                 masks[t] = keep
             est = judged.score(masks, measures)
