@@ -152,3 +152,56 @@ def test_tie_order_of_numbers_is_the_tie_order_of_their_ids():
     as_numbers = trec_order(topic, score, ids.astype(np.int64))
     as_strings = trec_order(topic, score, [str(i) for i in ids])
     assert np.array_equal(as_numbers, as_strings)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_topics_are_scored_summed_and_printed_in_trec_evals_order(tmp_path, monkeypatch, fast):
+    """trec_eval sorts topics by their bytes (strcmp: 1, 10, 2) and sums the means in that
+    order: reciprocal ranks 1, 1/3, 1 (topics 1, 10, 2) sum to 2.333333333333333 so, and to
+    2.3333333333333335 in numeric order (1, 2, 10). Ids equal as numbers (01, 1) keep that order
+    too, every call."""
+    if not fast:
+        monkeypatch.setattr(documents, "handles", lambda args: False)
+    q = write(tmp_path / "q.trec", "1 0 a 1\n2 0 b 1\n10 0 c 1\n")
+    r = write(tmp_path / "r.run", "1 Q0 a 1 3 x\n2 Q0 b 1 3 x\n10 Q0 y 1 3 x\n10 Q0 z 2 2 x\n10 Q0 c 3 1 x\n")
+    got = run_cli("score", "--format", "trec", "-m", "recip_rank", "--assessments", q, r, check=0)
+    assert values(got.stdout)[("recip_rank", "all")] == ((1 + 1 / 3) + 1) / 3 != ((1 + 1) + 1 / 3) / 3
+    got = run_cli("score", "--format", "trec_eval", "-q", "-m", "recip_rank", q, r, check=0)
+    assert [line.split()[1] for line in got.stdout.splitlines()] == ["1", "10", "2", "all"]
+    q2 = write(tmp_path / "q2.trec", "1 0 a 1\n01 0 b 1\n")
+    r2 = write(tmp_path / "r2.run", "1 Q0 a 1 3 x\n01 Q0 c 1 3 x\n01 Q0 b 2 1 x\n")
+    for _ in range(3):
+        got = run_cli("score", "--format", "trec_eval", "-q", "-m", "P.1", q2, r2, check=0)
+        assert [line.split()[1] for line in got.stdout.splitlines()] == ["01", "1", "all"]
+
+
+def test_odd_topic_ids_num_q_alone_and_the_last_lines_run_id(tmp_path):
+    """A topic id of digits that are not ASCII (``²``, which int() refuses) is an id like any
+    other; ``-m num_q`` alone prints num_q (it printed nothing); a run with several run ids is
+    named by its last line's, as trec_eval keeps it ("only from the last content line")."""
+    q = write(tmp_path / "q.trec", "\u00b2 0 a 1\n7 0 b 1\n8 0 c 1\n")
+    r = write(tmp_path / "r.run", "\u00b2 Q0 a 1 2 zeta\n7 Q0 b 1 1 alpha\n8 Q0 x 1 0 mid\n")
+    got = run_cli("score", "--format", "trec_eval", "-m", "map", "-m", "num_q", "-m", "runid", q, r, check=0)
+    assert got.stdout.splitlines() == ["runid                 \tall\tmid", "num_q                 \tall\t3",
+                                       "map                   \tall\t0.6667"]
+    assert "several run ids ['alpha', 'mid', 'zeta']; using the last line's, 'mid'" in got.stderr
+    got = run_cli("score", "--format", "trec_eval", "-m", "num_q", q, r, check=0)
+    assert got.stdout == "num_q                 \tall\t3\n"
+
+
+def test_rndcg_without_a_positive_gain_is_undefined_as_in_trec_eval(tmp_path):
+    """With -l 0 a topic judged 0 only has relevant documents but no gain: trec_eval averages
+    Rndcg over no point (0 / 0, printed -nan) and the mean with it."""
+    q = write(tmp_path / "q.trec", "1 0 a 0\n2 0 b 1\n")
+    r = write(tmp_path / "r.run", "1 Q0 a 1 1 r\n2 Q0 b 1 1 r\n")
+    got = run_cli("score", "--format", "trec_eval", "-q", "-l", "0", "-m", "Rndcg", q, r, check=0)
+    assert [line.split("\t")[2] for line in got.stdout.splitlines()] == ["  -nan", "1.0000", "  -nan"]
+
+
+def test_qrels_fields_are_separated_by_ascii_white_space(tmp_path):
+    """A no-break space is part of a document id in the qrels as in the run (C's isspace);
+    a line starting with blanks and then # is a judgement, as trec_eval reads it."""
+    q = write(tmp_path / "q.trec", "1 0 doc\u00a0A 1\n1 0 b 0\n  #2 0 c 1\n")
+    r = write(tmp_path / "r.run", "1 Q0 doc\u00a0A 1 2 r\n1 Q0 b 2 1 r\n")
+    got = run_cli("score", "--format", "trec_eval", "-c", "-m", "map", "-m", "num_q", q, r, check=0)
+    assert got.stdout.splitlines() == ["num_q                 \tall\t2", "map                   \tall\t0.5000"]

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
+from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.catalogue import per_topic_name
 from inexflow.measures.passage import passage_results
 from inexflow.measures.passage_arrays import grouped_cumsum, ip_from_running_sums
@@ -85,7 +86,7 @@ class JudgedRuns:
         """What only the assessments decide: the topics, their relevant documents and
         highlighted characters, and every judged document numbered across topics."""
         docs = assessments.documents
-        self.topics = sorted(set(docs["topic"]), key=lambda t: (0, int(t), "") if t.isdigit() else (1, 0, t))
+        self.topics = sorted(set(docs["topic"]), key=topic_sort_key)
         self.rel_docs = {t: g["doc"].tolist() for t, g in docs.groupby("topic", sort=False)}
         self.rel_chars = {t: g["rel_chars"].to_numpy(np.int64) for t, g in docs.groupby("topic", sort=False)}
         self._passages = normalised_passages(assessments)

@@ -24,7 +24,7 @@ from inexflow.io.arrow_arrays import arrow_of, numpy_of, take
 from inexflow.io.detect import detect_assessment_format
 from inexflow.io.qrels_trec import read_trec_judgements
 from inexflow.io.run_arrow import PlainRun, read_quiet_run
-from inexflow.io.topic_order import topic_sort_key
+from inexflow.io.topic_order import topic_sort_key, trec_topic_order
 from inexflow.measures.output import format_rows, trec_eval_lines
 from inexflow.measures.registry import (
     OFFICIAL,
@@ -120,9 +120,11 @@ def score_rows(path, topic, doc, run_topics: list[str], judged: Judged, args) ->
     """The rows ``(topic, quant, measure, value)`` printed for the results ``topic``, ``doc``
     (in trec_eval's order) of the run at ``path``: the judgement lookup, the rank x topic
     matrix and the measures."""
-    # the run's topics in topic order, as the general reader orders them
+    # the run's topics in topic order, as the general reader orders them (for its warnings);
+    # scored, summed and printed in trec_eval's order
     run_topics = sorted(run_topics, key=topic_sort_key)
-    topics = topics_to_score(run_topics, str(Path(path)), judged.topic_ids, empty_zero=args.empty_topics_zero or args.all_qrels_topics)
+    topics = trec_topic_order(topics_to_score(run_topics, str(Path(path)), judged.topic_ids,
+                                              empty_zero=args.empty_topics_zero or args.all_qrels_topics))
     names = measure_names(args)
     ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
                              judged_only=args.judged_only, distinct=True)

@@ -1,8 +1,10 @@
 """TREC qrels: ``topic iteration doc grade`` (4 columns), document-level graded relevance.
 
 One line per judged (topic, document); a grade > 0 is relevant, 0 or below is judged not
-relevant. The iteration is not read (``0`` or ``Q0``); blank lines and comment lines (the first
-non-blank character ``#``) are skipped, as trec_eval 10.0 skips them.
+relevant. The iteration is not read (``0`` or ``Q0``). Lines end at a newline and fields are
+separated by ASCII white space (C's ``isspace``: a no-break space is part of a document id), a
+line starting with ``#`` is a comment, as trec_eval 10.0 reads them; blank lines are skipped
+(trec_eval refuses them).
 :func:`read_trec_judgements` gives the judgements as plain rows, without pandas
 (document scoring reads them so); :func:`inexflow.model.assessments.read_assessments` makes
 them the documents table, with the grade in an extra ``grade`` column, ``rel_chars`` 0 and
@@ -14,17 +16,22 @@ trec_eval does (:mod:`inexflow.measures.trec`).
 
 from __future__ import annotations
 
+import re
+
 from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.compressed import read_bytes
+
+_ASCII_SPACE = " \t\r\x0b\x0c"  # C's isspace but the newline
+_FIELD_SEPARATORS = re.compile(f"[{_ASCII_SPACE}]+")
 
 
 def read_trec_judgements(path) -> list[tuple[str, str, float]]:
     """``(topic, doc, grade)`` of every line of the TREC qrels ``path``, in file order."""
     rows, seen = [], {}
     text = decode_text(path, read_bytes(path, "qrels file"))
-    for lineno, line in enumerate(text.splitlines(), 1):
-        cols = line.split()
-        if not cols or cols[0].startswith("#"):  # a comment line, as trec_eval 10.0 skips them
+    for lineno, line in enumerate(text.split("\n"), 1):
+        cols = _FIELD_SEPARATORS.split(line.strip(_ASCII_SPACE))
+        if line.startswith("#") or cols == [""]:  # a comment line, as trec_eval 10.0 skips them; blank
             continue
         if len(cols) != 4:
             raise InputError(path, f"line {lineno}", f"{len(cols)} columns",

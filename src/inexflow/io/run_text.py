@@ -61,6 +61,7 @@ def _fast_read(path, ncols: int) -> dict | None:
         return None
     cols = {"line": plain.line, 3: plain.rank, 4: plain.rsv}
     cols[(5, "unique")] = plain.run_id.dictionary.to_pylist()  # the run ids: only their distinct values are read
+    cols[(5, "last")] = plain.run_id.indices[-1].as_py() if len(plain.run_id) else 0  # and the last line's
     for k, c in ((0, plain.topic), (2, plain.doc)):
         uniq = np.asarray(c.dictionary.to_pylist(), dtype=object)
         codes = c.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -84,22 +85,25 @@ def read_text_run(path) -> RunTable:
         # the strings again (no xpath in these formats: one code)
         codes = {"topic": (fast[(0, "codes")], fast[(0, "unique")]), "doc": (fast[(2, "codes")], fast[(2, "unique")]),
                  "xpath": (np.zeros(n, dtype=np.int64), [""])}
-        run = _finish(path, df, sorted(fast[(5, "unique")]), ncols, codes)
+        ids = fast[(5, "unique")]
+        run = _finish(path, df, sorted(ids), ids[fast[(5, "last")]], ncols, codes)
         if run.results["line"].is_monotonic_increasing:  # the usual case: the file is in evaluation order
             run.attach_codes({k: codes[k] for k in ("topic", "doc")})  # every line kept, none moved
         return run
     return _read_validating(path)
 
 
-def _finish(path, df: pd.DataFrame, run_ids: list[str], ncols: int, codes: dict | None = None,
+def _finish(path, df: pd.DataFrame, run_ids: list[str], last: str, ncols: int, codes: dict | None = None,
             rank_error: str = "") -> RunTable:
+    """The run table of ``df``; ``run_ids``: its distinct run ids, ``last``: the last line's,
+    the run's id, as trec_eval keeps it ("only from the last content line of the file")."""
     if len(run_ids) > 1:
-        warn_input(path, None, f"several run ids {run_ids[:5]}; using {run_ids[0]!r}")
+        warn_input(path, None, f"several run ids {run_ids[:5]}; using the last line's, {last!r} (as trec_eval)")
     check_scores_and_ranks(df, path)
     check_duplicates(df, path, codes)
     df = order_results(df, has_rank=not rank_error, codes=codes)
     fmt = {8: "fol-text", 7: "xpath-text", 6: "trec-text"}[ncols]
-    return RunTable(run_ids[0], "", "", fmt, str(path), df[list(RESULT_COLUMNS)], rank_error=rank_error)
+    return RunTable(last, "", "", fmt, str(path), df[list(RESULT_COLUMNS)], rank_error=rank_error)
 
 
 def _trec_ranks(path, lines, col: pd.Series) -> tuple[np.ndarray, str]:
@@ -181,7 +185,7 @@ def _read_validating(path) -> RunTable:
     df = pd.DataFrame({"topic": raw[0].to_numpy(dtype=object), "doc": raw[2].to_numpy(dtype=object),
                        "xpath": xpath, "offset": off, "length": ln, "rank": rank, "rsv": rsv,
                        "line": lines.astype(np.int64)})
-    return _finish(path, df, sorted(set(raw[5])), ncols, rank_error=rank_error)
+    return _finish(path, df, sorted(set(raw[5])), raw[5].iloc[-1], ncols, rank_error=rank_error)
 
 
 def fol_run_text(run, qrels: bool = False) -> str:

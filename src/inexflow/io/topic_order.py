@@ -7,5 +7,13 @@ from __future__ import annotations
 
 
 def topic_sort_key(t: str):
-    """Numeric topics in numeric order, then anything else alphabetically."""
-    return (0, int(t), "") if t.isdigit() else (1, 0, t)
+    """Numeric topics (ASCII digits) in numeric order, ids equal as numbers (``01``, ``1``) by
+    their text, then anything else alphabetically."""
+    return (0, int(t), t) if t.isascii() and t.isdigit() else (1, 0, t)
+
+
+def trec_topic_order(topics) -> list[str]:
+    """``topics`` in trec_eval's order: by their bytes, as its ``strcmp`` sorts the qrels and
+    the run (``1``, ``10``, ``2``); the document family scores, sums and prints topics in it,
+    so that its means are trec_eval's to the last bit."""
+    return sorted(topics, key=lambda t: t.encode("utf-8", "surrogateescape"))

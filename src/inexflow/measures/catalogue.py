@@ -96,12 +96,13 @@ def aggregate(family: str, measure: str, values) -> float:
 
 
 def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, np.ndarray], names: Iterable[str],
-              qrels_values: dict[str, list] | None = None) -> list[tuple]:
+              qrels_values: dict[str, list] | None = None, topics: int | None = None) -> list[tuple]:
     """The ``all`` rows ``(all, quant, name, value)`` of ``names`` (mean names, in output order)
     from ``per``: one dict of per-topic values per scored topic in topic order, or one array of
     values in topic order per per-topic name (a mean name reads its per-topic name,
     :func:`per_topic_name`). ``qrels_values`` holds the values over every qrels topic of the
-    measures aggregated by ``qrels_sum``. No topic, no rows."""
+    measures aggregated by ``qrels_sum``; ``topics``, the number of topics, where ``per`` may
+    hold no per-topic column (``num_q`` alone). No topic, no rows."""
     names = list(names)
     hows = [aggregator(family, n) for n in names]  # each name's aggregator and per-topic name, once
     keys = [per_topic_name(n) for n in names]
@@ -109,7 +110,7 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
     if isinstance(per, dict):
         def column(key):
             return per[key].tolist()
-        count = len(next(iter(per.values()), []))
+        count = len(next(iter(per.values()), [])) if topics is None else topics
         # the tool_mean columns summed at once, each left to right as tool_mean sums it
         tool = [k for k, how in zip(keys, hows) if how == "tool_mean"]
         if tool and count:

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from inexflow.io.topic_order import topic_sort_key
+from inexflow.io.topic_order import topic_sort_key, trec_topic_order
 from inexflow.measures.catalogue import NO_QUANT, is_count
 from inexflow.measures.registry import MEANS, trec_sorted
 
@@ -98,11 +98,11 @@ def format_scores(df, per_topic: bool, align: bool = False) -> str:
 def trec_eval_lines(rows: list[tuple], per_topic: bool, run_id: str | None) -> str:
     """The rows ``(topic, quant, measure, value)`` as trec_eval 10.0 prints them: the name
     left-aligned in 22 columns, the topic, the value with 4 decimals (counts as integers);
-    per-topic lines (if ``per_topic``) topic by topic, then ``runid`` (unless None) and the
-    ``all`` lines."""
-    rows = _in_output_order(rows, per_topic)
+    per-topic lines (if ``per_topic``) topic by topic in trec_eval's order (by their bytes:
+    ``1``, ``10``, ``2``), then ``runid`` (unless None) and the ``all`` lines."""
+    rows = rows if per_topic else [r for r in rows if r[0] == "all"]
     place = {n: i for i, n in enumerate(trec_sorted(dict.fromkeys(r[2] for r in rows)))}
-    topic_of = {t: i for i, t in enumerate(dict.fromkeys(r[0] for r in rows))}
+    topic_of = {t: i for i, t in enumerate(trec_topic_order({r[0] for r in rows} - {"all"}))} | {"all": len(rows)}
     rows = sorted(rows, key=lambda r: (topic_of[r[0]], place[r[2]]))  # a topic's lines in trec_eval's order
     out, done = [], False
     for topic, _, measure, value in rows:

@@ -28,6 +28,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from inexflow.io.topic_order import trec_topic_order
 from inexflow.measures.context import ScoringContext, tidy
 from inexflow.measures.registry import trec_measure_names
 from inexflow.measures.topicset import scored_topics
@@ -74,9 +75,10 @@ def relstrings(run, ctx: ScoringContext, n: int) -> list[tuple[str, str]]:
 
 
 def _topics(run, judged: Judged, ctx: ScoringContext, warn: bool = True) -> list[str]:
-    # -c (every qrels topic) is trec_eval's: unanswered topics score 0, as with -e
-    return scored_topics(run, judged.topic_ids, ctx,
-                         empty_zero=bool(ctx.opt("empty_topics_zero") or ctx.opt("all_qrels_topics")), warn=warn)
+    # -c (every qrels topic) is trec_eval's: unanswered topics score 0, as with -e; in trec_eval's
+    # order, which its means sum in
+    return trec_topic_order(scored_topics(run, judged.topic_ids, ctx, warn=warn,
+                                          empty_zero=bool(ctx.opt("empty_topics_zero") or ctx.opt("all_qrels_topics"))))
 
 
 def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:

@@ -390,6 +390,9 @@ class Ranking:
         # nDCG at each rank where the ideal gain drops (and at the end of a longer run), averaged
         npos = self._npos()
         out = np.zeros(len(self.counts))
+        # relevant documents but no positive gain (-l 0 with grade-0 judgements only): trec_eval
+        # averages over no point, 0 / 0
+        out[(self.nrel > 0) & (npos == 0)] = np.nan
         for c in np.flatnonzero((self.nrel > 0) & (npos > 0)):
             ideal = np.append(self.ideal[:npos[c], c], 0.0)
             change = np.flatnonzero(ideal[1:] != ideal[:-1]) + 1
@@ -400,7 +403,7 @@ class Ranking:
             total = 0.0
             for v in points:
                 total += v
-            out[c] = total / len(points)
+            out[c] = total / len(points) if points else np.nan
         return out
 
     def _dcg_prefix(self, col: int, k: int) -> float:
@@ -681,7 +684,7 @@ def document_rows(topics: list[str], values: dict, names, complete_num_rel: floa
     columns = [values[m].tolist() for m in shown]
     rows = [(t, "-", m, col[i]) for i, t in enumerate(topics) for m, col in zip(shown, columns)] if per_topic else []
     means = mean_rows("trec", "-", {m: np.asarray(v, dtype=np.float64) for m, v in values.items()} if len(topics)
-                      else [], names)
+                      else [], names, topics=len(topics))
     if complete_num_rel is not None:
         means = [(t, q, m, complete_num_rel if m == "num_rel" else v) for t, q, m, v in means]
     return rows + means
