@@ -105,7 +105,7 @@ def test_trec_frames_are_the_cli_on_files(tmp_path):
     qp, rp = trec_files(tmp_path, q, r)
     # no --task: document scoring; every measure at full precision
     cli = score_values(tmp_path, qp.read_text(), rp.read_text(), "--format", "trec", "-m", "all_trec",
-                       "-m", "Judged")
+                       "-m", "Judged", "-m", "dcg", "-m", "ideal_dcg", "-m", "yaap")
     assert {m for m, _ in cli} >= set(trec_measures())
     assert as_dict(inexflow.evaluate(q, r, per_topic=True)) == cli
     # the files themselves, and the frames without ranks (trec_eval ignores them), give the same

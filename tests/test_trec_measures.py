@@ -289,3 +289,27 @@ def test_trec_measures_name_a_stem_and_a_parameter():
     qrels, run, _, _ = graded_case(1, unanswered=False)
     with pytest.raises(UsageError, match="option trec_measures: 'foo_1' is not a trec measure at a parameter"):
         inexflow.evaluate(qrels, run, trec_measures=["foo_1"])
+
+
+def test_measures_beyond_all_trec_by_hand(tmp_path):
+    """trec_eval 10.0's dcg, ideal_dcg (ndcg's numerator and denominator, m_ndcg.c) and yaap
+    (Robertson's log((1 + S) / (1 + R - S)), S the sum of the precisions at the relevant
+    retrieved documents, m_yaap.c): relevant A and C at ranks 1 and 3 of A, B, C, two relevant:
+    S = 1 + 2/3, yaap = log(2); dcg = 1 + 1/log2(4) = 1.5, ideal_dcg = 1 + 1/log2(3)."""
+    q = write(tmp_path / "q.trec", "1 0 A 1\n1 0 B 0\n1 0 C 1\n")
+    r = write(tmp_path / "r.run", "1 Q0 A 1 3 x\n1 Q0 B 2 2 x\n1 Q0 C 3 1 x\n")
+    got = parse_out(run_cli("score", "--format", "trec", "-m", "yaap", "-m", "dcg", "-m", "ideal_dcg",
+                            "--assessments", q, r, check=0).stdout)
+    assert got[("yaap", "all")] == pytest.approx(np.log(2), abs=1e-15)
+    assert got[("dcg", "all")] == 1.5 and got[("ideal_dcg", "all")] == pytest.approx(1 + 1 / np.log2(3), abs=1e-15)
+
+
+@pytest.mark.skipif(not TREC_EVAL, reason="no trec_eval 10 binary (TREC_EVAL or trec_eval on PATH)")
+@pytest.mark.parametrize("flags", [[], ["-l", "2"], ["-J"], ["-c"], ["-l", "0"]])
+def test_measures_beyond_all_trec_print_as_trec_eval_10(tmp_path, flags):
+    _, _, qrel_text, run_text = graded_case(3, unanswered="-c" in flags)
+    q, r = write(tmp_path / "q.trec", qrel_text), write(tmp_path / "r.run", run_text)
+    specs = ["-m", "yaap", "-m", "ideal_dcg", "-m", "ndcg", "-m", "dcg", "-m", "num_nonrel_judged_ret", "-m", "G"]
+    want = subprocess.run([TREC_EVAL, "-q", *specs, *flags, str(q), str(r)], capture_output=True, text=True,
+                          check=True).stdout
+    assert run_cli("score", "-q", *specs, *flags, q, r, check=0).stdout == want

@@ -283,6 +283,9 @@ TREC_ALL = (*TREC_OFFICIAL, *_cut("recall", P_CUTOFFS), "infAP", "gm_bpref", *_c
             "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", *_cut("ndcg_cut", P_CUTOFFS), *_cut("map_cut", P_CUTOFFS),
             *_cut("relative_P", P_CUTOFFS), *_cut("success", SUCCESS_CUTOFFS), "set_P", "set_relative_P",
             "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", *_cut("unj", UNJ_CUTOFFS))
+# trec_eval 10.0's measures on document qrels outside -m all_trec (-m dcg, -m yaap), and where
+# it prints each among them: after the measure named
+TREC_BEYOND_ALL = {"dcg": "G", "ideal_dcg": "dcg", "yaap": "num_nonrel_judged_ret"}
 # trec_eval's -m set: the measures of the retrieved set
 TREC_SET = ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P",
             "set_map", "set_F")
@@ -334,7 +337,7 @@ def trec_measure_names(opts: dict) -> list[str]:
             raise UsageError(f"option trec_measures: {n!r} is not a trec measure at a parameter (expected STEM_N, "
                              f"STEM one of {', '.join(TREC_PARAMETERS)}, e.g. P_1)")
         TREC_PARAMETERS[m["stem"]].value(f"option trec_measures: {n!r}", m["stem"], m["params"])
-    return list(dict.fromkeys([*TREC_ALL, *_cut("Judged", JUDGED_CUTOFFS), *extra]))
+    return list(dict.fromkeys([*TREC_ALL, *TREC_BEYOND_ALL, *_cut("Judged", JUDGED_CUTOFFS), *extra]))
 
 
 def trec_sorted(names) -> list[str]:
@@ -342,7 +345,10 @@ def trec_sorted(names) -> list[str]:
     a measure's parameters ascending."""
     stems: dict[str, int] = {}
     at = TREC_ALL.index("P_1000") + 1  # trec_eval prints relstring after P
-    for n in (*TREC_ALL[:at], RELSTRING, *TREC_ALL[at:], *_cut("Judged", JUDGED_CUTOFFS)):
+    order = [*TREC_ALL[:at], RELSTRING, *TREC_ALL[at:]]
+    for name, after in TREC_BEYOND_ALL.items():
+        order.insert(order.index(after) + 1, name)
+    for n in (*order, *_cut("Judged", JUDGED_CUTOFFS)):
         stems.setdefault(_stem_of(n)[0], len(stems))
 
     def key(n):

@@ -329,6 +329,20 @@ class Ranking:
         idcg = self._ideal_at(npos)
         return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1), 0.0)
 
+    def dcg_all(self):
+        """trec_eval's ``dcg``: ndcg's numerator, the DCG of every retrieved document."""
+        return self._at(self.dcg, self.counts)
+
+    def ideal_dcg_all(self):
+        """trec_eval's ``ideal_dcg``: ndcg's denominator, the DCG of every positive judgement."""
+        return self._ideal_at((self.ideal > 0).sum(axis=0))
+
+    def yaap(self):
+        # Robertson's "Yet Another Average Precision" (m_yaap.c): log((1 + S) / (1 + R - S)), S the
+        # sum over the retrieved relevant documents of the precision at each
+        s = self._at(self.cum_precision_at_rel, self.counts)
+        return np.log((1.0 + s) / (1.0 + self.nrel - s))
+
     def ndcg_cut(self, k):
         dcg, idcg = self._at(self.dcg, k), self._ideal_at(k)
         return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1), dcg)
@@ -489,7 +503,7 @@ class Ranking:
                 out[name] = self.eleven_point()
                 continue
             if name in _WHOLE:
-                out[name] = getattr(self, name)()
+                out[name] = getattr(self, _METHOD.get(name, name))()
                 continue
             stem, _, param = name.rpartition("_")
             if stem in cuts:
@@ -504,7 +518,8 @@ class Ranking:
 # the measures named by a method of Ranking without a parameter (the others: stem_parameter)
 _WHOLE = frozenset({"num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "infAP", "utility",
                     "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "set_P", "set_recall", "set_relative_P", "set_map",
-                    "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid"})
+                    "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "dcg", "ideal_dcg", "yaap"})
+_METHOD = {"dcg": "dcg_all", "ideal_dcg": "ideal_dcg_all"}  # (Ranking.dcg is the cumulated gain by rank)
 
 
 @dataclass(frozen=True)
