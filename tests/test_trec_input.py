@@ -205,3 +205,16 @@ def test_qrels_fields_are_separated_by_ascii_white_space(tmp_path):
     r = write(tmp_path / "r.run", "1 Q0 doc\u00a0A 1 2 r\n1 Q0 b 2 1 r\n")
     got = run_cli("score", "--format", "trec_eval", "-c", "-m", "map", "-m", "num_q", q, r, check=0)
     assert got.stdout.splitlines() == ["num_q                 \tall\t2", "map                   \tall\t0.5000"]
+
+
+def test_qrels_grades_written_as_integral_decimals(tmp_path):
+    """trec_eval reads a grade with atol: 1.0 is 1 (read so here); 2.7 it would truncate to 2
+    without a word, which is refused here, naming the line."""
+    r = write(tmp_path / "r.run", "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n")
+    q = write(tmp_path / "q.trec", "1 0 a 1.0\n1 0 b 0.00\n")
+    got = run_cli("score", "--format", "trec_eval", "-m", "num_rel", "-m", "map", q, r, check=0)
+    assert got.stdout.splitlines() == ["num_rel               \tall\t1", "map                   \tall\t1.0000"]
+    bad = write(tmp_path / "bad.trec", "1 0 a 1\n1 0 b 2.7\n")
+    got = run_cli("score", "-m", "map", bad, r, check=2)
+    assert got.stderr.strip().splitlines()[-1] == (f"inexflow: error: {bad}:line 2: grade '2.7' is not an integer "
+                                                   "(expected a whole number such as 0, 1 or 2, or 1.0 for 1)")

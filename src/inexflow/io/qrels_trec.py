@@ -37,10 +37,10 @@ def read_trec_judgements(path) -> list[tuple[str, str, float]]:
             raise InputError(path, f"line {lineno}", f"{len(cols)} columns",
                              "4 as on the first line: topic iteration doc grade")
         topic, _it, doc, grade_text = cols
-        try:
-            grade = int(grade_text)
-        except ValueError:
-            raise InputError(path, f"line {lineno}", f"grade {grade_text!r} is not an integer") from None
+        grade = _grade(grade_text)
+        if grade is None:
+            raise InputError(path, f"line {lineno}", f"grade {grade_text!r} is not an integer",
+                             "a whole number such as 0, 1 or 2, or 1.0 for 1")
         if (topic, doc) in seen:
             raise InputError(path, f"line {lineno}", f"topic {topic} doc {doc} is judged twice "
                              f"(first on line {seen[topic, doc]})", "one line per (topic, doc)")
@@ -49,3 +49,18 @@ def read_trec_judgements(path) -> list[tuple[str, str, float]]:
     if not rows:
         warn_input(path, None, "no judgements in file")
     return rows
+
+
+def _grade(text: str) -> int | None:
+    """The grade ``text`` gives: an integer, or a decimal of integral value (``1.0``, which
+    trec_eval's ``atol`` reads as 1); None for anything else (``2.7``, which ``atol`` would
+    truncate to 2 without a word)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        v = float(text)
+    except ValueError:
+        return None
+    return int(v) if v.is_integer() else None
