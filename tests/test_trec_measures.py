@@ -313,3 +313,20 @@ def test_measures_beyond_all_trec_print_as_trec_eval_10(tmp_path, flags):
     want = subprocess.run([TREC_EVAL, "-q", *specs, *flags, str(q), str(r)], capture_output=True, text=True,
                           check=True).stdout
     assert run_cli("score", "-q", *specs, *flags, q, r, check=0).stdout == want
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_relstring_of_a_topic_the_run_does_not_answer(tmp_path, monkeypatch, fast):
+    """With -c trec_eval ranks a made-up document (not in the qrels) for a topic the run does
+    not answer and clears the string only for the measure named relstring: relstring.N shows
+    '-' there, relstring '', and with -J (the made-up document unjudged, dropped) ''."""
+    from inexflow.front import documents
+
+    if not fast:
+        monkeypatch.setattr(documents, "handles", lambda args: False)
+    q = write(tmp_path / "q.trec", "1 0 a 1\n2 0 b 1\n")
+    r = write(tmp_path / "r.run", "1 Q0 a 1 1 r\n")
+    for specs, want in ((["-m", "relstring.5"], "'-'"), (["-m", "relstring"], "''"),
+                        (["-J", "-m", "relstring.5"], "''")):
+        out = run_cli("score", "--format", "trec_eval", "-q", "-c", *specs, q, r, check=0).stdout
+        assert [line.split("\t")[2] for line in out.splitlines()] == ["'1'", want], specs

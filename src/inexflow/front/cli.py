@@ -23,7 +23,6 @@ from inexflow.measures.registry import (
     FAMILIES,
     OFFICIAL,
     printed_measures,
-    relstring_length,
     score_quants,
     scoring_task,
     select_measures,
@@ -606,7 +605,7 @@ def _score_one(path) -> tuple[str, list, InputError | None, str | None]:
                 rows = rows_of(scores)
                 if fam == "trec" and args.per_topic and (rs := trec_relstring(args.measures)):
                     from inexflow.measures.trec import relstrings
-                    rows += [(t, "-", rs, s) for t, s in relstrings(run, session.context, relstring_length(rs))]
+                    rows += [(t, "-", rs, s) for t, s in relstrings(run, session.context, rs)]
                 out.append(trec_eval_lines(rows, args.per_topic, run.run_id if trec_runid(args.measures) else None))
             else:
                 text = format_scores(scores, args.per_topic, align=args.format == "inex")

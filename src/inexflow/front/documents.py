@@ -33,6 +33,7 @@ from inexflow.measures.registry import (
     trec_parameters,
     trec_relstring,
     trec_runid,
+    unanswered_relstring,
 )
 from inexflow.measures.topicset import topics_to_score
 from inexflow.measures.trec_arrays import (
@@ -132,7 +133,9 @@ def score_rows(path, topic, doc, run_topics: list[str], judged: Judged, args) ->
     rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None,
                          per_topic=args.per_topic)
     if args.per_topic and args.format == "trec_eval" and (rs := trec_relstring(args.measures)):
-        rows += [(t, "-", rs, s) for t, s in zip(topics, ranking.relstring(relstring_length(rs)))]
+        answered, none = set(run_topics), unanswered_relstring(rs, args.judged_only)
+        rows += [(t, "-", rs, s if t in answered else none)
+                 for t, s in zip(topics, ranking.relstring(relstring_length(rs)))]
     return rows
 
 

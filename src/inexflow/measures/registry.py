@@ -380,6 +380,14 @@ def trec_relstring(specs) -> str | None:
     return None
 
 
+def unanswered_relstring(name: str, judged_only: bool) -> str:
+    """The relstring trec_eval prints with -c for a topic the run does not answer: it ranks a
+    made-up document there (not in the qrels: ``-``) and clears the string afterwards only for
+    the measure named ``relstring``, so ``relstring_N`` shows ``-``; -J drops the made-up
+    document (unjudged) first."""
+    return "-" if name != RELSTRING and not judged_only else ""
+
+
 def relstring_length(name: str) -> int:
     """The documents a relstring name covers: 10, or N of ``relstring_N``."""
     return int(name.rpartition("_")[2]) if name != RELSTRING else 10

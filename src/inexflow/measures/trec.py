@@ -30,7 +30,7 @@ import pandas as pd
 
 from inexflow.io.topic_order import trec_topic_order
 from inexflow.measures.context import ScoringContext, tidy
-from inexflow.measures.registry import trec_measure_names
+from inexflow.measures.registry import relstring_length, trec_measure_names, unanswered_relstring
 from inexflow.measures.topicset import scored_topics
 from inexflow.measures.trec_arrays import (
     Judged,
@@ -63,15 +63,18 @@ def document_grades(a) -> Judged:
     return Judged.of(d["topic"].to_numpy(object), d["doc"].to_numpy(object), grade.to_numpy(np.float64))
 
 
-def relstrings(run, ctx: ScoringContext, n: int) -> list[tuple[str, str]]:
+def relstrings(run, ctx: ScoringContext, name: str) -> list[tuple[str, str]]:
     """(topic, relstring) of ``run`` on each topic it is scored on: trec_eval's judgements of
-    the first ``n`` documents (:meth:`~inexflow.measures.trec_arrays.Ranking.relstring`)."""
+    the first documents the relstring measure ``name`` covers
+    (:meth:`~inexflow.measures.trec_arrays.Ranking.relstring`; a topic the run does not answer,
+    scored with -c: :func:`~inexflow.measures.registry.unanswered_relstring`)."""
     judged = ctx.memo("document_grades", lambda: document_grades(ctx.assessments))
     topics = _topics(run, judged, ctx, warn=False)  # (scoring the run has warned)
     res = trec_eval_order(run).results
     ranking = rank_documents(res["topic"].to_numpy(object), res["doc"].to_numpy(object), topics, judged,
                              ctx.opt("relevance_level"), ctx.opt("judged_only"))
-    return list(zip(topics, ranking.relstring(n)))
+    answered, none = set(res["topic"]), unanswered_relstring(name, bool(ctx.opt("judged_only")))
+    return [(t, s if t in answered else none) for t, s in zip(topics, ranking.relstring(relstring_length(name)))]
 
 
 def _topics(run, judged: Judged, ctx: ScoringContext, warn: bool = True) -> list[str]:
