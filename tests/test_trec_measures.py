@@ -330,3 +330,15 @@ def test_relstring_of_a_topic_the_run_does_not_answer(tmp_path, monkeypatch, fas
                         (["-J", "-m", "relstring.5"], "''")):
         out = run_cli("score", "--format", "trec_eval", "-q", "-c", *specs, q, r, check=0).stdout
         assert [line.split("\t")[2] for line in out.splitlines()] == ["'1'", want], specs
+
+
+def test_parameters_with_more_than_two_decimals_are_refused_in_one_line(tmp_path):
+    """trec_eval computes iprec_at_recall.0.125 at 0.125 but prints it as iprec_at_recall_0.12,
+    the name of another level: refused, saying so (it said the level was missing and listed it)."""
+    q = write(tmp_path / "q.trec", "1 0 a 1\n")
+    r = write(tmp_path / "r.run", "1 Q0 a 1 1 r\n")
+    got = run_cli("score", "-m", "iprec_at_recall.0.125", q, r, check=2)
+    assert got.stderr.strip() == ("inexflow: error: -m iprec_at_recall.0.125: iprec_at_recall takes at most two "
+                                  "decimals here, not '0.125' (trec_eval computes at 0.125 and prints it as "
+                                  "iprec_at_recall_0.12, which names another level)")
+    assert run_cli("score", "-m", "iprec_at_recall.0.25", "-m", "Rprec_mult.1.5", q, r, check=0).stdout

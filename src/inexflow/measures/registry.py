@@ -420,6 +420,10 @@ def trec_parameters(specs) -> list[str]:
                 stem = None
                 continue
             value = TREC_PARAMETERS[stem].value(f"-m {spec}", stem, param)
+            if isinstance(value, float) and stem != "set_F" and round(value, 2) != value:
+                raise UsageError(f"-m {spec}: {stem} takes at most two decimals here, not {param!r} (trec_eval "
+                                 f"computes at {param} and prints it as {_cut(stem, [value])[0]}, which names another "
+                                 "level)")
             # trec_eval prints set_F's parameter as given, the others' with two decimals
             out[f"{stem}_{param}" if stem == "set_F" else _cut(stem, [value])[0]] = None
     return [n for n in out if n not in TREC_ALL]
