@@ -235,3 +235,29 @@ def test_gp_measures_of_many_topics_at_once_equal_a_plain_loop_per_topic(short_l
         assert {m: float(v[t]) for m, v in vals.items()} == pytest.approx(ev, rel=0, abs=0, nan_ok=True)
         assert (math.isnan(eagp) and math.isnan(agp[t])) or agp[t] == eagp
         assert ip[t].tolist() == eip
+
+
+@pytest.mark.parametrize("task", ["relevant-in-context", "best-in-context"])
+@pytest.mark.parametrize("passage", ["0 10", "0 0"])  # the fast path; a 0-length passage goes the general way
+def test_assessments_without_any_relevant_article(tmp_path, task, passage):
+    """Qrels whose only topic has no relevant article (per-topic qrels of a topic judged all
+    non-relevant): the official tool prints the topic (num_rel 0, gP 0.0, gR and AgP NaN);
+    inexflow crashed on the empty table of relevant articles."""
+    q = write(tmp_path / "q.fol", "1 Q0 100 0 1000\n")
+    r = write(tmp_path / "r.run", f"1 Q0 100 1 1 r {passage}\n")
+    v = parse_out(run_cli("score", "--task", task, "--assessments", q, "-q", r, check=0).stdout)
+    assert (v[("num_ret", "1")], v[("num_rel", "1")], v[("num_rel_ret", "1")], v[("gP[1]", "1")]) == (1, 0, 0, 0.0)
+    assert math.isnan(v[("AgP", "1")]) and math.isnan(v[("gR[1]", "1")]) and math.isnan(v[("MAgP", "all")])
+
+
+def test_best_in_context_checks_articles_of_assessed_topics_only(tmp_path):
+    """Two results for one article in a topic the qrels lack: the official tool reads none of
+    the topic's lines, so the run is scored (with the warning that the topic is ignored); in an
+    assessed topic it stays an error."""
+    q = write(tmp_path / "q.fol", QRELS)
+    r = write(tmp_path / "r.run", "1 Q0 A 1 0.9 r 90 40\n7 Q0 C 1 0.9 r 90 40\n7 Q0 C 2 0.8 r 100 40\n")
+    got = run_cli("score", "--task", "best-in-context", "--assessments", q, "-q", r, check=0)
+    assert parse_out(got.stdout)[("num_ret", "1")] == 1 and "topic not in the assessments is ignored: 7" in got.stderr
+    r2 = write(tmp_path / "r2.run", "1 Q0 A 1 0.9 r 90 40\n1 Q0 A 2 0.8 r 100 40\n")
+    assert "has more than one result" in run_cli("score", "--task", "best-in-context", "--assessments", q, r2,
+                                                  check=2).stderr

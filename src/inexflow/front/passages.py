@@ -44,6 +44,7 @@ from inexflow.measures.passage_arrays import (
     overlap_sweep,
     passage_columns,
     ric_scores,
+    taken,
     topic_slots,
     warn_no_relevant,
     warn_past_end,
@@ -268,10 +269,10 @@ class Scorer:
         if self.family == "ric":
             self.warn_past_end(source, run, dcode, qd_of, ids)
             rsize = q.spans.overlap_of_keys(pair, pair >= 0, start, end, sort)
-            rc = np.where(is_rel, q.rel_chars[rel_pair], 0.0)
+            rc = taken(q.rel_chars, rel_pair, 0.0)
             score, ret, rel = ric_scores(length, rsize, first, rc, self.beta)
         else:
-            bep = np.where(is_rel, q.bep[rel_pair], -1)
+            bep = taken(q.bep, rel_pair, -1)
             score = bic_scores(start[first], bep, is_rel, self.bep_distance)
             ret = rel = np.zeros(len(first))
         columns, means = in_context_columns(self.family, topics, topic_slots(run_topics, topics)[1], at, score,

@@ -43,6 +43,7 @@ from inexflow.measures.passage_arrays import (
     bic_scores,
     in_context_columns,
     ric_scores,
+    taken,
     topic_slots,
     warn_no_relevant,
 )
@@ -127,11 +128,11 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
         check_no_overlap(run, view)
         rsize = passage_index(ctx).overlap([view.topics, view.docs], [view.tcode, view.dcode],
                                            res["start"].to_numpy(np.int64), res["end"].to_numpy(np.int64))
-        rc = np.where(is_rel, relevant.frame["rel_chars"].to_numpy(np.float64)[row], 0.0)
+        rc = taken(relevant.frame["rel_chars"].to_numpy(np.float64), row, 0.0)
         score, ret, rel = ric_scores(res["length"].to_numpy(np.int64), rsize, first, rc, float(ctx.opt("beta")))
     else:
-        bep = np.nan_to_num(relevant.frame["bep_offset"].to_numpy(np.float64), nan=-1)[row].astype(np.int64)
-        score = bic_scores(res["offset"].to_numpy(np.int64)[first], np.where(is_rel, bep, -1), is_rel,
+        bep = taken(np.nan_to_num(relevant.frame["bep_offset"].to_numpy(np.float64), nan=-1), row, -1).astype(np.int64)
+        score = bic_scores(res["offset"].to_numpy(np.int64)[first], bep, is_rel,
                            float(ctx.opt("bep_distance")))
         ret = rel = np.zeros(len(first))
     # the scored topics' articles, topic by topic (each topic's lines are together)
@@ -145,10 +146,12 @@ def score_relevant_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
 
 
 def score_best_in_context(run, ctx: ScoringContext) -> pd.DataFrame:
-    """Best in Context: one result per article; a second result for an article is an error."""
+    """Best in Context: one result per article; a second result for an article of an assessed
+    topic is an error (the official tool reads no line of a topic its qrels lack)."""
     res = run.results
-    (tcode, _), (dcode, docs) = (run.codes(c) or pd.factorize(res[c]) for c in ("topic", "doc"))
+    (tcode, topic_names), (dcode, docs) = (run.codes(c) or pd.factorize(res[c]) for c in ("topic", "doc"))
     dup = pd.Series(tcode.astype(np.int64) * max(len(docs), 1) + dcode).duplicated().to_numpy()  # per (topic, doc)
+    dup = dup & np.isin(np.asarray(topic_names, dtype=object), list(ctx.assessed_topics()))[tcode]
     if dup.any():
         r = res.iloc[int(np.flatnonzero(dup)[0])]
         raise InputError(run.source, place(run.source, r.line), f"run {run.run_id}, topic {r.topic}: article {r.doc} has "

@@ -239,6 +239,14 @@ def _running_count(group: np.ndarray, starts: np.ndarray, flags: np.ndarray) -> 
 IN_CONTEXT_MEANS = [m for m in incontext_measure_names({}) if m != "AgP"]
 
 
+def taken(values: np.ndarray, row: np.ndarray, fill) -> np.ndarray:
+    """``values[row]`` where ``row`` >= 0 (a relevant article's row), ``fill`` elsewhere;
+    ``values`` may be empty (assessments without any relevant article: every row is -1)."""
+    if not len(values):
+        return np.full(len(row), fill, dtype=np.result_type(values.dtype, np.asarray(fill).dtype))
+    return np.where(row >= 0, values[np.maximum(row, 0)], fill)
+
+
 def ric_scores(length: np.ndarray, rsize: np.ndarray, first: np.ndarray, rel_chars: np.ndarray,
                beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Relevant in Context: each article's score F-beta, characters retrieved and highlighted
