@@ -248,3 +248,18 @@ def test_reader_codes_equal_factorising_and_give_the_same_scores(shared_data, tm
     pd.testing.assert_frame_equal(run.results, before)  # scoring shares the run's columns, never changes them
     # a file out of evaluation order (the real run) keeps none
     assert read_run(shared_data / "runs" / "bert-focused.run", task="focused").codes("topic") is None
+
+
+@pytest.mark.parametrize("task", ["focused", "thorough", "relevant-in-context", "best-in-context"])
+def test_topics_in_the_official_tools_string_order(tmp_path, task):
+    """The official tool sorts topics as Java strings (10, 100, 9) and sums its means in that
+    order: char_rec 30/50, 30/50, 10/70 for topics 9, 10, 100 sums to 0.44761904761904764 so and
+    to 0.4476190476190476 in numeric order."""
+    q = write(tmp_path / "q.fol", "9 Q0 100 50 1000 120 100:50\n10 Q0 100 50 1000 120 100:50\n"
+                                  "100 Q0 100 70 1000 120 100:70\n")
+    r = write(tmp_path / "r.run", "9 Q0 100 1 1 r 90 40\n10 Q0 100 1 1 r 100 30\n100 Q0 100 1 1 r 120 10\n")
+    out = run_cli("score", "--task", task, "--assessments", q, "-q", r, check=0).stdout
+    topics = [line.split("\t")[-2] for line in out.splitlines() if "\t" in line]
+    assert list(dict.fromkeys(topics)) == ["10", "100", "9", "all"]
+    if task in ("focused", "thorough"):
+        assert parse_out(out)[("char_rec", "all")] == ((0.6 + 10 / 70) + 0.6) / 3 != ((0.6 + 0.6) + 10 / 70) / 3

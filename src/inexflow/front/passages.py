@@ -34,6 +34,7 @@ from inexflow.io.detect import BOM, detect_assessment_format
 from inexflow.io.qrels_fol import read_fol_rows
 from inexflow.io.run_arrow import PlainRun, canonical_numbers, read_quiet_run
 from inexflow.io.task_labels import SCORING_TYPES, normalise_task
+from inexflow.io.topic_order import inex_eval_topic_order
 from inexflow.measures.output import format_rows, selected_rows, trec_eval_lines
 from inexflow.measures.passage_arrays import (
     QUANT,
@@ -245,7 +246,7 @@ class Scorer:
         pair = q.pairs(qt_of, qd_of, tcode, dcode)
         if self.family == "passage":  # (Relevant in Context warns of them after the topics, as the general path)
             self.warn_past_end(source, run, dcode, qd_of, ids)
-        topics = topics_to_score(run_topics, source, list(q.trel), empty_zero=self.all_qrels_topics)
+        topics = inex_eval_topic_order(topics_to_score(run_topics, source, list(q.trel), empty_zero=self.all_qrels_topics))
         warn_no_relevant(source, topics, q.nrel)
         if self.family == "passage":
             # the articles of assessed topics, retrieved and relevant, per run topic

@@ -17,3 +17,10 @@ def trec_topic_order(topics) -> list[str]:
     the run (``1``, ``10``, ``2``); the document family scores, sums and prints topics in it,
     so that its means are trec_eval's to the last bit."""
     return sorted(topics, key=lambda t: t.encode("utf-8", "surrogateescape"))
+
+
+def inex_eval_topic_order(topics) -> list[str]:
+    """``topics`` in the official INEX 2007-2010 tool's order: Java's ``String.compareTo``, by
+    UTF-16 code units (``10``, ``100``, ``9``); the passage and in-context families score, sum
+    and print topics in it, so that their means are the tool's to the last bit."""
+    return sorted(topics, key=lambda t: t.encode("utf-16-be", "surrogatepass"))

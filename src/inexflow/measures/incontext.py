@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError, counted, place
+from inexflow.io.topic_order import inex_eval_topic_order
 from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.passage import check_no_overlap, document_lengths, passage_index, passage_results
 from inexflow.measures.passage_arrays import (
@@ -113,7 +114,7 @@ def _score_in_context(run, ctx: ScoringContext, kind: str) -> pd.DataFrame:
     docs = a.documents
     trel, nrel = ctx.memo("qrels_totals", lambda: qrels_totals(docs))
     run, view = grouped_view(run, bool(ctx.opt("regroup")), list(trel))
-    topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics")))
+    topics = inex_eval_topic_order(scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics"))))
     warn_no_relevant(run.source, topics, nrel)
     res = passage_results(run) if kind == "ric" else run.results
     # the grouping check's view of the same lines, with the columns of ``res``

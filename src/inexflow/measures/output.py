@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from inexflow.io.topic_order import topic_sort_key, trec_topic_order
+from inexflow.io.topic_order import trec_topic_order
 from inexflow.measures.catalogue import NO_QUANT, is_count
 from inexflow.measures.registry import MEANS, trec_sorted
 
@@ -72,9 +72,14 @@ def rows_of(df) -> list[tuple]:
 
 
 def _in_output_order(rows: list[tuple], per_topic: bool) -> list[tuple]:
-    """The rows printed: per-topic ones (if ``per_topic``) in topic order, then the means."""
-    rows = rows if per_topic else [r for r in rows if r[0] == "all"]
-    return sorted(rows, key=lambda r: (1, 0, "") if r[0] == "all" else (0,) + topic_sort_key(r[0])[1:])
+    """The rows printed: per-topic ones (if ``per_topic``) topic by topic, in the order the
+    rows give the topics (each family's: the official tool's string order for the passage and
+    in-context families, trec_eval's for trec, :func:`~inexflow.io.topic_order.topic_sort_key`
+    for the others), each topic's rows in their order; then the means."""
+    if not per_topic:
+        return [r for r in rows if r[0] == "all"]
+    seen = {t: i for i, t in enumerate(dict.fromkeys(r[0] for r in rows if r[0] != "all"))}
+    return sorted(rows, key=lambda r: seen.get(r[0], len(seen)))
 
 
 def json_lines(df, per_topic: bool, run: str) -> str:

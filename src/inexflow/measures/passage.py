@@ -46,6 +46,7 @@ import pandas as pd
 
 from inexflow.errors import InputError, counted, warn_input
 from inexflow.io.canonical import unresolved
+from inexflow.io.topic_order import inex_eval_topic_order
 from inexflow.measures.context import ScoringContext, tidy_columns
 from inexflow.measures.passage_arrays import (
     QUANT,
@@ -225,7 +226,7 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
                    "list in file order, articles of a returning block counted again")
     relevant = ctx.memo("relevant_pairs", lambda: PairSet(relevant_documents(ctx.assessments.documents)))
     counts = view.article_counts(relevant)
-    topics = scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics")))
+    topics = inex_eval_topic_order(scored_topics(run, list(trel), ctx, empty_zero=bool(ctx.opt("all_qrels_topics"))))
     warn_no_relevant(run.source, topics, nrel)
     tcode, run_topics = view.tcode, view.topics
     index = passage_index(ctx)
