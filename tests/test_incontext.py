@@ -261,3 +261,14 @@ def test_best_in_context_checks_articles_of_assessed_topics_only(tmp_path):
     r2 = write(tmp_path / "r2.run", "1 Q0 A 1 0.9 r 90 40\n1 Q0 A 2 0.8 r 100 40\n")
     assert "has more than one result" in run_cli("score", "--task", "best-in-context", "--assessments", q, r2,
                                                   check=2).stderr
+
+
+def test_a_beta_whose_square_overflows_is_refused(tmp_path):
+    """F-beta weighs with beta squared: beyond 1e150 it is infinite and every score NaN (numpy's
+    RuntimeWarnings showed); refused in one line, as the schema refuses it in a config."""
+    q = write(tmp_path / "q.fol", QRELS)
+    r = write(tmp_path / "r.run", "1 Q0 A 1 3 x 0 50\n")
+    got = run_cli("score", "--task", "relevant-in-context", "--beta", "1e200", "--assessments", q, r, check=2)
+    assert got.stderr.strip() == ("inexflow: error: option beta: 1e+200 is not allowed (expected a finite number "
+                                  "above 0 and at most 1e+150)")
+    assert run_cli("score", "--task", "relevant-in-context", "--beta", "1e150", "--assessments", q, r, check=0).stdout

@@ -82,6 +82,10 @@ class Options:
 INT_LIMIT = 2**31 - 1  # the official tools' Java int
 
 
+# F-beta weighs with beta squared, which must stay a finite double
+BETA_MAX = 1e150
+
+
 def _bad(name, value, expected):
     raise UsageError(f"option {name}: {value!r} is not allowed (expected {expected})")
 
@@ -145,6 +149,6 @@ _CHECKS = {"quantisations": _each(_text), "ideal_tie": _one_of("ancestor", "desc
            "cutoffs": _each(_whole(1)), "max_list_length": _whole(1), "per_topic_curves": _flag, "qr_printed": _flag,
            "overlap": _one_of(None, "on", "off"), "alpha": _number(0, 1, low_open=False),
            "empty_topics_zero": _flag, "all_qrels_topics": _flag, "topic_subset": _topics,
-           "beta": _number(0), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0)),
+           "beta": _number(0, BETA_MAX), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0)),
            "mean_doc_length": _optional(_number(0)), "cutoff_ks": _each(_whole(1)), "relevance_level": _whole(0),
            "judged_only": _flag, "trec_measures": _each(_text, empty_ok=True)}
