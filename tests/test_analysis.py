@@ -912,3 +912,16 @@ def test_tau_curves_draw_tau_and_tau_ap_in_their_own_panels(monkeypatch, tmp_pat
     a, b = figures[0].axes
     assert "(a) Kendall tau" in a.get_title() and "(b) tau_AP" in b.get_title()
     assert list(a.get_lines()[0].get_ydata()) == [0.5, 0.8, 1.0] and list(b.get_lines()[0].get_ydata()) == [0.4, 0.7, 1.0]
+
+
+def test_table_3_cell_with_an_undefined_tau_below():
+    """A level whose tau is undefined (NaN: every run scored alike) fails; the crossing above it
+    has no estimate, printed as such (the workflow's pool_sampling stopped on it)."""
+    import pandas as pd
+
+    from inexflow.analysis.stability import smallest_stable
+
+    rows = [("m", f, t, c) for f, t, c in zip([0.2, 0.4, 1.0], [float("nan"), 0.95, 1.0], [20, 40, 100])]
+    out = smallest_stable(pd.DataFrame(rows, columns=["measure", "fraction", "tau", "reldocs"]), "fraction",
+                          count="reldocs").set_index("measure")
+    assert out.loc["m", "paper"] == ">20, <40 (~nan%)"

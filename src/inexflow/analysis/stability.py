@@ -86,8 +86,9 @@ def _paper_cell(g: pd.DataFrame, level: str, threshold: float, count: str) -> di
     elif n_pass <= 1:
         out["paper"] = f">{int(cnt[n_pass]):,} (>{lv[n_pass] * scale:g}%)"
     else:  # the estimate to the nearest 5%, as Table 3 prints 77% ("~75%") and 65.9% ("~65%")
+        x = out["estimate_percent"]
         out["paper"] = (f">{out[f'{count}_failing']:,}, <{out[f'{count}_passing']:,} "
-                        f"(~{5 * math.floor(out['estimate_percent'] / 5 + 0.5)}%)")
+                        f"(~{5 * math.floor(x / 5 + 0.5) if math.isfinite(x) else x}%)")
     return out
 
 

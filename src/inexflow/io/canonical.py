@@ -222,4 +222,5 @@ def check_duplicates(df: pd.DataFrame, path, codes: dict | None = None):
         what = second.xpath or f"{second.offset}:{second.length}"
         warn_input(path, f"line {second.line}", f"duplicate result: topic {second.topic} doc {second.doc} "
                    f"{what} already on line {same.line} ({counted(int(dup.sum()), 'repeated result')} in the run; "
-                   "each line is read, as the official tools do, where the task allows overlap)")
+                   "the INEX families read each line, as the official tools do, where the task allows overlap; "
+                   "document measures count a document once, at its highest-scoring line, where trec_eval stops)")
