@@ -462,3 +462,13 @@ def test_counts_are_said_in_the_singular_for_one():
     assert [counted(n, "file") for n in (0, 1, 2)] == ["0 files", "1 file", "2 files"]
     assert counted(1, "such result") == "1 such result" and counted(3, "such result") == "3 such results"
     assert counted(2, "entry", "entries") == "2 entries" and counted(1, "entry", "entries") == "1 entry"
+
+
+def test_a_run_given_for_the_fol_qrels_is_named_as_a_likely_cause(tmp_path):
+    """A FOL run passed as the qrels: its rank and score stand in rel_chars and doc_chars; the
+    one line says which columns FOL qrels have and asks whether a run was given."""
+    r = write(tmp_path / "r.run", "1 Q0 A 1 0.75 r 0 10\n")
+    got = run_cli("score", "--task", "focused", "--assessments", r, r, check=2)
+    assert got.stderr.strip() == (f"inexflow: error: {r}:line 1: doc_chars '0.75' is not an integer (expected an "
+                                  "integer: FOL qrels are topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]; "
+                                  "a run file given for the qrels?)")

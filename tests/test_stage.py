@@ -21,7 +21,7 @@ def test_a_stages_error_is_said_once_on_stderr_and_kept_in_its_log(tmp_path, cap
         run_stage(bad_input, job(tmp_path))
     err = capsys.readouterr().err.splitlines()
     message = "rule r failed: runs/a.run:line 7: 7 columns (expected 8 as on the first line)"
-    assert e.value.code == 1 and err == ["WARNING an odd but legal input", f"inexflow: error: {message}"]
+    assert e.value.code == 1 and err == ["inexflow: warning: rule r: an odd but legal input", f"inexflow: error: {message}"]
     logged = (tmp_path / "r.log").read_text()
     assert f"ERROR {message}" in logged and "WARNING an odd but legal input" in logged
 

@@ -124,16 +124,19 @@ class Problems:
     """The config's errors, collected so that all are reported at once: each check runs in
     ``with problems.check():``, which records its error and goes on."""
 
-    def __init__(self, lines=()):
+    def __init__(self, lines=(), locate=None):
         self.lines: list[str] = list(lines)
+        self.locate = locate  # message -> "FILE:line N" of the config key it names, or None
 
     @contextlib.contextmanager
     def check(self):
         try:
             yield
         except (UsageError, InputError) as e:
-            if str(e) not in self.lines:  # one mistake met once per run file is said once
-                self.lines.append(str(e))
+            where = self.locate(str(e)) if self.locate else None
+            line = f"{where}: {e}" if where else str(e)
+            if line not in self.lines:  # one mistake met once per run file is said once
+                self.lines.append(line)
 
     def raise_any(self):
         """One :class:`ConfigError` holding every error found so far, if any."""

@@ -288,13 +288,52 @@ def key_lines(configfiles):
             else:
                 if line is None:
                     continue
-                if value is not where_any and isinstance(node, yaml.ScalarNode) \
-                        and not isinstance(value, (dict, list)) and node.value != str(value):
+                if value is not where_any and not _same(node, value):
                     return None  # the value was given elsewhere (--config), over this file's
                 return f"{f}:line {line + 1}"
         return None
 
     return where
+
+
+def _same(node, value) -> bool:
+    """Whether the YAML ``node`` writes ``value`` (scalars compared as text, lists and mappings
+    item by item)."""
+    if isinstance(node, yaml.ScalarNode):
+        return not isinstance(value, (dict, list)) and node.value == str(value)
+    if isinstance(node, yaml.SequenceNode):
+        return isinstance(value, list) and len(node.value) == len(value) \
+            and all(_same(n, v) for n, v in zip(node.value, value))
+    if isinstance(node, yaml.MappingNode):
+        return isinstance(value, dict) and len(node.value) == len(value) \
+            and all(k.value in value and _same(n, value[k.value]) for k, n in node.value)
+    return False
+
+
+def _key_in_message(where, config: dict):
+    """``FILE:line N`` of the config key a check's message starts with (``config
+    runs[0].task: ...``, ``config assessments.path '...': ...``), by :func:`key_lines`' ``where``
+    with the value ``config`` holds there (a value given by ``--config`` over a file's is not
+    the file's); None where the message names no key a file gives (a key with a dot, as a task
+    named ``CO.Focussed``, is looked up as dotted parts and so not found)."""
+    def locate(message: str) -> str | None:
+        m = re.match(r"config ([A-Za-z_][^\s:'(]*)", message)
+        if m is None:
+            return None
+        path: list = []
+        for part in m.group(1).split("."):
+            name = re.fullmatch(r"([^\[\]]+)((?:\[\d+\])*)", part)
+            if name is None:
+                return None
+            path += [name.group(1), *map(int, re.findall(r"\[(\d+)\]", name.group(2)))]
+        value = config
+        for k in path:
+            try:
+                value = value[k]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return where(tuple(path), value)
+    return locate
 
 
 def schema_errors(config: dict, schema: dict, where=None) -> list[str]:
@@ -609,7 +648,7 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
         for k in path[:-1]:
             parent = parent[k]
         del parent[path[-1]]
-    problems = Problems(errors)
+    problems = Problems(errors, locate=_key_in_message(key_lines(located), config))
     fill_defaults(config, schema_doc)
     if not config.get("tasks") and not config.get("evaluation_tasks") and not demo_plan(config):
         config["tasks"] = default_tasks(config)  # the defaults, as the schema's are filled in

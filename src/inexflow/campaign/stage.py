@@ -19,9 +19,9 @@ from pathlib import Path
 from inexflow.errors import InputError, UsageError, counted
 
 
-def setup_logging(logfile: str | None):
+def setup_logging(logfile: str | None, rule: str = "stage"):
     """The library's logger for one stage: everything to the job's log file (when the rule has
-    one), warnings to stderr too."""
+    one), warnings to stderr too, as the CLI says them (``inexflow: warning: rule RULE: ...``)."""
     root = logging.getLogger("inexflow")
     root.setLevel(logging.INFO)
     root.handlers.clear()
@@ -34,7 +34,7 @@ def setup_logging(logfile: str | None):
     err = logging.StreamHandler(sys.stderr)
     err.setLevel(logging.WARNING)
     err.addFilter(lambda record: record.levelno < logging.ERROR)
-    err.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    err.setFormatter(logging.Formatter(f"inexflow: warning: rule {rule}: " + "%(message)s"))  # (a rule name has no %)
     root.addHandler(err)
     return root
 
@@ -213,8 +213,8 @@ def check_table_runs(smk) -> None:
 def run_stage(fn, smk):
     """Run ``fn(smk, log)`` for the Snakemake object ``smk`` with logging and clean errors."""
     logfile = smk.log[0] if len(smk.log) else None
-    log = setup_logging(logfile)
     rule = getattr(smk, "rule", "stage")
+    log = setup_logging(logfile, rule)
     t0 = time.perf_counter()
     log.info("rule %s: inputs %s", rule, ", ".join(map(str, smk.input)) or "-")
     try:

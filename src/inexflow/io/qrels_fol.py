@@ -35,7 +35,12 @@ if TYPE_CHECKING:
 INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int
 
 
-def _int(path, lineno, text, what, negative_ok=False):
+# what rel_chars and doc_chars that are not integers say: a run's rank and score stand there
+_FOL_COLUMNS = ("an integer: FOL qrels are topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]; "
+                "a run file given for the qrels?")
+
+
+def _int(path, lineno, text, what, negative_ok=False, expected=None):
     try:
         v = int(text)
     except ValueError:
@@ -47,7 +52,7 @@ def _int(path, lineno, text, what, negative_ok=False):
         except (ValueError, OverflowError):
             pass
         if v is None:
-            raise InputError(path, f"line {lineno}", f"{what} {text!r} is not an integer") from None
+            raise InputError(path, f"line {lineno}", f"{what} {text!r} is not an integer", expected) from None
     if v < 0 and not negative_ok:
         raise InputError(path, f"line {lineno}", f"negative {what} {v}", "a non-negative integer")
     if abs(v) > INT_MAX:
@@ -104,8 +109,8 @@ def read_fol_rows(path) -> tuple[list[tuple], list[tuple]]:
             raise InputError(path, f"line {lineno}", f"{len(cols)} columns",
                              "at least 5: topic Q0 doc rel_chars doc_chars [bep [offset:length ...]]" + trec)
         topic, _q0, doc = cols[0], cols[1], cols[2]
-        rel = _int(path, lineno, cols[3], "rel_chars")
-        dlen = _int(path, lineno, cols[4], "doc_chars")
+        rel = _int(path, lineno, cols[3], "rel_chars", expected=_FOL_COLUMNS)
+        dlen = _int(path, lineno, cols[4], "doc_chars", expected=_FOL_COLUMNS)
         bep = -1
         if len(cols) >= 6:
             given = _int(path, lineno, cols[5], "best entry point", negative_ok=True)
