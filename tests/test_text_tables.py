@@ -92,3 +92,15 @@ def test_summary_as_pandas_computes_it(tmp_path):
     for m, g in df.groupby("measure", sort=False):
         g = g.sort_values("fraction")
         assert f"  {m}: " + ", ".join(f"{lv:g}: {t:.3f}" for lv, t in zip(g["fraction"], g["tau"])) in text
+
+
+def test_summary_says_what_leave_one_group_out_found(tmp_path):
+    """The runs whose mean changes significantly when their group leaves the pool, per measure,
+    as logo_significance.tsv counts them."""
+    from inexflow.analysis.summary import summarise
+
+    path = tmp_path / "logo_significance.tsv"
+    path.write_text("measure\tsignificant\truns\nMAiP\t0\t8\niP[0.01]\t3\t8\n")
+    text = summarise({"logo": str(path)})
+    assert "leave one group out (runs whose mean changes significantly" in text
+    assert "  MAiP: 0 of 8 runs\n  iP[0.01]: 3 of 8 runs\n" in text

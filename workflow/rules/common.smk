@@ -687,6 +687,7 @@ SUMMARY_INPUTS = {
         "sampling": ("pool_sampling", "pool_sampling"),
         "depth": ("pool_depth", "pool_depth"),
         "significance": ("significance", "significance"),
+        "logo": ("leave_one_group_out", "logo_significance"),
     }.items()
     if rule in ANALYSES
 }

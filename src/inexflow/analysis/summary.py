@@ -73,7 +73,7 @@ def trend(values, shrinking: str) -> str:
 
 def summarise(inp) -> str:
     """The summary of the analysis tables in ``inp`` (``topics``, ``swap``, ``sampling``,
-    ``depth`` and ``significance``, of the analyses that ran)."""
+    ``depth``, ``significance`` and ``logo``, of the analyses that ran)."""
     lines = ["inexflow analysis summary", ""]
     for name, key, level, noun in (("pool sampling", "sampling", "fraction", "judgements"),
                                    ("topic sampling", "topics", "fraction", "topic sets"),
@@ -102,6 +102,13 @@ def summarise(inp) -> str:
         for m, q, t, s, n in zip(*(sig[c].values for c in ("measure", "quant", "test", "significant_pairs",
                                                            "ordered_pairs"))):
             lines.append(f"  {m} [{q}] {t}: {s} of {n}")
+        lines.append("")
+    if inp.get("logo") is not None:
+        lg = _read(inp["logo"])
+        lines.append("leave one group out (runs whose mean changes significantly, paired t-test, when their group's "
+                     "documents leave the pool)")
+        for m, s, n in zip(*(lg[c].values for c in ("measure", "significant", "runs"))):
+            lines.append(f"  {m}: {s} of {n} runs")
         lines.append("")
     if inp.get("swap") is None:
         return "\n".join(lines) + "\n"
