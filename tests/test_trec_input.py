@@ -218,3 +218,16 @@ def test_qrels_grades_written_as_integral_decimals(tmp_path):
     got = run_cli("score", "-m", "map", bad, r, check=2)
     assert got.stderr.strip().splitlines()[-1] == (f"inexflow: error: {bad}:line 2: grade '2.7' is not an integer "
                                                    "(expected a whole number such as 0, 1 or 2, or 1.0 for 1)")
+
+
+def test_complete_scoring_of_a_run_answering_no_assessed_topic(tmp_path):
+    """With -c every qrels topic is scored, unanswered ones 0: a run answering none of them is
+    scored so (as trec_eval's -c scores it), with a warning naming the mismatch; without -c it
+    stays an error."""
+    q = write(tmp_path / "q.trec", "1 0 a 1\n2 0 b 1\n")
+    r = write(tmp_path / "r.run", "7 Q0 a 1 1 r\n")
+    got = run_cli("score", "--format", "trec_eval", "-c", "-m", "num_q", "-m", "map", q, r, check=0)
+    assert got.stdout.splitlines() == ["num_q                 \tall\t2", "map                   \tall\t0.0000"]
+    assert "the run's 1 topic is not in the assessments (run topics 7...; assessed 1, 2...): every assessed " \
+           "topic scores 0" in got.stderr
+    assert "the run's 1 topic is not in the assessments" in run_cli("score", "-m", "map", q, r, check=2).stderr

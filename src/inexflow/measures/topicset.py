@@ -42,9 +42,14 @@ def topics_to_score(run_topics: list[str], source, assessed: list[str], judged=N
         judged_set &= restrict
     unassessed = [t for t in run_topics if t not in judged_set and (not restrict or t in restrict)]
     if unassessed and len(unassessed) == len(run_topics):
-        raise InputError(source, None, f"{_none_of(len(run_topics), 'the run')} in the assessments "
-                         f"(run topics {', '.join(run_topics[:5])}...; assessed {', '.join(sorted(judged_set)[:5])}..."
-                         f"{_likely_cause(run_topics, judged_set)})", "a run for the assessed topics")
+        problem = (f"{_none_of(len(run_topics), 'the run')} in the assessments (run topics "
+                   f"{', '.join(run_topics[:5])}...; assessed {', '.join(sorted(judged_set)[:5])}..."
+                   f"{_likely_cause(run_topics, judged_set)})")
+        if not empty_zero:
+            raise InputError(source, None, problem, "a run for the assessed topics")
+        if warn:  # -c / -e: every assessed topic scores 0, as trec_eval's -c scores them
+            warn_input(source, None, problem + ": every assessed topic scores 0")
+        return sorted(assessed_set, key=topic_sort_key)
     if unassessed and warn:
         warn_input(source, None, f"{counted(len(unassessed), 'topic')} not in the assessments "
                    f"{'is' if len(unassessed) == 1 else 'are'} ignored: "
