@@ -129,6 +129,9 @@ def add_scoring_options(p: argparse.ArgumentParser, d: Options, measures_default
     p.add_argument("-J", dest="judged_only", action="store_true",
                    help="document measures (trec family): leave out the documents the qrels do not judge before "
                         "ranking, as trec_eval's -J")
+    p.add_argument("-M", dest="max_docs_per_topic", type=_positive, default=d.max_docs_per_topic, metavar="N",
+                   help="document measures (trec family): evaluate only each topic's first N documents, as "
+                        "trec_eval's -M (default: all)")
     p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                    help="the measures, chosen as trec_eval's -m chooses them: repeat for several; parameters after a dot, commas "
                         "between them (-m iP.0.01,0.05 -m MAiP; -m P.5,10 -m map on TREC qrels); a name as the "
@@ -341,6 +344,7 @@ def options_from_args(args):
                    topic_subset=args.topic_subset, beta=args.beta, bep_distance=args.bep_distance,
                    regroup=args.regroup, bepd_a=args.bepd_a, mean_doc_length=args.mean_doc_length,
                    cutoff_ks=args.cutoff_ks, relevance_level=args.relevance_level, judged_only=args.judged_only,
+                   max_docs_per_topic=args.max_docs_per_topic,
                    trec_measures=trec_parameters(args.measures))
 
 

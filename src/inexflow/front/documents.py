@@ -128,7 +128,7 @@ def score_rows(path, topic, doc, run_topics: list[str], judged: Judged, args) ->
                                               empty_zero=args.empty_topics_zero or args.all_qrels_topics))
     names = measure_names(args)
     ranking = rank_documents(topic, doc, topics, judged, level=args.relevance_level,
-                             judged_only=args.judged_only, distinct=True)
+                             judged_only=args.judged_only, distinct=True, max_docs=args.max_docs_per_topic)
     values = ranking.measures(per_topic_measures(names))
     rows = document_rows(topics, values, names, complete_num_rel(judged, topics) if args.all_qrels_topics else None,
                          per_topic=args.per_topic)

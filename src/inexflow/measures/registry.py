@@ -429,7 +429,8 @@ def trec_parameters(specs) -> list[str]:
     return [n for n in out if n not in TREC_ALL]
 
 
-register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names, ("relevance_level", "judged_only"),
+register(Family("trec", "inexflow.measures.trec:score_trec", trec_measure_names,
+                ("relevance_level", "judged_only", "max_docs_per_topic"),
                 means={"gm_map": "map", "gm_bpref": "bpref"}, order="trec_eval", aggregate="tool_mean",
                 aggregates={"gm_map": "geometric", "gm_bpref": "geometric"}, quantised=False,
                 fixed_quants=("-",), headline=lambda opts: ["map", "P_10", "Rprec", "ndcg"],

@@ -72,7 +72,7 @@ def relstrings(run, ctx: ScoringContext, name: str) -> list[tuple[str, str]]:
     topics = _topics(run, judged, ctx, warn=False)  # (scoring the run has warned)
     res = trec_eval_order(run).results
     ranking = rank_documents(res["topic"].to_numpy(object), res["doc"].to_numpy(object), topics, judged,
-                             ctx.opt("relevance_level"), ctx.opt("judged_only"))
+                             ctx.opt("relevance_level"), ctx.opt("judged_only"), max_docs=ctx.opt("max_docs_per_topic"))
     answered, none = set(res["topic"]), unanswered_relstring(name, bool(ctx.opt("judged_only")))
     return [(t, s if t in answered else none) for t, s in zip(topics, ranking.relstring(relstring_length(name)))]
 
@@ -90,6 +90,7 @@ def score_trec(run, ctx: ScoringContext) -> pd.DataFrame:
     res = run.results
     names = trec_measure_names({"trec_measures": ctx.opt("trec_measures")})
     values = score_documents(res["topic"].to_numpy(object), res["doc"].to_numpy(object), topics, judged, names,
-                             level=ctx.opt("relevance_level"), judged_only=ctx.opt("judged_only"))
+                             level=ctx.opt("relevance_level"), judged_only=ctx.opt("judged_only"),
+                             max_docs=ctx.opt("max_docs_per_topic"))
     complete = complete_num_rel(judged, topics) if ctx.opt("all_qrels_topics") else None
     return tidy(document_rows(topics, values, names, complete))

@@ -634,22 +634,24 @@ def _plain(values):
 
 
 def score_documents(topic, doc, topics: list[str], judged: Judged, names, level: int = 1, judged_only: bool = False,
-                    distinct: bool = False) -> dict:
+                    distinct: bool = False, max_docs: int | None = None) -> dict:
     """The measures ``names`` (the trec family's, any order) of the run whose results
     (``topic``, ``doc``: strings, in trec_eval's order) are scored on ``topics``
     (:func:`rank_documents`). {per-topic measure: values per topic of ``topics``} (``gm_map``
     gives ``map``)."""
-    ranking = rank_documents(topic, doc, topics, judged, level, judged_only, distinct)
+    ranking = rank_documents(topic, doc, topics, judged, level, judged_only, distinct, max_docs)
     return ranking.measures(per_topic_measures(names))
 
 
 def rank_documents(topic, doc, topics: list[str], judged: Judged, level: int = 1, judged_only: bool = False,
-                   distinct: bool = False) -> Ranking:
+                   distinct: bool = False, max_docs: int | None = None) -> Ranking:
     """The :class:`Ranking` of the run whose results (``topic``, ``doc``: strings, in
     trec_eval's order) are scored on ``topics``: each document counts at its first result in
     its topic (``distinct``: the caller knows that no document repeats in a topic), results of
     other topics are left out; ``level``: trec_eval's ``-l``; ``judged_only``: its ``-J``
-    (documents the qrels do not judge are left out before ranking)."""
+    (documents the qrels do not judge are left out before ranking); ``max_docs``: its ``-M``
+    (each topic's first ``max_docs`` documents in that order, before ``-J`` leaves any out, as
+    ``form_res_rels.c`` cuts them)."""
     tcode, tdict = encoded(topic)
     numbers = is_numbers(doc)
     dcode, ddict = (np.asarray(doc, dtype=np.int64), None) if numbers else encoded(doc)
@@ -669,6 +671,11 @@ def rank_documents(topic, doc, topics: list[str], judged: Judged, level: int = 1
         if (np.diff(col[keep]) < 0).any():  # grouped by scored topic, in run order within (a radix sort on few topics)
             keep = keep[np.argsort(col[keep].astype(np.int16 if len(topics) < 2**15 else np.int64), kind="stable")]
         tkeep, dkeep, ckeep = tcode[keep], dcode[keep], col[keep]
+    if max_docs is not None and len(ckeep):  # the rows are grouped by topic, in ascending topic slot
+        within = np.arange(len(ckeep)) - np.searchsorted(ckeep, ckeep)
+        if (within >= max_docs).any():
+            cut = within < max_docs
+            tkeep, dkeep, ckeep = tkeep[cut], dkeep[cut], ckeep[cut]
     rel = judged.number_gains(tkeep, tdict, dkeep) if numbers else judged.gains(tkeep, tdict, dkeep, ddict)
     if judged_only:
         ckeep, rel = ckeep[rel >= 0], rel[rel >= 0]

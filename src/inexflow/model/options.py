@@ -46,6 +46,7 @@ class Options:
     cutoff_ks: tuple[int, ...] = (5, 10, 20, 30, 100, 200, 1500)  # cut-offs of the cutoff family
     relevance_level: int = 1                   # trec -l: a document graded at least this is relevant
     judged_only: bool = False                  # trec -J: unjudged documents are left out of the ranking
+    max_docs_per_topic: int | None = None      # trec -M: only each topic's first N documents are evaluated
     trec_measures: tuple[str, ...] = ()        # trec measures at parameters beyond trec_eval's defaults (P_1)
 
     def __post_init__(self):
@@ -151,4 +152,4 @@ _CHECKS = {"quantisations": _each(_text), "ideal_tie": _one_of("ancestor", "desc
            "empty_topics_zero": _flag, "all_qrels_topics": _flag, "topic_subset": _topics,
            "beta": _number(0, BETA_MAX), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0)),
            "mean_doc_length": _optional(_number(0)), "cutoff_ks": _each(_whole(1)), "relevance_level": _whole(0),
-           "judged_only": _flag, "trec_measures": _each(_text, empty_ok=True)}
+           "judged_only": _flag, "max_docs_per_topic": _optional(_whole(1)), "trec_measures": _each(_text, empty_ok=True)}
