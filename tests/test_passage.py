@@ -263,3 +263,14 @@ def test_topics_in_the_official_tools_string_order(tmp_path, task):
     assert list(dict.fromkeys(topics)) == ["10", "100", "9", "all"]
     if task in ("focused", "thorough"):
         assert parse_out(out)[("char_rec", "all")] == ((0.6 + 10 / 70) + 0.6) / 3 != ((0.6 + 0.6) + 10 / 70) / 3
+
+
+@pytest.mark.parametrize("task", ["focused", "thorough"])
+def test_a_run_beyond_the_official_tools_32_bit_counts_is_warned_of(tmp_path, task):
+    """The official tool counts characters in Java ints: two topics of 2,000,000,000 retrieved
+    characters each print ret_size all -294967296 there; here 4000000000, with a warning."""
+    q = write(tmp_path / "q.fol", "1 Q0 100 50 1000 120 100:50\n2 Q0 100 50 1000 120 100:50\n")
+    r = write(tmp_path / "r.run", "1 Q0 100 1 1 r 90 2000000000\n2 Q0 100 1 1 r 90 2000000000\n")
+    got = run_cli("score", "--task", task, "--assessments", q, r, check=0)
+    assert parse_out(got.stdout)[("ret_size", "all")] == 4_000_000_000
+    assert "the run retrieves 4,000,000,000 characters, more than a Java int holds (2,147,483,647)" in got.stderr

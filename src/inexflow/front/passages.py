@@ -263,7 +263,7 @@ class Scorer:
             columns, means = passage_columns(
                 "passage", topics, slot, ip_all, np.bincount(tcode, weights=length, minlength=len(run_topics)),
                 np.bincount(tcode, weights=rsize, minlength=len(run_topics)),
-                np.where(there, n_ret[at_slot], 0), np.where(there, n_rel[at_slot], 0), q.trel, q.nrel)
+                np.where(there, n_ret[at_slot], 0), np.where(there, n_rel[at_slot], 0), q.trel, q.nrel, source=source)
             return table_rows(topics, columns, means)
         at, rel_pair = tcode[first], pair[first]
         is_rel = rel_pair >= 0

@@ -244,5 +244,5 @@ def _score_passage(run, ctx: ScoringContext, check_overlap: bool) -> pd.DataFram
     art = np.array([counts.get(t, (0, 0)) for t in topics], np.float64).reshape(len(topics), 2)
     columns, means = passage_columns("passage" if check_overlap else "passage_thorough", topics,
                                      topic_slots(list(run_topics), topics)[0], ip_all, ret_size, rel_ret_size,
-                                     art[:, 0], art[:, 1], trel, nrel)
+                                     art[:, 0], art[:, 1], trel, nrel, source=run.source)
     return tidy_columns(topics, QUANT, columns, means)

@@ -120,16 +120,20 @@ def ip_from_running_sums(g: np.ndarray, cs: np.ndarray, cr: np.ndarray, trel: np
 PASSAGE_MEANS = [m for m in passage_measure_names({}) if m != "AiP"]
 
 
+JAVA_INT_MAX = 2**31 - 1  # the official tool counts characters in Java ints
+
+
 def passage_columns(family: str, topics: list[str], slot: np.ndarray, ip_all: np.ndarray, ret_size: np.ndarray,
                     rel_ret_size: np.ndarray, n_ret: np.ndarray, rel_ret_docs: np.ndarray, trel: dict,
-                    nrel: dict) -> tuple[dict, list]:
+                    nrel: dict, source=None) -> tuple[dict, list]:
     """The focused (or thorough) per-topic values of the scored ``topics`` (measure -> one value
     per topic) and the ``all`` rows: ``slot`` gives each scored topic's position among the run's
     topics (-1: the run lacks it, every value 0), ``ip_all`` (run topics x 101), ``ret_size``
     and ``rel_ret_size`` per run topic; ``n_ret`` and ``rel_ret_docs`` (articles retrieved,
     relevant articles retrieved) per scored topic; ``trel``, ``nrel``: the qrels' highlighted
     characters and relevant documents per topic (module docstring of
-    :mod:`inexflow.measures.passage`)."""
+    :mod:`inexflow.measures.passage`); ``source``: the run, named in the warning that the official
+    tool's 32-bit character counts would wrap around on it."""
     there = slot >= 0
 
     def per_topic(values, fill=0.0):
@@ -140,6 +144,10 @@ def passage_columns(family: str, topics: list[str], slot: np.ndarray, ip_all: np
     num_rel = np.array([nrel[t] for t in topics], np.float64)
     rel_size = np.array([trel[t] for t in topics], np.float64)
     ret, rel_ret = per_topic(ret_size), per_topic(rel_ret_size)
+    if source is not None and ret.sum() > JAVA_INT_MAX:
+        warn_input(source, None, f"the run retrieves {int(ret.sum()):,} characters, more than a Java int holds "
+                   f"({JAVA_INT_MAX:,}): the official tool's ret_size, and its measures where a topic's count passes "
+                   "it, wrap around on this run; these are counted in 64 bits")
     with np.errstate(divide="ignore", invalid="ignore"):
         ap = np.where(n_ret > 0, rel_ret_docs / n_ret, 0.0)
         ar = rel_ret_docs / num_rel  # the tool's division: 0/0 is NaN
