@@ -925,3 +925,44 @@ def test_table_3_cell_with_an_undefined_tau_below():
     out = smallest_stable(pd.DataFrame(rows, columns=["measure", "fraction", "tau", "reldocs"]), "fraction",
                           count="reldocs").set_index("measure")
     assert out.loc["m", "paper"] == ">20, <40 (~nan%)"
+
+
+def test_statistics_as_scipy_gives_them_for_each_pair():
+    """A pair's Wilcoxon p-value is scipy's for that pair alone (its exact distribution chosen
+    or not pair by pair: a zero in another pair moved every pair to the normal approximation);
+    a t-test over one topic is undefined (NaN, as ttest_rel), not p 0."""
+    stats = pytest.importorskip("scipy.stats")
+    from inexflow.analysis.significance import pvalues_for_pairs
+
+    r1 = np.r_[np.arange(1, 11) / 100, -np.arange(11, 15) / 100]
+    r2 = r1.copy()
+    r2[0] = 0.0
+    x = np.vstack([np.zeros(14), r1, r2])
+    p = pvalues_for_pairs(x, np.array([[1, 0], [2, 0]]), "wilcoxon")
+    assert p[0] == stats.wilcoxon(r1, alternative="greater").pvalue  # exact: 0.4516
+    assert p[1] == stats.wilcoxon(r2, alternative="greater").pvalue  # a zero: the approximation
+    assert np.isnan(pvalues_for_pairs(np.array([[0.5], [0.2]]), np.array([[0, 1]]), "t")).all()
+
+
+def test_tau_ap_of_tied_rankings_and_the_standard_error_of_defined_taus():
+    from inexflow.analysis.rankcorr import tau_ap, tau_b
+    from inexflow.analysis.stability import _standard_error
+
+    assert np.isnan(tau_ap([3, 2, 1], [1, 1, 1])) and np.isnan(tau_b([3, 2, 1], [1, 1, 1]))
+    assert tau_ap([1, 1], [2, 2]) == tau_b([1, 1], [2, 2]) == 1.0
+    assert tau_ap([1, 2, 2, 3], [5, 7, 7, 9]) == 1.0 and tau_ap([3, 1, 2], [3, 1, 2]) == 1.0
+    stats = pytest.importorskip("scipy.stats")
+    v = [0.2, float("nan"), 0.6, 0.8]
+    assert _standard_error(v) == pytest.approx(stats.sem(v, nan_policy="omit"), abs=1e-15)
+    assert np.isnan(_standard_error([0.5]))
+
+
+def test_topic_sampling_takes_the_configs_decimal_fraction():
+    """ceil(0.55 x 100) is 55 topics (56 in binary floating point), ceil(0.07 x 100) 7 (not 8)."""
+    import pandas as pd
+
+    from inexflow.analysis.stability import topic_sampling
+
+    mat = pd.DataFrame(np.random.default_rng(0).random((4, 100)), index=list("abcd"))
+    out = topic_sampling({"m": mat}, [0.07, 0.55], samples=1, seed=0)
+    assert dict(zip(out["fraction"], out["topics"])) == {0.07: 7, 0.55: 55}

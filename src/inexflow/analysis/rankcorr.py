@@ -142,8 +142,16 @@ def tau_ap_b(x, y) -> float:
 
 def tau_ap(truth, estimate) -> float:
     """The ``tau_ap`` of the analyses: tau_AP,a when ``truth`` has no ties, else tau_AP,b
-    (module docstring)."""
-    truth = np.asarray(truth, float)
+    (module docstring); 1 for the same weak order (where tau-b is 1), NaN where one ranking is
+    all tied and the other not, or a score is NaN."""
+    truth, estimate = np.asarray(truth, float), np.asarray(estimate, float)
+    if len(truth) < 2 or np.isnan(truth).any() or np.isnan(estimate).any():
+        return float("nan")
+    tied_truth, tied_estimate = truth.min() == truth.max(), estimate.min() == estimate.max()
+    if tied_truth or tied_estimate:
+        return 1.0 if tied_truth and tied_estimate else float("nan")
+    if np.array_equal(_pair_signs(truth, slice(None)), _pair_signs(estimate, slice(None))):
+        return 1.0  # the same weak order
     if len(np.unique(truth)) == len(truth):
         return tau_ap_a(truth, estimate)
     return tau_ap_b(truth, estimate)

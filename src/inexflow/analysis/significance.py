@@ -51,8 +51,10 @@ def pvalues_for_pairs(x: np.ndarray, pairs: np.ndarray, test: str, n_boot: int =
     d = x[pairs[:, 0]] - x[pairs[:, 1]]
     n = d.shape[1]
     if test == "t":
+        if n < 2:  # no variance to test against: undefined, as scipy's ttest_rel gives it
+            return np.full(len(d), np.nan)
         mean = d.mean(axis=1)
-        sd = d.std(axis=1, ddof=1) if n > 1 else np.zeros(len(d))
+        sd = d.std(axis=1, ddof=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             t = mean / (sd / np.sqrt(n))
         p = stats.t.sf(t, n - 1)
@@ -128,7 +130,7 @@ def wilcoxon_greater(d: np.ndarray) -> np.ndarray:
     zero = d == 0
     magnitude = np.where(zero, np.nan, np.abs(d))     # a dropped zero: NaN, ranked last, alone
     if n > 13 or np.isnan(d).any() or not (zero.any() or _has_ties(magnitude)):
-        return stats.wilcoxon(d, alternative="greater", zero_method="wilcox", axis=1).pvalue
+        return _scipy_per_pair(d, zero, magnitude)
     r = _average_ranks(magnitude)
     w = np.where(zero, 0.0, r)
     observed = np.sum(np.where(d > 0, r, 0.0), axis=1)
@@ -138,6 +140,25 @@ def wilcoxon_greater(d: np.ndarray) -> np.ndarray:
         rows = slice(start, start + W_BLOCK)
         count[rows] = (w[rows] @ bits.T >= observed[rows, None]).sum(axis=1)
     return count / float(2 ** n)
+
+
+def _scipy_per_pair(d: np.ndarray, zero: np.ndarray, magnitude: np.ndarray) -> np.ndarray:
+    """scipy's one-sided Wilcoxon p-values of the rows of ``d``, each as scipy gives it for that
+    pair alone: its ``method="auto"`` chooses the exact distribution (at most 50 values, none zero,
+    no tied magnitudes) or the normal approximation once per call, so the rows are called in two
+    groups, those it would treat exactly and the others (one call for all would let a zero in one
+    pair move every pair to the approximation)."""
+    def call(rows):
+        return stats.wilcoxon(rows, alternative="greater", zero_method="wilcox", axis=1).pvalue
+
+    if d.shape[1] > 50 or np.isnan(d).any() or not len(d):
+        return call(d)
+    rough = zero.any(axis=1) | ~_sorted_rows(magnitude)[1].all(axis=1)
+    if rough.all() or not rough.any():
+        return call(d)
+    p = np.empty(len(d))
+    p[rough], p[~rough] = call(d[rough]), call(d[~rough])
+    return p
 
 
 def _sorted_rows(a: np.ndarray):

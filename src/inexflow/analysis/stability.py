@@ -33,14 +33,19 @@ from inexflow.analysis.pairs import judged_pairs, pair_positions, pairs_in
 from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
+def _standard_error(v) -> float:
+    """The standard error of the mean of the defined values of ``v`` (NaN, an undefined tau,
+    left out of both), as ``scipy.stats.sem(v, nan_policy="omit")``; NaN below two values."""
+    v = np.asarray(v, float)
+    v = v[~np.isnan(v)]
+    return float(np.std(v, ddof=1) / math.sqrt(len(v))) if len(v) > 1 else float("nan")
+
+
 def _summary(rows, level_name: str) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=["measure", level_name, "sample", "tau", "tau_ap"])
     g = df.groupby(["measure", level_name], sort=False)
-    out = g.agg(tau=("tau", "mean"), tau_se=("tau", lambda v: float(np.std(v, ddof=1) / math.sqrt(len(v)))
-                                                 if len(v) > 1 else 0.0),
-                tau_ap=("tau_ap", "mean"), tau_ap_se=("tau_ap", lambda v: float(np.std(v, ddof=1) / math.sqrt(len(v)))
-                                                       if len(v) > 1 else 0.0),
-                samples=("tau", "size")).reset_index()
+    out = g.agg(tau=("tau", "mean"), tau_se=("tau", _standard_error), tau_ap=("tau_ap", "mean"),
+                tau_ap_se=("tau_ap", _standard_error), samples=("tau", "size")).reset_index()
     return out
 
 
@@ -99,7 +104,7 @@ def topic_sampling(matrices: dict[str, pd.DataFrame], fractions, samples: int, s
         full = mat.mean(axis=1).to_numpy()
         n = mat.shape[1]
         for f in fractions:
-            k = sizes[(m, float(f))] = max(1, math.ceil(f * n))
+            k = sizes[(m, float(f))] = max(1, math.ceil(Fraction(repr(float(f))) * n))  # the config's decimal
             for s in range(samples):
                 # in topic order: the mean sums as the full mean does, so the 100% level gives tau 1
                 # exactly (a sum in another order can differ in the last bit and split tied runs)
