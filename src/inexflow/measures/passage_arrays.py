@@ -15,6 +15,7 @@ import numpy as np
 
 from inexflow.errors import counted, place, warn_input
 from inexflow.io.arrow_arrays import stable_order
+from inexflow.io.qrels_fol import INT_MAX  # the official tool counts characters in Java ints
 from inexflow.measures.catalogue import mean_rows
 from inexflow.measures.registry import (
     CHARS,
@@ -120,9 +121,6 @@ def ip_from_running_sums(g: np.ndarray, cs: np.ndarray, cr: np.ndarray, trel: np
 PASSAGE_MEANS = [m for m in passage_measure_names({}) if m != "AiP"]
 
 
-JAVA_INT_MAX = 2**31 - 1  # the official tool counts characters in Java ints
-
-
 def passage_columns(family: str, topics: list[str], slot: np.ndarray, ip_all: np.ndarray, ret_size: np.ndarray,
                     rel_ret_size: np.ndarray, n_ret: np.ndarray, rel_ret_docs: np.ndarray, trel: dict,
                     nrel: dict, source=None) -> tuple[dict, list]:
@@ -144,9 +142,9 @@ def passage_columns(family: str, topics: list[str], slot: np.ndarray, ip_all: np
     num_rel = np.array([nrel[t] for t in topics], np.float64)
     rel_size = np.array([trel[t] for t in topics], np.float64)
     ret, rel_ret = per_topic(ret_size), per_topic(rel_ret_size)
-    if source is not None and ret.sum() > JAVA_INT_MAX:
+    if source is not None and ret.sum() > INT_MAX:
         warn_input(source, None, f"the run retrieves {int(ret.sum()):,} characters, more than a Java int holds "
-                   f"({JAVA_INT_MAX:,}): the official tool's ret_size, and its measures where a topic's count passes "
+                   f"({INT_MAX:,}): the official tool's ret_size, and its measures where a topic's count passes "
                    "it, wrap around on this run; these are counted in 64 bits")
     with np.errstate(divide="ignore", invalid="ignore"):
         ap = np.where(n_ret > 0, rel_ret_docs / n_ret, 0.0)

@@ -13,6 +13,7 @@ import math
 from dataclasses import asdict, dataclass, fields, replace
 
 from inexflow.errors import UsageError
+from inexflow.io.qrels_fol import INT_MAX  # the official tools read numbers as Java ints
 from inexflow.io.task_labels import SCORING_TYPES
 
 
@@ -80,7 +81,6 @@ class Options:
 
 
 # --- the range of each option: one check, whichever door (CLI, config, Python) sets it ----------
-INT_LIMIT = 2**31 - 1  # the official tools' Java int
 
 
 # F-beta weighs with beta squared, which must stay a finite double
@@ -93,8 +93,8 @@ def _bad(name, value, expected):
 
 def _whole(low):
     def check(name, v):
-        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= INT_LIMIT:
-            _bad(name, v, f"a whole number from {low} to {INT_LIMIT}")
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= INT_MAX:
+            _bad(name, v, f"a whole number from {low} to {INT_MAX}")
     return check
 
 
