@@ -22,7 +22,7 @@ from inexflow.model.assessments import Assessments
 from inexflow.model.collection_index import iter_document_tables
 from inexflow.model.options import Options
 from inexflow.model.pool import first_positions
-from inexflow.model.run_checks import outside_topic_set, run_warnings
+from inexflow.model.run_checks import outside_topic_set, run_warnings, to_log
 from inexflow.model.runs import read_run, resolve_extents
 
 
@@ -75,7 +75,7 @@ def main(smk, log):
         assessed = [x for x in a.topics if options.topic_subset is None or x in options.topic_subset]
         warnings[task] = outside + run_warnings(run.results, assessed, options.max_list_length,
                                                 options.all_qrels_topics)
-        for w in warnings[task]:  # each stated once per run, those about its topics once per task
+        for w in to_log(warnings[task], run.results):  # each once per run, those about its topics once per task
             if w not in said:
                 said.add(w)
                 log.warning("run %s%s: %s", name, f", task {task}" if w.startswith("answers") and w not in outside

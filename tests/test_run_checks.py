@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 
 from inexflow.io.tables import write_tsv
-from inexflow.model.run_checks import outside_topic_set, run_warnings
+from inexflow.model.run_checks import outside_topic_set, run_warnings, to_log
+from inexflow.model.runs import read_run
 
 
 def results(rows):
@@ -55,6 +56,22 @@ def test_longer_lists_than_the_task_allows_repeats_and_ties():
     # exactly the limit is no warning; one topic with distinct scores is not all tied; no scores is not tied
     assert run_warnings(r.iloc[[0, 1, 3, 4]].assign(rsv=[2.0, 1.0, 5.0, 5.0]), ["1", "2"], 2) == []
     assert run_warnings(r.iloc[[0, 1]].assign(rsv=np.nan), ["1"], 2) == []
+
+
+def test_a_repeated_result_is_logged_once_and_counted_in_the_summary(tmp_path, caplog):
+    """The reader names the first repeated line; the stage's log leaves out run_warnings' count of
+    them (to_log), which the summaries' warnings column keeps."""
+    path = tmp_path / "g-focused.txt"
+    path.write_text("1 Q0 a 1 3 r 0 10\n1 Q0 b 2 2 r 0 10\n1 Q0 a 3 1 r 0 10\n")
+    with caplog.at_level("WARNING"):
+        run = read_run(path, task="focused")
+    warnings = run_warnings(run.results, ["1"], 1500)
+    logged = [r.getMessage() for r in caplog.records] + to_log(warnings, run.results)
+    assert [m for m in logged if "repeated" in m or "duplicate" in m] == [
+        f"{path}:line 3: duplicate result: topic 1 doc a 0:10 already on line 1 (1 repeated result in the run; the "
+        "INEX families read each line, as the official tools do, where the task allows overlap; document measures "
+        "count a document once, at its highest-scoring line, where trec_eval stops)"]
+    assert any(w.startswith("1 repeated result") for w in warnings)
 
 
 def test_readable_tsv_has_four_decimals_and_integer_counts(tmp_path):

@@ -89,3 +89,12 @@ def run_warnings(results: pd.DataFrame, assessed: Collection[str], max_results: 
     topics ``assessed``, with at most ``max_results`` results per topic allowed."""
     return (missing_topics(results, assessed, all_qrels_topics) + long_lists(results, max_results)
             + repeated_results(results) + all_tied(results))
+
+
+def to_log(warnings: list[str], results: pd.DataFrame) -> list[str]:
+    """The ``warnings`` (:func:`run_warnings`) a stage logs: all but the count of repeated results,
+    which the run readers have logged already, naming the first repeated line (the summaries'
+    warnings column keeps the count)."""
+    told = set(repeated_results(results))
+    return [w for w in warnings if w not in told]
+
