@@ -49,6 +49,27 @@ def test_real_text_run(shared_data):
     assert (r.topic, r.doc, r.offset, r.length, r["rank"]) == ("2009001", "1528075", 9760, 1848, 1)
 
 
+def test_fields_split_at_ascii_white_space_as_the_official_tools(tmp_path):
+    """A vertical tab or a form feed between fields separates them, as in trec_eval (C's isspace)
+    and inex_eval.jar (Java's \\s, checked against the jar: the same scores as with spaces); a
+    lone carriage return ends a qrels line (Java's readLine); a no-break space is part of a field."""
+    qrels = "1 Q0 a 100 500 5 5:60 80:40\n1 Q0 b 0 300\n2 Q0 a 20 500 0 0:20\n"
+    run = "1 Q0 a 1 3.0 r 0 100\n1 Q0 b 2 2.0 r 0 50\n2 Q0 a 1 1.0 r 10 30\n"
+    spaced_q, spaced_r = read_assessments(write(tmp_path / "q.fol", qrels)), read_run(write(tmp_path / "r.txt", run),
+                                                                                      task="focused")
+    for sep in ("\x0b", "\x0c", " \x0c\t"):
+        q = read_assessments(write(tmp_path / "q2.fol", qrels.replace(" 500 5 ", f"{sep}500{sep}5 ")
+                                   .replace("\n1 Q0 b", "\r1 Q0 b")))
+        r = read_run(write(tmp_path / "r2.txt", run.replace(" 2.0 r ", f" 2.0{sep}r{sep}")), task="focused")
+        for table in ("documents", "passages"):
+            pd.testing.assert_frame_equal(getattr(q, table), getattr(spaced_q, table))
+        pd.testing.assert_frame_equal(r.results, spaced_r.results)
+    with pytest.raises(InputError, match=r"q3.fol:line 1: best entry point '5:60' is not an integer"):
+        read_assessments(write(tmp_path / "q3.fol", qrels.replace("a 100", "a\u00a0100")))
+    with pytest.raises(InputError, match=r"r3.txt:line 2: 7 columns"):
+        read_run(write(tmp_path / "r3.txt", run.replace("b 2", "b\u00a02")), task="focused")
+
+
 def test_real_topics(shared_data):
     path = shared_data / "topics-2009.xml"
     text = path.read_text()

@@ -14,7 +14,9 @@ Read as the official tool (inex_eval v3.1) reads the file:
 - the best entry point column is used only on lines that also list passages: on a
   six-column line the tool ignores it (kept as -1 here, with a warning when the document
   is relevant); a negative one means none;
-- numbers are integers below 2^31 (the tool's Java ``int``).
+- numbers are integers below 2^31 (the tool's Java ``int``);
+- lines end at a newline, a carriage return or both (Java's ``readLine``), and fields are
+  separated by ASCII white space (Java's ``\\s``; :mod:`inexflow.io.fields`).
 
 Overlapping passages on one line are an error: the tool would count their common
 characters twice.
@@ -22,17 +24,20 @@ characters twice.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.atomic import write_text
 from inexflow.io.compressed import read_bytes
+from inexflow.io.fields import fields
 from inexflow.io.topic_order import topic_sort_key
 
 if TYPE_CHECKING:
     from inexflow.io.canonical import AssessmentTables
 
 INT_MAX = 2**31 - 1  # the official tool reads every number as a Java int
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")  # where Java's readLine ends a line
 
 
 # what rel_chars and doc_chars that are not integers say: a run's rank and score stand there
@@ -98,8 +103,8 @@ def read_fol_rows(path) -> tuple[list[tuple], list[tuple]]:
     seen, lengths = {}, {}
     odd = _OddPassages()
     text = decode_text(path, read_bytes(path, "qrels file"))
-    for lineno, line in enumerate(text.splitlines(), 1):
-        cols = line.split()
+    for lineno, line in enumerate(_LINE_BREAKS.split(text), 1):
+        cols = fields(line)
         if not cols or cols[0].startswith("#"):  # blank and comment lines, as the TREC readers skip them
             continue
         if len(cols) < 5:

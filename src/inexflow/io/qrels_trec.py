@@ -16,13 +16,9 @@ trec_eval does (:mod:`inexflow.measures.trec`).
 
 from __future__ import annotations
 
-import re
-
 from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.compressed import read_bytes
-
-_ASCII_SPACE = " \t\r\x0b\x0c"  # C's isspace but the newline
-_FIELD_SEPARATORS = re.compile(f"[{_ASCII_SPACE}]+")
+from inexflow.io.fields import fields
 
 
 def read_trec_judgements(path) -> list[tuple[str, str, float]]:
@@ -30,8 +26,8 @@ def read_trec_judgements(path) -> list[tuple[str, str, float]]:
     rows, seen = [], {}
     text = decode_text(path, read_bytes(path, "qrels file"))
     for lineno, line in enumerate(text.split("\n"), 1):
-        cols = _FIELD_SEPARATORS.split(line.strip(_ASCII_SPACE))
-        if line.startswith("#") or cols == [""]:  # a comment line, as trec_eval 10.0 skips them; blank
+        cols = fields(line)
+        if line.startswith("#") or not cols:  # a comment line, as trec_eval 10.0 skips them; blank
             continue
         if len(cols) != 4:
             raise InputError(path, f"line {lineno}", f"{len(cols)} columns",

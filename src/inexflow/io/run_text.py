@@ -23,6 +23,7 @@ import pandas as pd
 from inexflow.errors import InputError, decode_text, warn_input
 from inexflow.io.canonical import RESULT_COLUMNS, RunTable, check_duplicates, check_scores_and_ranks, order_results, unresolved
 from inexflow.io.compressed import read_bytes
+from inexflow.io.fields import TO_SPACE
 from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every number as a Java int
 from inexflow.io.run_arrow import comment_lines, first_columns, read_plain_run, warn_blank_lines
 from inexflow.io.xpath import canonical_xpath
@@ -130,6 +131,7 @@ def _read_validating(path) -> RunTable:
     leading_blanks = [i for i in range(1, skip + 1) if i not in comments]
     if comments or skip:  # comments emptied, so that the rows keep their line numbers
         text = "\n".join("" if i in comments else line for i, line in enumerate(rows[skip:], skip + 1))
+    text = text.translate(TO_SPACE)  # fields split at ASCII white space (inexflow.io.fields)
     try:
         raw = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, dtype=str, skip_blank_lines=False,
                           keep_default_na=False, na_values=[], engine="c")
