@@ -1,11 +1,13 @@
 """The measure catalogue: every family declares the measure names it emits, so that config
 keys naming measures (main_measure, correlation.measures, ...) are checked before anything
 runs. Checked here against what each family really emits on a simulated campaign."""
+from types import SimpleNamespace
+
 import pytest
 
 from inexflow.errors import UsageError
 from inexflow.measures.context import ScoringContext
-from inexflow.measures.registry import FAMILIES, check_measures, measure_names
+from inexflow.measures.registry import FAMILIES, check_measures, families_for, measure_names
 from inexflow.measures.session import score_run
 from inexflow.model.assessments import index_assessed, read_assessments
 from inexflow.model.recallbase import build_recallbases
@@ -130,3 +132,12 @@ def test_aggregators_by_hand():
     assert aggregator("passage", "MAiP") == "tool_mean" and aggregator("xcg", "MAep") == "mean"
     assert aggregator("ric", "num_rel") == "qrels_sum" and aggregator("passage", "num_rel") == "sum"
     assert aggregator("xcg", "num_q") == "topics"
+
+
+def test_a_task_without_a_family_on_these_assessments_names_its_family_elsewhere():
+    """Fetch & browse has a default family on element assessments only: on FOL qrels the error
+    says which family to name (the CLI's --family, the API's families=)."""
+    with pytest.raises(UsageError, match=r"fetch-browse' on fol assessments yet .*the task's on other assessments "
+                                         r"is fetchbrowse$"):
+        families_for("fetch-browse", SimpleNamespace(scale="fol"))
+    assert families_for("fetch-browse", SimpleNamespace(scale="fol"), ["fetchbrowse"]) == ["fetchbrowse"]

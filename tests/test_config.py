@@ -309,6 +309,20 @@ def test_check_config_says_what_is_scored_and_shows_the_expected_forms(tmp_path)
             "thorough, relevant-in-context, best-in-context (nothing is scored for them)") in out, out
 
 
+def test_check_config_names_the_significance_task_apart():
+    """check-config says on what task and measures the analyses run, significance's own where they differ."""
+    from inexflow.front.cli import analyses_line
+
+    an = {"task": "focused", "measures": ["MAiP", "iP[0.01]"], "significance": {"task": "thorough", "measures": ["MAep"]}}
+    assert analyses_line(an, ["swap_rates", "significance"]) == (
+        "analyses of task 'focused' on MAiP, iP[0.01]: swap_rates; significance of task 'thorough' on MAep")
+    assert analyses_line(an, ["significance"]) == "analyses: significance of task 'thorough' on MAep"
+    an["significance"] = {"task": "focused", "measures": ["MAiP", "iP[0.01]"]}
+    assert analyses_line(an, ["swap_rates", "significance"]) == (
+        "analyses of task 'focused' on MAiP, iP[0.01]: swap_rates, significance")
+    assert analyses_line(an, []) == "no analyses"
+
+
 def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypatch):
     from inexflow.campaign.config import load_config
     from inexflow.simulate.simconfig import SimulationConfig

@@ -1,6 +1,6 @@
 # Configuration: validation, run discovery, helpers shared by the rules.
-# The library is found by being installed in the Python that runs Snakemake (pip install
-# inexflow[workflow], or pip install -e '.[workflow]' in a clone) or in the rules' conda
+# The library is found by being installed in the Python that runs Snakemake (pip install -e
+# '.[workflow]' in a clone, or its wheel with the workflow extra) or in the rules' conda
 # environment (--sdm conda, workflow/envs/inexflow.yaml); the workflow never edits sys.path.
 import os
 import re
@@ -38,7 +38,7 @@ try:
 except ImportError as e:
     stop(
         f"the inexflow library is not installed in this Python ({e}): "
-        "pip install 'inexflow[workflow]', or pip install -e '.[workflow]' in a clone"
+        "pip install -e '.[workflow]' in a clone of inexflow"
     )
 
 

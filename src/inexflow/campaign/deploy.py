@@ -91,7 +91,7 @@ try:
 except ImportError as e:
     raise SystemExit(
         f"inexflow: error: the inexflow library is not installed in this Python ({{e}}): "
-        "pip install 'inexflow[workflow]'"
+        "pip install '.[workflow]' in a clone of inexflow"
     )
 
 

@@ -252,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="inexflow workflow init DIR writes DIR/workflow/Snakefile, which uses the inexflow "
                                    "workflow of this installation as a Snakemake module, and copies the config "
                                    "templates to DIR/config. Then: cd DIR, edit config/config.yaml, "
-                                   "snakemake --cores all (needs pip install 'inexflow[workflow]').")
+                                   "snakemake --cores all (needs the workflow extra: pip install '.[workflow]' in a clone).")
     wsub = w.add_subparsers(dest="workflow_command", required=True)
     wi = wsub.add_parser("init", help="deploy the workflow into DIR")
     wi.add_argument("dir", metavar="DIR")
@@ -706,10 +706,22 @@ def cmd_check_config(args) -> int:
           f"{counted(len(tasks), 'evaluation task')} ({', '.join(tasks)}), {counted(len(sets), 'assessment set')} of "
           f"{counted(files, 'file')}, " + (f"quantisations {', '.join(quants)}" if quants else "no quantisation")
           + (f"; no runs for {', '.join(idle)} (nothing is scored for them)" if idle else ""))
-    an = config.get("analysis")
-    print(f"analyses of task {an['task']!r} on {', '.join(an['measures'])}: {', '.join(campaign.analyses)}"
-          if campaign.analyses else "no analyses")
+    print(analyses_line(config.get("analysis"), campaign.analyses))
     return 0
+
+
+def analyses_line(an: dict, analyses: list[str]) -> str:
+    """Which analyses run, on what task and measures: significance named apart where its own
+    ``task`` or ``measures`` differ from the analysed task's."""
+    if not analyses:
+        return "no analyses"
+    sig = an.get("significance") or {}
+    own = "significance" in analyses and (sig["task"], sig["measures"]) != (an["task"], an["measures"])
+    rest = [a for a in analyses if not (own and a == "significance")]
+    parts = [f"analyses of task {an['task']!r} on {', '.join(an['measures'])}: {', '.join(rest)}"] if rest else []
+    if own:
+        parts.append(f"significance of task {sig['task']!r} on {', '.join(sig['measures'])}")
+    return "; ".join(parts) if rest else f"analyses: {parts[0]}"
 
 
 def cmd_convert(args) -> int:

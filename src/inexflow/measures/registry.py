@@ -532,8 +532,11 @@ def families_for(task: str, a, override: list[str] | None = None) -> list[str]:
         return list(override)
     fams = ["trec"] if assessment_kind(a) == "document" else DEFAULT_FAMILIES.get((task, assessment_kind(a)))
     if not fams:
+        others = list(dict.fromkeys(f for (t, _), fs in DEFAULT_FAMILIES.items() if t == task for f in fs))
+        hint = f"; or name the family (--family, families=): the task's on other assessments is {', '.join(others)}" \
+            if others else ""
         raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
-                         f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))})")
+                         f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))}){hint}")
     return fams
 
 
