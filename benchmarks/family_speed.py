@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from where_time_goes import in_context_files
+from passage_runs import in_context_files
 
 from inexflow.front import passages
 from inexflow.front.cli import build_parser, options_from_args

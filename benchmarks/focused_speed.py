@@ -35,8 +35,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+from passage_runs import TASKS, generate_runs, in_context_files
 from trec_speed import pinned, timed
-from where_time_goes import TASKS, in_context_files
 
 from inexflow.measures.context import ScoringContext
 from inexflow.measures.session import score_run
@@ -45,34 +45,6 @@ from inexflow.model.runs import read_run
 
 ROOT = Path(__file__).resolve().parents[1]
 QRELS = ROOT.parent / "shared" / "data" / "inex2009-2010" / "qrels-2009-2010.fol"
-
-
-def generate_runs(qrels, outdir: Path, n_runs: int, n_results: int, seed: int) -> list[Path]:
-    rng = np.random.default_rng(seed)
-    docs = qrels.documents
-    by_topic = {t: g for t, g in docs.groupby("topic")}
-    all_docs = docs["doc"].unique()
-    paths = []
-    for r in range(n_runs):
-        lines = []
-        for t, g in by_topic.items():
-            rel = g["doc"].to_numpy()
-            lens = dict(zip(g["doc"], g["doc_chars"]))
-            pick = np.where(rng.random(n_results) < 0.5, rng.choice(rel, n_results), rng.choice(all_docs, n_results))
-            seen = set()
-            rank = 0
-            for d in pick:
-                n = max(int(lens.get(d, 20000)), 200)
-                off = int(rng.integers(0, n - 100)) // 100 * 100
-                if (d, off) in seen:
-                    continue
-                seen.add((d, off))
-                rank += 1
-                lines.append(f"{t} Q0 {d} {rank} {-rank} bench{r} {off} 100\n")
-        p = outdir / f"bench{r:03d}.run"
-        p.write_text("".join(lines))
-        paths.append(p)
-    return paths
 
 
 def python_baseline(qrels_path: Path, run_path: Path) -> float:

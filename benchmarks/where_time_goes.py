@@ -52,11 +52,12 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from passage_runs import TASKS, generate_runs, in_context_files
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 FOL_QRELS = ROOT.parent / "shared" / "data" / "inex2009-2010" / "qrels-2009-2010.fol"
 STAGES = ["start-up", "assessments", "reading", "resolving", "ranking", "measures", "writing"]
-TASKS = {"passage": "focused", "ric": "relevant-in-context", "bic": "best-in-context"}
 
 
 # ---------------------------------------------------------------- the runs
@@ -82,39 +83,10 @@ def passage_files(work: Path, fol: Path, n_runs: int, n_results: int, seed: int)
     d.mkdir(parents=True, exist_ok=True)
     paths = [d / f"bench{r:03d}.run" for r in range(n_runs)]
     if not all(p.exists() for p in paths) or not (d / f"seed{seed}-{n_results}").exists():
-        sys.path.insert(0, str(HERE))
-        from focused_speed import generate_runs
-
         from inexflow.model.assessments import read_assessments
         paths = generate_runs(read_assessments(fol), d, n_runs, n_results, seed)
         (d / f"seed{seed}-{n_results}").touch()
     return paths
-
-
-def in_context_files(work: Path, family: str, focused: list[Path]) -> list[Path]:
-    """``ric``: each topic's passages grouped by article (in the order of each article's first
-    passage); ``bic``: each article's first passage only; ranks and scores renumbered."""
-    d = work / family
-    d.mkdir(parents=True, exist_ok=True)
-    out = []
-    for src in focused:
-        dst = d / src.name
-        out.append(dst)
-        if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
-            continue
-        topics: dict[str, dict[str, list[list[str]]]] = {}
-        for line in src.read_text().splitlines():
-            c = line.split()
-            topics.setdefault(c[0], {}).setdefault(c[2], []).append(c)
-        lines = []
-        for t, arts in topics.items():
-            rank = 0
-            for results in arts.values():
-                for c in results if family == "ric" else results[:1]:
-                    rank += 1
-                    lines.append(f"{t} Q0 {c[2]} {rank} {-rank} {c[5]} {c[6]} {c[7]}\n")
-        dst.write_text("".join(lines))
-    return out
 
 
 def generate(args, families: list[str], work: Path) -> dict:
