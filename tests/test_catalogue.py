@@ -137,7 +137,8 @@ def test_aggregators_by_hand():
 def test_a_task_without_a_family_on_these_assessments_names_its_family_elsewhere():
     """Fetch & browse has a default family on element assessments only: on FOL qrels the error
     says which family to name (the CLI's --family, the API's families=)."""
-    with pytest.raises(UsageError, match=r"fetch-browse' on fol assessments yet .*the task's on other assessments "
-                                         r"is fetchbrowse$"):
+    with pytest.raises(UsageError, match=r"fetch-browse' on fol assessments yet .*; or name a family \(--family, "
+                                         r"families=\) and the collection \(--collection, collection:\): the task's "
+                                         r"on other assessments: fetchbrowse$"):
         families_for("fetch-browse", SimpleNamespace(scale="fol"))
     assert families_for("fetch-browse", SimpleNamespace(scale="fol"), ["fetchbrowse"]) == ["fetchbrowse"]

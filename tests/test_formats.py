@@ -57,17 +57,22 @@ def test_fields_split_at_ascii_white_space_as_the_official_tools(tmp_path):
     run = "1 Q0 a 1 3.0 r 0 100\n1 Q0 b 2 2.0 r 0 50\n2 Q0 a 1 1.0 r 10 30\n"
     spaced_q, spaced_r = read_assessments(write(tmp_path / "q.fol", qrels)), read_run(write(tmp_path / "r.txt", run),
                                                                                       task="focused")
-    for sep in ("\x0b", "\x0c", " \x0c\t"):
+    for sep in ("\x0b", "\x0c", " \x0c\t", "\x0b "):
         q = read_assessments(write(tmp_path / "q2.fol", qrels.replace(" 500 5 ", f"{sep}500{sep}5 ")
                                    .replace("\n1 Q0 b", "\r1 Q0 b")))
         r = read_run(write(tmp_path / "r2.txt", run.replace(" 2.0 r ", f" 2.0{sep}r{sep}")), task="focused")
+        # beside a space after a document id: a file the Arrow reader would read whole
+        r3 = read_run(write(tmp_path / "r3.txt", run.replace("Q0 a 1 1.0", f"Q0 a{sep} 1 1.0")), task="focused")
         for table in ("documents", "passages"):
             pd.testing.assert_frame_equal(getattr(q, table), getattr(spaced_q, table))
         pd.testing.assert_frame_equal(r.results, spaced_r.results)
+        pd.testing.assert_frame_equal(r3.results, spaced_r.results)
+    trec = read_run(write(tmp_path / "t.run", "1 Q0 a 1 3.0 r\x0c\n1 Q0 b\x0b 2 2.0 r\n"))
+    assert trec.run_id == "r" and list(trec.results["doc"]) == ["a", "b"]
     with pytest.raises(InputError, match=r"q3.fol:line 1: best entry point '5:60' is not an integer"):
         read_assessments(write(tmp_path / "q3.fol", qrels.replace("a 100", "a\u00a0100")))
-    with pytest.raises(InputError, match=r"r3.txt:line 2: 7 columns"):
-        read_run(write(tmp_path / "r3.txt", run.replace("b 2", "b\u00a02")), task="focused")
+    with pytest.raises(InputError, match=r"r4.txt:line 2: 7 columns"):
+        read_run(write(tmp_path / "r4.txt", run.replace("b 2", "b\u00a02")), task="focused")
 
 
 def test_real_topics(shared_data):

@@ -75,6 +75,8 @@ def read_plain_run(path, ncols: int, numbers: bool = False) -> PlainRun | None:
     off (see the module docstring). ``numbers``: documents whose ids are all numbers
     (:func:`canonical_numbers`) are given as those numbers, not encoded."""
     data = read_bytes(path, "run file").removeprefix(b"\xef\xbb\xbf")
+    if b"\x0b" in data or b"\x0c" in data:  # field separators pyarrow does not split at (inexflow.io.fields)
+        return None
     if b"\x00" in data:
         decode_text(path, data)  # a NUL byte is an error naming its line, as every text reader says
     comments = comment_lines(data)

@@ -533,8 +533,9 @@ def families_for(task: str, a, override: list[str] | None = None) -> list[str]:
     fams = ["trec"] if assessment_kind(a) == "document" else DEFAULT_FAMILIES.get((task, assessment_kind(a)))
     if not fams:
         others = list(dict.fromkeys(f for (t, _), fs in DEFAULT_FAMILIES.items() if t == task for f in fs))
-        hint = f"; or name the family (--family, families=): the task's on other assessments is {', '.join(others)}" \
-            if others else ""
+        needs = " and the collection (--collection, collection:)" if a.scale == "fol" else ""
+        hint = f"; or name a family (--family, families=){needs}: the task's on other assessments: " \
+               f"{', '.join(others)}" if others else ""
         raise UsageError(f"no measure family scores task {task!r} on {a.scale} assessments yet "
                          f"(available: {', '.join(f'{t} on {k}' for t, k in sorted(DEFAULT_FAMILIES))}){hint}")
     return fams
