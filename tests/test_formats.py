@@ -67,6 +67,13 @@ def test_fields_split_at_ascii_white_space_as_the_official_tools(tmp_path):
             pd.testing.assert_frame_equal(getattr(q, table), getattr(spaced_q, table))
         pd.testing.assert_frame_equal(r.results, spaced_r.results)
         pd.testing.assert_frame_equal(r3.results, spaced_r.results)
+    # in TREC qrels a carriage return is white space, as trec_eval reads them (recognised as TREC qrels too)
+    tq = "1 0 a 1\n1 0 b 0\n2 0 a 2\n"
+    spaced_t = read_assessments(write(tmp_path / "t.qrels", tq))
+    cr_t = read_assessments(write(tmp_path / "t2.qrels", tq.replace("1 0 a", "1\r0 a\r").replace(" 0 b ", "\r0\rb \r")
+                                                              .replace("2 0 a", "2\x0b0\x0ca")))
+    assert cr_t.scale == spaced_t.scale == "trec"
+    pd.testing.assert_frame_equal(cr_t.documents, spaced_t.documents)
     trec = read_run(write(tmp_path / "t.run", "1 Q0 a 1 3.0 r\x0c\n1 Q0 b\x0b 2 2.0 r\n"))
     assert trec.run_id == "r" and list(trec.results["doc"]) == ["a", "b"]
     with pytest.raises(InputError, match=r"q3.fol:line 1: best entry point '5:60' is not an integer"):

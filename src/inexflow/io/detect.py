@@ -21,7 +21,9 @@ def detect_assessment_format(path) -> str:
     else a truncated FOL line (the FOL reader names it, and says how to read TREC qrels)."""
     head = read_head(path, 65536, "run or assessment file")
     if not head.removeprefix(BOM).lstrip().startswith(b"<"):
-        lines = [cols for cols in map(bytes.split, head.removeprefix(BOM).splitlines())
+        # lines as trec_eval reads TREC qrels, at newlines, fields at ASCII white space (a carriage
+        # return among them); a FOL file of carriage-return line ends reads as one long line: fol
+        lines = [cols for cols in map(bytes.split, head.removeprefix(BOM).split(b"\n"))
                  if cols and not cols[0].startswith(b"#")]
         if len(head) == 65536:
             lines = lines[:-1] or lines  # the last line of a full head may be cut short
