@@ -76,6 +76,9 @@ def test_fields_split_at_ascii_white_space_as_the_official_tools(tmp_path):
     pd.testing.assert_frame_equal(cr_t.documents, spaced_t.documents)
     trec = read_run(write(tmp_path / "t.run", "1 Q0 a 1 3.0 r\x0c\n1 Q0 b\x0b 2 2.0 r\n"))
     assert trec.run_id == "r" and list(trec.results["doc"]) == ["a", "b"]
+    cr = read_run(write(tmp_path / "t2.run", "1\rQ0 a 1 3.0 r\r\n1 Q0 b\r2 2.0 r\n"))  # trec_eval's isspace
+    pd.testing.assert_frame_equal(cr.results, trec.results.assign(line=cr.results["line"]))
+    assert list(cr.results["line"]) == [1, 2]
     with pytest.raises(InputError, match=r"q3.fol:line 1: best entry point '5:60' is not an integer"):
         read_assessments(write(tmp_path / "q3.fol", qrels.replace("a 100", "a\u00a0100")))
     with pytest.raises(InputError, match=r"r4.txt:line 2: 7 columns"):

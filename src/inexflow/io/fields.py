@@ -2,8 +2,9 @@
 space, as trec_eval (C's ``isspace``) and the official INEX tool (Java's ``\\s``) split them:
 space, tab, carriage return, vertical tab and form feed. A no-break space or another Unicode
 space is part of a field, as in both tools. The qrels readers split lines with :func:`fields`;
-the run readers, which read with pandas and pyarrow, turn vertical tabs and form feeds into
-spaces (:data:`TO_SPACE`) or leave such a file to the reader that does."""
+the run readers, which read with pandas and pyarrow, turn vertical tabs and form feeds (and in a
+TREC run, carriage returns) into spaces (:data:`TO_SPACE`) or leave such a file to the reader that
+does."""
 
 from __future__ import annotations
 

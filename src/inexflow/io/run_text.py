@@ -28,6 +28,7 @@ from inexflow.io.qrels_fol import INT_MAX  # the official tool reads every numbe
 from inexflow.io.run_arrow import comment_lines, first_columns, read_plain_run, warn_blank_lines
 from inexflow.io.xpath import canonical_xpath
 
+_LONE_CR = re.compile(r"\r(?!\n)")
 EXPECTED = ("8 (topic Q0 doc rank rsv run-id offset length), 7 (... run-id xpath) "
             "or 6 (... run-id)")
 
@@ -91,7 +92,7 @@ def read_text_run(path) -> RunTable:
         if run.results["line"].is_monotonic_increasing:  # the usual case: the file is in evaluation order
             run.attach_codes({k: codes[k] for k in ("topic", "doc")})  # every line kept, none moved
         return run
-    return _read_validating(path)
+    return _read_validating(path, ncols)
 
 
 def _finish(path, df: pd.DataFrame, run_ids: list[str], last: str, ncols: int, codes: dict | None = None,
@@ -120,10 +121,12 @@ def _trec_ranks(path, lines, col: pd.Series) -> tuple[np.ndarray, str]:
     return np.zeros(len(col), dtype=np.int64), f"{error.where}: {error.problem}"
 
 
-def _read_validating(path) -> RunTable:
+def _read_validating(path, ncols: int) -> RunTable:
     data = read_bytes(path, "run file")
     comments = comment_lines(data.removeprefix(b"\xef\xbb\xbf"))
     text = decode_text(path, data)
+    if ncols == 6:  # a TREC run: a carriage return is white space, as trec_eval reads it (not a line end)
+        text = _LONE_CR.sub(" ", text)
     rows = text.split("\n")
     skip = 0  # leading blank and comment lines (pandas finds no columns after an empty first line)
     while skip < len(rows) - 1 and (skip + 1 in comments or not rows[skip].strip()):
