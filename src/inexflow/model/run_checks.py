@@ -97,4 +97,3 @@ def to_log(warnings: list[str], results: pd.DataFrame) -> list[str]:
     warnings column keeps the count)."""
     told = set(repeated_results(results))
     return [w for w in warnings if w not in told]
-
