@@ -7,14 +7,17 @@ element run per task and FOL runs of the same length, TOPICS topics x RESULTS re
 
 In this process (pin it with ``taskset``), per family: the session is built once (the qrels,
 the element recall-bases and the collection index the family needs: printed apart, as
-``setup``), then each run is read, resolved and scored ``--repeat`` times; the medians are
-printed as milliseconds per run and microseconds per result, for reading (the run reader),
+``setup``), then each run is read, resolved and scored in ``--repeat`` interleaved rounds (each round times every
+family once); the medians are printed as milliseconds per run and microseconds per result, for reading (the run reader),
 resolving (element extents through the collection: the documents the assessments do not hold
 are parsed from it once, for the first round, then looked up as a call's later runs look them
 up; the first round's time is printed apart, as ``resolve 1st``), the family's measures and the three, with each family's
 per-result time over the focused family's on the FOL run (``x focused``) and, for the element runs, over the focused
 family's on the focused element run (``x focused XML``: the same XML format read and the same element extents resolved,
-so what differs is the family; the XML file is about 2.4x the FOL file of the same results). The focused, Relevant in Context and
+so what differs is the family; the XML file is about 2.4x the FOL file of the same results) and over the focused family's on
+the same element run (``x same run``: the focused family reads, resolves and scores the Relevant or Best in Context run
+as a focused run, in the same rounds; not the thorough run, whose results overlap, which the focused family refuses), so
+that the runs' shapes (one result per article in Best in Context) weigh on both alike. The focused, Relevant in Context and
 Best in Context families are timed twice: by the general path (``Session``, as above) and by
 the passage path ``inexflow score`` takes for FOL runs (``front/passages.py``: reading and
 scoring together).
@@ -87,50 +90,74 @@ def main():
     logging.disable(logging.WARNING)
     work = campaign(args.workdir, args.topics, args.results, args.docs)
     qrels, collection = work / "assessments" / "qrels.fol", work / "collection"
-    rows, base, base_xml = [], None, None
+    # every family's session first, then the rounds interleaved (each round times every family once), so
+    # that the machine's drift over the call falls on all families alike
+    timed = []
     for label, task, family, kind in FAMILIES:
         path = run_file(work, kind)
         t = time.process_time()
         assessed = read_assessments([qrels] if family in PASSAGE_FAMILIES else [work / "assessments" / "inex2006"])
         session = Session.build(assessed, task, [family], Options(), str(collection))
         setup = time.process_time() - t
-        read, resolve, score, n = [], [], [], 0
         parsed = ParsedDocuments(session.collection, session.context.index)  # as the session keeps it over a call's runs
-        for _ in range(args.repeat):
-            t0 = time.process_time()
-            run = read_run(path, task=task)
-            t1 = time.process_time()
-            run = resolve_extents(run, session.collection, parsed=parsed)
-            t2 = time.process_time()
-            score_run(in_file_order(run) if family in PASSAGE_FAMILIES else run, family, session.context)
-            t3 = time.process_time()
-            read.append(t1 - t0)
-            resolve.append(t2 - t1)
-            score.append(t3 - t2)
-            n = len(run.results)
-        whole = median_ms([a + b + c for a, b, c in zip(read, resolve, score)])
-        base = base or whole / n
-        xml = kind not in ("fol", "ric", "bic")  # an XML element run: the first is the focused family's
-        base_xml = base_xml or (whole / n if xml else None)
-        rows.append((label, n, setup, median_ms(read), 1000 * resolve[0], median_ms(resolve), median_ms(score), whole,
-                     whole / n, whole / n / base_xml if xml else float("nan")))
+        scorer = None
         if kind in ("fol", "ric", "bic"):  # the passage path reads FOL runs
             cli = build_parser().parse_args(["score", "--task", task, "--assessments", str(qrels), str(path)])
             cli.format = "inex"
             scorer = passages.Scorer.of(cli, options_from_args(cli))
-            fast = []
-            for _ in range(args.repeat):
+        timed.append({"label": label, "task": task, "family": family, "kind": kind, "path": path, "setup": setup,
+                      "session": session, "parsed": parsed, "scorer": scorer, "read": [], "resolve": [], "score": [],
+                      "fast": [], "same": [], "n": 0})
+    # the focused family (the session of its XML row) on each element run it can score: all but the
+    # thorough run, whose results overlap
+    focused_xml = next(f for f in timed if f["kind"] == "focused" and f["family"] == "passage")
+
+    def focused_on(path) -> float:
+        t0 = time.process_time()
+        run = resolve_extents(read_run(path, task="focused"), focused_xml["session"].collection,
+                              parsed=focused_xml["parsed"])
+        score_run(in_file_order(run), "passage", focused_xml["session"].context)
+        return time.process_time() - t0
+
+    for _ in range(args.repeat):
+        for f in timed:
+            t0 = time.process_time()
+            run = read_run(f["path"], task=f["task"])
+            t1 = time.process_time()
+            run = resolve_extents(run, f["session"].collection, parsed=f["parsed"])
+            t2 = time.process_time()
+            score_run(in_file_order(run) if f["family"] in PASSAGE_FAMILIES else run, f["family"],
+                      f["session"].context)
+            t3 = time.process_time()
+            f["read"].append(t1 - t0)
+            f["resolve"].append(t2 - t1)
+            f["score"].append(t3 - t2)
+            f["n"] = len(run.results)
+            if f["family"] not in PASSAGE_FAMILIES and f["kind"] != "thorough":
+                f["same"].append(focused_on(f["path"]))
+            if f["scorer"] is not None:
                 t0 = time.process_time()
-                assert scorer.score_path(path) is not None
-                fast.append(time.process_time() - t0)
-            rows.append(("  the same, passage path", n, 0.0, *[float("nan")] * 4, median_ms(fast),
-                         median_ms(fast) / n, float("nan")))
-    print(f"{work}: {args.topics} topics x {args.results} results per run; CPU time, medians of {args.repeat}")
+                assert f["scorer"].score_path(f["path"]) is not None
+                f["fast"].append(time.process_time() - t0)
+    rows, base, base_xml = [], None, None
+    for f in timed:
+        read, resolve, score, n = f["read"], f["resolve"], f["score"], f["n"]
+        whole = median_ms([a + b + c for a, b, c in zip(read, resolve, score)])
+        base = base or whole / n
+        xml = f["kind"] not in ("fol", "ric", "bic")  # an XML element run: the first is the focused family's
+        base_xml = base_xml or (whole / n if xml else None)
+        same = whole / median_ms(f["same"]) if f["same"] else float("nan")
+        rows.append((f["label"], n, f["setup"], median_ms(read), 1000 * resolve[0], median_ms(resolve),
+                     median_ms(score), whole, whole / n, whole / n / base_xml if xml else float("nan"), same))
+        if f["fast"]:
+            fast = median_ms(f["fast"])
+            rows.append(("  the same, passage path", n, 0.0, *[float("nan")] * 4, fast, fast / n, *[float("nan")] * 2))
+    print(f"{work}: {args.topics} topics x {args.results} results per run; CPU time, medians of {args.repeat} interleaved rounds")
     print(f"{'family':28} {'results':>8} {'setup s':>8} {'read ms':>8} {'resolve 1st':>11} {'resolve ms':>10} "
-          f"{'measures ms':>11} {'run ms':>8} {'us/result':>10} {'x focused':>10} {'x focused XML':>13}")
-    for label, n, setup, r, x1, x, s, w, per, per_xml in rows:
+          f"{'measures ms':>11} {'run ms':>8} {'us/result':>10} {'x focused':>10} {'x focused XML':>13} {'x same run':>10}")
+    for label, n, setup, r, x1, x, s, w, per, per_xml, same in rows:
         print(f"{label:28} {n:8d} {setup:8.2f} {r:8.1f} {x1:11.1f} {x:10.1f} {s:11.1f} {w:8.1f} {1000 * per:10.2f} "
-              f"{per / base:10.2f} {per_xml:13.2f}")
+              f"{per / base:10.2f} {per_xml:13.2f} {same:10.2f}")
 
 
 if __name__ == "__main__":

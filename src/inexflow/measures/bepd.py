@@ -30,17 +30,15 @@ level is first reached, as the paper requires; the 100 recall levels are those o
 
 from __future__ import annotations
 
-from itertools import repeat
-
 import numpy as np
 import pandas as pd
 
 from inexflow.errors import InputError
 from inexflow.io.canonical import unresolved
 from inexflow.measures.catalogue import mean_rows
-from inexflow.measures.context import ScoringContext, tidy
+from inexflow.measures.context import ScoringContext, tidy_matrix
 from inexflow.measures.element_arrays import joined_values, result_codes, row_index, topic_rows
-from inexflow.measures.registry import EPRUM_RECALL_PERCENTS, bepd_measure_names, recall_level
+from inexflow.measures.registry import EPRUM_RECALL_PERCENTS, bepd_measure_names
 from inexflow.measures.topicset import scored_topics
 
 RECALL_LEVELS = np.asarray(EPRUM_RECALL_PERCENTS)
@@ -140,37 +138,36 @@ def score_bepd(run, ctx: ScoringContext) -> pd.DataFrame:
                             np.nan)
     dist = np.abs(res["offset"].to_numpy(np.float64) - bep)
     groups = topic_rows(result_codes(run, res, columns=["topic"]))
-    names = bepd_measure_names({"bepd_a": a_values, "cutoffs": ks})[1:]
-    # s(x, b) of every result for each A at once (elementwise: the same values as per topic)
+    # each topic's measures in one row, per A: BEPD, EPRUM, EPRUM@[k].., then the graph's 100 points
+    names, shown = ctx.memo("bepd columns", lambda: _bepd_columns(a_values, ks, keep_curves))
+    # s(x, b) of every result for each A at once (elementwise: the same values as per topic), one row per A
     unreached, near = np.isnan(dist), np.nan_to_num(dist)
-    base = {a: np.where(unreached, 0.0, a * L / (a * L + near)) for a in a_values}
-    rows, per = [], {m: [] for m in names}
-    point_names, value_names = ctx.memo("bepd names", lambda: (
-        {a: [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in RECALL_LEVELS] for a in a_values},
-        {a: [f"BEPD[{a:g}]", f"EPRUM[{a:g}]", *(f"EPRUM[{a:g}]@[{k}]" for k in ks)] for a in a_values}))
-    curves: dict[float, list[np.ndarray]] = {a: [] for a in a_values}  # each topic's graph, per A
-    by_a = np.vstack([base[a] for a in a_values]) if a_values else np.zeros((0, len(res)))
-    for t in topics:
+    by_a = np.vstack([np.where(unreached, 0.0, a * L / (a * L + near)) for a in a_values]) if a_values \
+        else np.zeros((0, len(res)))
+    n_val = 2 + len(ks)
+    values = np.zeros((len(topics), len(names)))
+    for row, t in zip(values, topics):
         idx = groups.get(t, np.zeros(0, dtype=np.int64))
         # every A's row at once, in C order (numpy sums each row of a C-ordered matrix pairwise, as
         # it sums the row alone; a column-major copy would be summed in another order)
         probs = np.ascontiguousarray(by_a[:, idx])
-        found, total = np.cumsum(probs, axis=1), probs.sum(axis=1)
+        found = np.cumsum(probs, axis=1)
         graphs = _curves_of_found(found, n_bep[t])
-        means, at_ranks = graphs.mean(axis=1), _at_ranks_of_found(found, n_bep[t], ks)
-        for i, a in enumerate(a_values):
-            curve = graphs[i]
-            vals = dict(zip(value_names[a], [float(total[i] / n_bep[t]), float(means[i]), *at_ranks[i].tolist()]))
-            for m, v in vals.items():
-                rows.append((t, "bep", m, v))
-                per[m].append(v)
-            if keep_curves:  # the graph: per topic only with per_topic_curves, its means always
-                rows.extend(zip(repeat(t), repeat("bep"), point_names[a], curve.tolist()))
-            curves[a].append(curve)
-    for a in a_values:  # each recall level's values over the topics
-        if curves[a]:
-            per.update(zip(point_names[a], np.vstack(curves[a]).T))
-    if topics:
-        rows.append(("all", "bep", "num_q", float(len(topics))))
-        rows.extend(mean_rows("bepd", "bep", {m: np.asarray(v, dtype=np.float64) for m, v in per.items()}, names))
-    return tidy(rows)
+        block = row.reshape(len(a_values), n_val + len(RECALL_LEVELS))
+        block[:, 0] = probs.sum(axis=1) / n_bep[t]
+        block[:, 1] = graphs.mean(axis=1)
+        block[:, 2:n_val] = _at_ranks_of_found(found, n_bep[t], ks)
+        block[:, n_val:] = graphs
+    tail = []
+    if topics:  # the graph's points per topic only with per_topic_curves, their means always
+        means = mean_rows("bepd", "bep", dict(zip(names, values.T)), names)
+        tail = [("all", "bep", "num_q", float(len(topics))), *means]
+    return tidy_matrix(topics, "bep", [names[j] for j in shown], values[:, shown], tail)
+
+
+def _bepd_columns(a_values: list[float], ks: list[int], keep_curves: bool) -> tuple[list[str], np.ndarray]:
+    """(the names of a topic's row of measures, the positions of those written per topic)."""
+    names = bepd_measure_names({"bepd_a": a_values, "cutoffs": ks})[1:]
+    width, n_val = len(names) // max(len(a_values), 1), 2 + len(ks)
+    shown = [i * width + j for i in range(len(a_values)) for j in range(width if keep_curves else n_val)]
+    return names, np.asarray(shown, dtype=np.int64)

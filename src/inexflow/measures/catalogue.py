@@ -22,6 +22,7 @@ formatting, plots, analyses, config checks).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -90,6 +91,13 @@ def aggregator(family: str, measure: str) -> str:
     return declared.aggregate if declared else "mean"
 
 
+@functools.lru_cache(maxsize=64)
+def _aggregation(family: str, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """(each name's aggregator, each name's per-topic name) of ``family``'s mean ``names``, once
+    per family and list of names (a call's runs share them)."""
+    return [aggregator(family, n) for n in names], [per_topic_name(n) for n in names]
+
+
 def aggregate(family: str, measure: str, values) -> float:
     """The ``all`` value of ``measure`` from its per-topic ``values`` in topic order."""
     return AGGREGATORS[aggregator(family, measure)](list(values))
@@ -104,8 +112,7 @@ def mean_rows(family: str, quant: str, per: list[dict[str, float]] | dict[str, n
     measures aggregated by ``qrels_sum``; ``topics``, the number of topics, where ``per`` may
     hold no per-topic column (``num_q`` alone). No topic, no rows."""
     names = list(names)
-    hows = [aggregator(family, n) for n in names]  # each name's aggregator and per-topic name, once
-    keys = [per_topic_name(n) for n in names]
+    hows, keys = _aggregation(family, tuple(names))
     batched = {"tool_mean": {}, "mean": {}}
     if isinstance(per, dict):
         def column(key):

@@ -76,18 +76,37 @@ def tidy_columns(topics: list[str], quant: str, columns: dict[str, np.ndarray], 
     names = list(columns)
     values = np.column_stack([np.asarray(columns[m], np.float64) for m in names]) if names and topics \
         else np.zeros((len(topics), len(names)))
-    topic = np.repeat(np.asarray(topics, dtype=object), len(names))
-    measure = np.tile(np.asarray(names, dtype=object), len(topics))
-    if tail:
-        t_topic, t_quant, t_measure, t_value = zip(*tail)
-        topic = np.concatenate([topic, np.asarray(t_topic, dtype=object)])
-        measure = np.concatenate([measure, np.asarray(t_measure, dtype=object)])
-        value = np.concatenate([values.reshape(-1), np.asarray(t_value, np.float64)])
-        quants = np.concatenate([np.full(values.size, quant, dtype=object), np.asarray(t_quant, dtype=object)])
-    else:
-        value, quants = values.reshape(-1), np.full(values.size, quant, dtype=object)
-    return pd.DataFrame({"topic": pd.Series(topic, dtype=object), "quant": pd.Series(quants, dtype=object),
-                         "measure": pd.Series(measure, dtype=object), "value": value})
+    return tidy_matrix(topics, quant, names, values, tail)
+
+
+def tidy_matrix(topics: list[str], quant: str, names: list[str], values: np.ndarray, tail: list[tuple]
+                ) -> pd.DataFrame:
+    """:func:`tidy_columns` from a matrix: ``values[i, j]`` is measure ``names[j]`` of topic
+    ``topics[i]``."""
+    return tidy_blocks([(topics, quant, names, values, tail)])
+
+
+def tidy_blocks(blocks: list[tuple[list[str], str, list[str], np.ndarray, list[tuple]]]) -> pd.DataFrame:
+    """A family's score table from blocks ``(topics, quant, names, values, tail)`` in turn, each
+    as :func:`tidy_matrix` takes them (e.g. one per quantisation)."""
+    topic, quants, measure, value = [], [], [], []
+    for topics, quant, names, values, tail in blocks:
+        topic.append(np.repeat(np.asarray(topics, dtype=object), len(names)))
+        measure.append(np.tile(np.asarray(names, dtype=object), len(topics)))
+        value.append(np.asarray(values, np.float64).reshape(-1))
+        quants.append(np.full(len(topics) * len(names), quant, dtype=object))
+        if tail:
+            for column, part in zip((topic, quants, measure), zip(*tail)):
+                column.append(np.asarray(part, dtype=object))
+            value.append(np.asarray([v for *_, v in tail], np.float64))
+
+    def joined(parts, dtype):
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+    return pd.DataFrame({"topic": pd.Series(joined(topic, object), dtype=object),
+                         "quant": pd.Series(joined(quants, object), dtype=object),
+                         "measure": pd.Series(joined(measure, object), dtype=object),
+                         "value": joined(value, np.float64)})
 
 
 def element_results(run, family: str) -> pd.DataFrame:

@@ -21,8 +21,6 @@ children of partly seen elements below it: linear in the run's length for a fixe
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import pandas as pd
 
@@ -61,13 +59,14 @@ class DocumentState:
     def fresh(self) -> DocumentState:
         """This document with nothing seen: its assessed elements shared, what the user has seen
         of them new (a run's walk starts from it)."""
-        state = copy.copy(self)  # the assessed elements' tables shared, not copied
+        state = DocumentState.__new__(DocumentState)
+        state.__dict__.update(self.__dict__)  # the assessed elements' tables shared, not copied
         state.remaining = {x: self.gain[x] for x in self.ideal_order}
         state.returned, state.partial = set(), set()
         return state
 
     def _fully_seen(self, x: str) -> bool:
-        return x in self.returned or any(a in self.returned for a in self._ancestors(x))
+        return x in self.returned or not self.returned.isdisjoint(self._ancestors(x))
 
     def rv(self, x: str, alpha: float) -> float:
         if x not in self.gain:
@@ -100,6 +99,10 @@ class DocumentState:
         """The gain rv_norm of returning x now, then mark x as seen."""
         v = self.rv(x, alpha)
         up = self._ancestors(x)
+        if v == 0.0:  # nothing to charge (the remaining credits are never negative): only seen
+            self.returned.add(x)
+            self.partial.update(up)
+            return 0.0
         owner = x if x in self.remaining else next((a for a in up if a in self.remaining), None)
         if owner is not None:
             g = min(v, self.remaining[owner])

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.measures import catalogue
-from inexflow.measures.context import ScoringContext, element_results, tidy
+from inexflow.measures.context import ScoringContext, element_results, tidy_blocks
 from inexflow.measures.element_arrays import ELEMENT_KEYS, Codes, RowIndex, element_codes, frame_codes, joined_values, row_index, topic_rows
 from inexflow.measures.overlap import AssessedDocuments, focused_gains
 from inexflow.measures.registry import GAIN_RECALL_PERCENTS, curve_ranks
@@ -73,25 +73,49 @@ def printed_q_r(xg: np.ndarray, xi: np.ndarray) -> dict[str, float]:
     return {"Q[printed]": q, "R[printed]": float(cbg_r / (cbg_r + n))}
 
 
-def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_scale: float | None = None
-              ) -> dict[str, float]:
+class IdealCurve:
+    """What :func:`xcg_topic` derives from a topic's ideal vector ``xi`` (sorted descending,
+    all > 0) alone, for ranks 1..``kmax``: made once per topic and quantisation and shared by
+    the runs of a call."""
+
+    def __init__(self, xi: np.ndarray, kmax: int):
+        self.xi = xi
+        self.n = n = len(xi)
+        self.xci = xci = np.cumsum(xi)
+        self.kmax = kmax
+        self.ranks = np.arange(1, kmax + 1)
+        self.ci = xci[np.minimum(self.ranks, n) - 1]  # xCI held at its last value past |xI|
+        self.at_gain = np.concatenate(([0.0], xci))  # the ideal curve through (0, 0), (1, xCI[1]), ...
+        self.at_rank = np.arange(0, n + 1, dtype=np.float64)
+
+    def held(self, length: int) -> np.ndarray:
+        """xCI[min(i, n)] for i = 1..length."""
+        if length <= self.kmax:
+            return self.ci[:length]
+        return self.xci[np.minimum(np.arange(1, length + 1), self.n) - 1]
+
+
+def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_scale: float | None = None,
+              ideal: IdealCurve | None = None) -> dict[str, float]:
     """All XCG measures for one topic (xi sorted descending, all > 0).
 
     ``curve_ranks`` adds nxCG at those ranks (the nxCG curve) as ``nxCG@[k]``; the ep/gr
     curve ``ep[0.01]`` .. ``ep[1.00]`` is always computed (iMAep is its mean). A
     ``printed_scale`` adds ``Q[printed]`` and ``R[printed]`` (:func:`printed_q_r`) on the
     gains times it (the quantisation's :func:`~inexflow.model.quantisation.printed_factor`).
+    ``ideal``: ``xi``'s :class:`IdealCurve` for the largest of ``cutoffs`` and ``curve_ranks``,
+    where one is kept (made here otherwise).
     """
-    n = len(xi)
-    xci = np.cumsum(xi)
+    kmax = max(list(cutoffs) + list(curve_ranks)) if (cutoffs or curve_ranks) else 0
+    if ideal is None or ideal.kmax != kmax:
+        ideal = IdealCurve(xi, kmax)
+    n, xci = ideal.n, ideal.xci
     xcg = np.cumsum(xg)
     out: dict[str, float] = {}
-    kmax = max(list(cutoffs) + list(curve_ranks)) if (cutoffs or curve_ranks) else 0
     if kmax:
-        j = np.arange(1, kmax + 1)
+        j = ideal.ranks
         cg = xcg[np.minimum(j, len(xcg)) - 1] if len(xcg) else np.zeros(kmax)
-        ci = xci[np.minimum(j, n) - 1]
-        nxcg = cg / ci
+        nxcg = cg / ideal.ci
         manxcg = np.cumsum(nxcg) / j
         for k in cutoffs:
             out[f"nxCG[{k}]"] = float(nxcg[k - 1])
@@ -99,7 +123,7 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_s
             out[f"MAnxCG[{k}]"] = float(manxcg[k - 1])
     nat = np.flatnonzero(xg > 0)
     g = np.minimum(xcg[nat], xci[-1])
-    ideal_rank = np.interp(g, np.concatenate(([0.0], xci)), np.arange(0, n + 1, dtype=np.float64))
+    ideal_rank = np.interp(g, ideal.at_gain, ideal.at_rank)
     ep = ideal_rank / (nat + 1)
     out["MAep"] = float(ep.sum() / n)
     # the ep/gr curve at standard gain-recall levels and its mean iMAep
@@ -116,12 +140,11 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_s
     L = len(xg)
     isrel = xg > 0
     cbg = cumulated_bonus_gain(xg)
-    cig_full = xci
-    i = np.arange(1, L + 1)
-    cig = cig_full[np.minimum(i, n) - 1] if L else np.zeros(0)
+    i = np.arange(1, L + 1) if L != kmax else ideal.ranks
+    cig = ideal.held(L)
     out["Q"] = float((isrel * cbg / (cig + i)).sum() / n)
     cbg_r = cbg[min(n, L) - 1] if L else 0.0
-    out["R"] = float(cbg_r / (cig_full[n - 1] + n))
+    out["R"] = float(cbg_r / (xci[n - 1] + n))
     if printed_scale is not None:
         out |= printed_q_r(xg * printed_scale, xi * printed_scale)
     out.update(zip(EP_NAMES, at.tolist()))
@@ -198,7 +221,7 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
     printed = bool(ctx.opt("qr_printed"))
     results = element_results(run, "xcg")
     codes = element_codes(run)
-    rows = []
+    blocks = []
     for quant, rb in sorted(ctx.recallbases.items()):
         scale = printed_factor(ctx.assessments.scale, quant) if printed else None
         ideal_by_topic = ctx.memo(f"ideal vectors {quant} {overlap}", lambda rb=rb: ideal_vectors(rb, overlap))
@@ -207,11 +230,16 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
         gains = run_gains(results, rb, overlap, alpha, run.source, assessed_gains(ctx, quant, rb), codes,
                           assessed_documents(ctx, quant, rb) if overlap else None)
         by_topic = {t: gains[idx] for t, idx in topic_rows(codes).items()}
-        per, kept = {}, None
-        for t in topics:
-            per[t] = xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs, ranks, scale)
-            if kept is None:  # every topic has the same measures
-                kept = [m for m in per[t] if keep_curves or not (m.startswith("ep[") or m.startswith("nxCG@["))]
-            rows.extend((t, quant, m, per[t][m]) for m in kept)
-        rows.extend(mean_rows("xcg", per, quant))
-    return tidy(rows)
+        # each topic's measures in one row (every topic has the same measures, in the same order)
+        kmax = max(cutoffs + list(ranks)) if (cutoffs or len(ranks)) else 0
+        ideals = ctx.memo(f"ideal curves {quant} {overlap} {kmax}", lambda: {})  # made as topics are met
+        per = [xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs, ranks, scale,
+                         ideals.get(t) or ideals.setdefault(t, IdealCurve(ideal_by_topic[t], kmax))) for t in topics]
+        if not per:
+            continue
+        names = list(per[0])
+        values = np.asarray([list(v.values()) for v in per], dtype=np.float64)
+        shown = [j for j, m in enumerate(names) if keep_curves or not (m.startswith("ep[") or m.startswith("nxCG@["))]
+        means = catalogue.mean_rows("xcg", quant, dict(zip(names, values.T)), [*names, "num_q"])
+        blocks.append((topics, quant, [names[j] for j in shown], values[:, shown], means))
+    return tidy_blocks(blocks)
