@@ -11,7 +11,13 @@ Families (``--families``):
   path (``front/passages.py``);
 - ``ric`` / ``bic``: the same runs made in-context (``ric``: each article's passages moved
   next to its first one; ``bic``: each article's first passage only), ``--task
-  relevant-in-context`` / ``best-in-context``.
+  relevant-in-context`` / ``best-in-context``;
+- ``xcg``, ``xcg-focused``, ``hixeval``, ``bepd``: the element families on XML element runs of one
+  simulated campaign (``inexflow simulate``, the demo structure: ``--element-topics`` topics x
+  RESULTS elements a run, one run a group, a collection of ``--element-docs`` articles, the
+  INEX 2006 assessments), each on its task's runs (thorough, focused, Relevant in Context, Best
+  in Context), scored by the general path (``Session``: the element results resolved through
+  the collection).
 
 For each family:
 
@@ -58,6 +64,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 FOL_QRELS = ROOT.parent / "shared" / "data" / "inex2009-2010" / "qrels-2009-2010.fol"
 STAGES = ["start-up", "assessments", "reading", "resolving", "ranking", "measures", "writing"]
+# element family -> the task whose element runs it scores
+ELEMENT = {"xcg": "thorough", "xcg-focused": "focused", "hixeval": "relevant-in-context", "bepd": "best-in-context"}
 
 
 # ---------------------------------------------------------------- the runs
@@ -89,8 +97,24 @@ def passage_files(work: Path, fol: Path, n_runs: int, n_results: int, seed: int)
     return paths
 
 
+def element_files(work: Path, n_runs: int, n_results: int, topics: int, docs: int, seed: int) -> Path:
+    """A simulated campaign with ``n_runs`` element runs per task (made once, seeded)."""
+    d = work / f"element-{n_runs}x{topics}x{n_results}-{docs}-{seed}"
+    if not (d / "campaign.json").exists():
+        subprocess.run([sys.executable, "-m", "inexflow", "--quiet", "simulate", "--out", str(d), "--docs", str(docs),
+                        "--topics", str(topics), "--groups", str(n_runs), "--runs-per-group", "1",
+                        "--results", str(n_results), "--seed", str(seed)], check=True, stdout=subprocess.DEVNULL)
+    return d
+
+
 def generate(args, families: list[str], work: Path) -> dict:
     inputs = {}
+    if set(families) & set(ELEMENT):
+        d = element_files(work, args.runs, args.results, args.element_topics, args.element_docs, args.seed)
+        for f in families:
+            if f in ELEMENT:
+                runs = sorted((d / "runs").glob(f"*-{ELEMENT[f]}-*.xml"))
+                inputs[f] = (str(d / "assessments" / "inex2006"), list(map(str, runs)), str(d / "collection"))
     if "trec" in families:
         q, ps = trec_files(work, args.qrels, args.runs, args.results, args.seed)
         inputs["trec"] = (str(q), list(map(str, ps)))
@@ -124,8 +148,13 @@ def arrow_read(files: list[str]) -> float:
 
     opts = pacsv.ParseOptions(delimiter=" ", quote_char=False)
     lines = pacsv.ParseOptions(delimiter="\t", quote_char=False)  # FOL qrels: rows of varying width, read as lines
+    files = [str(x) for f in files for x in (sorted(Path(f).rglob("*.xml")) if Path(f).is_dir() else [f])]
     t0 = time.perf_counter()
     for f in files:
+        if f.endswith(".xml"):  # XML (element runs, assessments): as lines, one column
+            pacsv.read_csv(f, read_options=pacsv.ReadOptions(column_names=["line"]),
+                           parse_options=pacsv.ParseOptions(delimiter="\x01", quote_char=False))
+            continue
         try:
             pacsv.read_csv(f, read_options=pacsv.ReadOptions(autogenerate_column_names=True), parse_options=opts)
         except pa.ArrowInvalid:
@@ -192,7 +221,41 @@ def passage_stages(qrels: str, paths: list[str], task: str, T: Timer) -> list[st
     return out
 
 
-def child_stages(family: str, qrels: str, paths: list[str], repeat: int) -> dict:
+def element_stages(assessments: str, collection: str, paths: list[str], family: str, T: Timer) -> list[str]:
+    """``_score_one`` on the general path (``scoring_session``, ``read_run``,
+    ``Session.score_families``: the element results resolved through the collection, put in the
+    family's evaluation order and scored; ``format_scores``), stage by stage."""
+    from inexflow.front import cli
+    from inexflow.measures.output import format_scores, select_scores
+    from inexflow.measures.session import in_evaluation_order, score_run
+    from inexflow.model.runs import ParsedDocuments, read_run, resolve_extents
+
+    name = family.split("-")[0]
+    args = score_args(["--task", ELEMENT[family], "--family", name, "--collection", collection, assessments, *paths])
+    with T("assessments"):
+        session, measures = cli.scoring_session(args)
+    args.format = cli.output_format(session.families)
+    parsed = ParsedDocuments(session.collection, session.context.index)
+    out = []
+    for path in paths:
+        with T("reading"):
+            run = read_run(path, task=args.task)
+        with T("resolving"):
+            run = resolve_extents(run, session.collection, parsed=parsed)
+        with T("ranking"):
+            ordered = in_evaluation_order(run, name)
+        with T("measures"):
+            scores = score_run(ordered, name, session.context)
+        with T("writing"):
+            scores = select_scores(scores, measures) if measures is not None else scores
+            out.append(f'<eval run-id="{run.run_id}" file="{path}">\n{format_scores(scores, args.per_topic, align=True)}'
+                       "</eval>\n")
+    cli._SCORE_JOB = (args, session, measures, None)
+    assert out[0] == cli._score_one(paths[0])[0], "the staged element path no longer prints what _score_one prints"
+    return out
+
+
+def child_stages(family: str, qrels: str, paths: list[str], repeat: int, collection: str | None = None) -> dict:
     """Run in the pinned child: the start-up, then ``repeat`` rounds of (the bare read, the
     staged call); medians."""
     t0 = time.perf_counter()
@@ -205,13 +268,17 @@ def child_stages(family: str, qrels: str, paths: list[str], repeat: int) -> dict
     imports = time.perf_counter() - t0
     logging.getLogger("inexflow").setLevel(logging.ERROR)
     for f in [qrels, *paths]:  # in the page cache for every round alike
-        Path(f).read_bytes()
+        for x in (Path(f).rglob("*") if Path(f).is_dir() else [Path(f)]):
+            if x.is_file():
+                x.read_bytes()
     rounds, reads = [], []
     for _ in range(repeat):
         reads.append(arrow_read([qrels, *paths]))
         T = Timer()
         if family == "trec":
             trec_stages(qrels, paths, T)
+        elif family in ELEMENT:
+            element_stages(qrels, collection, paths, family, T)
         else:
             passage_stages(qrels, paths, TASKS[family], T)
         rounds.append(T.t)
@@ -244,8 +311,11 @@ def run_child(cmd: list[str], out_path: Path | None = None, pin: bool = True) ->
     return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "maxrss_mb": ru.ru_maxrss / 1024}
 
 
-def score_cmd(family: str, qrels: Path, paths: list[Path], jobs: int) -> list[str]:
-    fam = ["--family", "trec"] if family == "trec" else ["--task", TASKS[family]]
+def score_cmd(family: str, qrels: Path, paths: list[Path], jobs: int, collection: Path | None = None) -> list[str]:
+    if family in ELEMENT:
+        fam = ["--task", ELEMENT[family], "--family", family.split("-")[0], "--collection", str(collection)]
+    else:
+        fam = ["--family", "trec"] if family == "trec" else ["--task", TASKS[family]]
     return [sys.executable, "-m", "inexflow", "--quiet", "score", *fam, "--jobs", str(jobs), str(qrels), *map(str, paths)]
 
 
@@ -269,7 +339,8 @@ def sha(path: Path) -> str:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--families", default="trec,passage", help="comma-separated: trec, passage, ric, bic")
+    ap.add_argument("--families", default="trec,passage",
+                    help="comma-separated: trec, passage, ric, bic, xcg, xcg-focused, hixeval, bepd")
     ap.add_argument("--runs", type=int, default=80, help="runs generated; the memory and -j figures use all of them")
     ap.add_argument("--stage-runs", type=int, default=20, help="runs of the in-process stage table (default %(default)s)")
     ap.add_argument("--sizes", default="10,20,40,80", help="numbers of runs of the scaling table")
@@ -277,6 +348,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="rounds of the stage table and of the scaling; medians")
     ap.add_argument("--qrels", type=Path, default=FOL_QRELS, help="the FOL qrels the runs are drawn from")
+    ap.add_argument("--element-topics", type=int, default=20, help="topics of the element families' campaign")
+    ap.add_argument("--element-docs", type=int, default=3000, help="articles of the element families' collection")
     ap.add_argument("--workdir", type=Path, help="keep the generated runs here and reuse them")
     ap.add_argument("--importtime", action="store_true", help="also print the slowest imports of a one-run call")
     ap.add_argument("--json", type=Path, help="also write every figure here")
@@ -286,8 +359,9 @@ def main():
     families = [f for f in args.families.split(",") if f]
     if args.child:
         family, repeat, qrels, *paths = args.child
+        collection = paths.pop(0) if family in ELEMENT else None
         on_core0()
-        print(json.dumps(child_stages(family, qrels, paths, int(repeat))))
+        print(json.dumps(child_stages(family, qrels, paths, int(repeat), collection)))
         return
     if args.generate:
         print(json.dumps(generate(args, families, args.generate)))
@@ -304,7 +378,8 @@ def main():
                              capture_output=True, text=True)
         if gen.returncode:
             sys.exit(f"generating the runs failed: {gen.stderr[-2000:]}")
-        inputs = {f: (Path(q), [Path(p) for p in ps]) for f, (q, ps) in json.loads(gen.stdout.splitlines()[-1]).items()}
+        inputs = {f: (Path(q), [Path(p) for p in ps], *map(Path, rest))
+                  for f, (q, ps, *rest) in json.loads(gen.stdout.splitlines()[-1]).items()}
         bare = statistics.median(run_child([sys.executable, "-c", "pass"])["wall"] for _ in range(5))
         floor = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         report["floor_mb"] = floor
@@ -312,15 +387,17 @@ def main():
               f"a bare interpreter starts in {bare:.3f} s; load average {os.getloadavg()[0]:.1f}; "
               f"peak RSS figures are exact above {floor:.0f} MB (this process's size)")
         for family in families:
-            qrels, paths = inputs[family]
-            lines = sum(p.read_bytes().count(b"\n") for p in paths)
+            qrels, paths, *rest = inputs[family]
+            collection = rest[0] if rest else None
+            lines = sum(p.read_bytes().count(b"<result>") if family in ELEMENT else p.read_bytes().count(b"\n")
+                        for p in paths)
             print(f"\n== {family}: {len(paths)} runs, {lines} results ({lines // len(paths)} a run) ==")
             fig = report["families"][family] = {"runs": len(paths), "results": lines}
 
             # 1. the stages
             sp = paths[: args.stage_runs]
             cmd = [sys.executable, str(Path(__file__).resolve()), "--child", family, str(args.repeat), str(qrels),
-                   *map(str, sp)]
+                   *([str(collection)] if collection else []), *map(str, sp)]
             res = subprocess.run(cmd, capture_output=True, text=True)
             if res.returncode:
                 sys.exit(f"stage child failed: {res.stderr[-2000:]}")
@@ -345,7 +422,7 @@ def main():
             out = work / f"{family}.out"
             scale = {}
             for n in sizes:
-                rs = [run_child(score_cmd(family, qrels, paths[:n], 1), out) for _ in range(args.repeat)]
+                rs = [run_child(score_cmd(family, qrels, paths[:n], 1, collection), out) for _ in range(args.repeat)]
                 scale[n] = {"wall": statistics.median(r["wall"] for r in rs), "maxrss_mb": max(r["maxrss_mb"] for r in rs)}
             fig["scaling"] = scale
             n0 = sizes[0]
@@ -364,8 +441,8 @@ def main():
 
             # 3. -j 2 against -j 1, all runs, not pinned
             o1, o2 = work / f"{family}.j1.out", work / f"{family}.j2.out"
-            j1 = run_child(score_cmd(family, qrels, paths, 1), o1, pin=False)
-            j2 = run_child(score_cmd(family, qrels, paths, 2), o2, pin=False)
+            j1 = run_child(score_cmd(family, qrels, paths, 1, collection), o1, pin=False)
+            j2 = run_child(score_cmd(family, qrels, paths, 2, collection), o2, pin=False)
             same = sha(o1) == sha(o2)
             fig["jobs"] = {"j1": j1, "j2": j2, "identical": same}
             print(f"-j 1 against -j 2 over {len(paths)} runs (not pinned):")
@@ -376,7 +453,7 @@ def main():
                   f" ({o1.stat().st_size} bytes)")
 
             if args.importtime:
-                rows = importtime(score_cmd(family, qrels, paths[:1], 1), 15)
+                rows = importtime(score_cmd(family, qrels, paths[:1], 1, collection), 15)
                 fig["importtime"] = rows
                 print("python -X importtime of a one-run call, slowest by cumulative time:")
                 for cum, own, mod in rows:
