@@ -154,6 +154,11 @@ def test_wrong_quantisation_for_scale(tmp_path):
     (QRELS, b"1 Q0 A 1 1 r 0 10\n1 Q0 \xe9 2 1 r 0 10\n", "r.run:line 2", "byte 0xe9 at column 6 is not UTF-8"),
     (b"1 Q0 A 100 500 0 0:100\n1 Q0 \xe9 1 5 0\n", "1 Q0 A 1 1 r 0 10\n", "q.fol:line 2", "byte 0xe9"),
     (QRELS, b"1 Q0 A 1 1 r 0 10\x00\n", "r.run:line 1", "NUL byte"),
+    # lines ended by carriage returns alone, as the official tool's readLine ends them
+    (b"1 Q0 A 100 500 0 0:100\r1 Q0 B 100 500 0 0:100\r\n1 Q0 \xe9 1 5 0\r", "1 Q0 A 1 1 r 0 10\n", "q.fol:line 3",
+     "byte 0xe9 at column 6 is not UTF-8"),
+    (QRELS, b"1 Q0 A 1 1 r 0 10\r1 Q0 A 2 1 r 10 10\x00\r", "r.run:line 2", "NUL byte"),
+    (QRELS, b"1 Q0 A 1 1 r 0 10\r1 Q0 \xe9 2 1 r 10 10\r", "r.run:line 2", "byte 0xe9 at column 6 is not UTF-8"),
 ])
 def test_located_errors_instead_of_tracebacks(tmp_path, qrels, run, where, problem):
     for name, text in (("q.fol", qrels), ("r.run", run)):

@@ -90,23 +90,33 @@ def read_bytes(path, what: str = "file") -> bytes:
         os.close(fd)
 
 
-def decode_text(path, data: bytes) -> str:
+def decode_text(path, data: bytes, cr_ends_lines: bool = False) -> str:
     """UTF-8 text of an input file without its byte order mark. Bytes that are not UTF-8 and
-    NUL bytes are an :class:`InputError` naming the line and the byte."""
+    NUL bytes are an :class:`InputError` naming the line and the byte; lines end at newlines,
+    and with ``cr_ends_lines`` also at a carriage return alone (as Java's ``readLine`` reads the
+    FOL formats)."""
     data = data.removeprefix(b"\xef\xbb\xbf")
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # a UTF-16 byte order mark: NUL bytes follow
         raise InputError(path, None, "is UTF-16 text", "UTF-8 text (convert it, e.g. iconv -f UTF-16 -t UTF-8)")
     nul = data.find(b"\x00")
     if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise InputError(path, f"line {line}", "NUL byte", "UTF-8 text")
+        raise InputError(path, f"line {_line_at(data, nul, cr_ends_lines)[0]}", "NUL byte", "UTF-8 text")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        line, col = _line_at(data, e.start, cr_ends_lines)
         raise InputError(path, f"line {line}", f"byte 0x{data[e.start]:02x} at column {col} is not UTF-8",
                          "UTF-8 text") from None
+
+
+def _line_at(data: bytes, pos: int, cr_ends_lines: bool) -> tuple[int, int]:
+    """(line, column) of the byte at ``pos``, both from 1."""
+    line = data.count(b"\n", 0, pos) + 1
+    start = data.rfind(b"\n", 0, pos) + 1
+    if cr_ends_lines:  # a carriage return not followed by a newline ends a line too
+        line += data.count(b"\r", 0, pos) - data.count(b"\r\n", 0, pos)
+        start = max(start, data.rfind(b"\r", 0, pos) + 1)
+    return line, pos - start + 1
 
 
 class UsageError(ValueError):

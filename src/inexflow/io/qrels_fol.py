@@ -102,7 +102,7 @@ def read_fol_rows(path) -> tuple[list[tuple], list[tuple]]:
     docs, passages = [], []
     seen, lengths = {}, {}
     odd = _OddPassages()
-    text = decode_text(path, read_bytes(path, "qrels file"))
+    text = decode_text(path, read_bytes(path, "qrels file"), cr_ends_lines=True)
     for lineno, line in enumerate(_LINE_BREAKS.split(text), 1):
         cols = fields(line)
         if not cols or cols[0].startswith("#"):  # blank and comment lines, as the TREC readers skip them

@@ -78,7 +78,7 @@ def read_plain_run(path, ncols: int, numbers: bool = False) -> PlainRun | None:
     if b"\x0b" in data or b"\x0c" in data:  # field separators pyarrow does not split at (inexflow.io.fields)
         return None
     if b"\x00" in data:
-        decode_text(path, data)  # a NUL byte is an error naming its line, as every text reader says
+        decode_text(path, data, cr_ends_lines=ncols != 6)  # a NUL byte is an error naming its line, as the readers count lines
     comments = comment_lines(data)
     # a file of single spaces and newlines parses as it is: a blank line, a leading, trailing or
     # repeated space gives a line of another width, which pyarrow refuses; then it is normalised

@@ -124,7 +124,7 @@ def _trec_ranks(path, lines, col: pd.Series) -> tuple[np.ndarray, str]:
 def _read_validating(path, ncols: int) -> RunTable:
     data = read_bytes(path, "run file")
     comments = comment_lines(data.removeprefix(b"\xef\xbb\xbf"))
-    text = decode_text(path, data)
+    text = decode_text(path, data, cr_ends_lines=ncols != 6)  # a FOL run's lines end as the jar reads them
     if ncols == 6:  # a TREC run: a carriage return is white space, as trec_eval reads it (not a line end)
         text = _LONE_CR.sub(" ", text)
     rows = text.split("\n")
