@@ -150,3 +150,23 @@ def test_a_task_keeps_the_recall_bases_of_its_own_quantisations(tmp_path):
     ctx = scoring_context(a, "thorough", ["xcg"], Options(quantisations=("genLifted", "strict")), rbs)
     assert list(ctx.recallbases) == ["genLifted", "strict"]
     assert ctx.recallbases["strict"] is rbs["strict"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_many_topics_at_once_equal_each_topic_alone(seed):
+    # xcg_topics (the batched computation score_xcg uses) gives xcg_topic's values bit for bit, for
+    # topics shorter than, as long as and longer than the largest cut-off, empty ones included
+    from inexflow.measures.registry import curve_ranks
+    from inexflow.measures.xcg import IdealCurve, xcg_topics
+
+    rng = np.random.default_rng(seed)
+    cutoffs, ranks = [1, 5, 10, 25], curve_ranks(40)
+    lengths = [40, 40, 0, 1, 7, 39, 40, 55, 40, 3]
+    xgs = [np.where(rng.random(n) < 0.4, rng.choice([0.25, 0.5, 1.0, 1 / 3], n), 0.0) for n in lengths]
+    xis = [np.sort(rng.choice([0.25, 0.5, 1.0, 1 / 3], rng.integers(1, 30)))[::-1] for _ in lengths]
+    for scale in (None, 3.0):
+        names, values = xcg_topics(xgs, [IdealCurve(xi, 40) for xi in xis], cutoffs, ranks, scale)
+        for t, (xg, xi) in enumerate(zip(xgs, xis)):
+            alone = xcg_topic(xg, xi, cutoffs, ranks, scale)
+            assert names == list(alone)
+            assert values[t].tolist() == list(alone.values())

@@ -153,6 +153,69 @@ def xcg_topic(xg: np.ndarray, xi: np.ndarray, cutoffs, curve_ranks=(), printed_s
     return out
 
 
+def xcg_topics(xgs: list[np.ndarray], ideals: list[IdealCurve], cutoffs, curve_ranks=(),
+               printed_scale: float | None = None) -> tuple[list[str], np.ndarray]:
+    """:func:`xcg_topic` of many topics at once: (the measure names, in :func:`xcg_topic`'s
+    order; a matrix of one row of values per topic). ``ideals``: each topic's
+    :class:`IdealCurve` for the largest of ``cutoffs`` and ``curve_ranks``. The running sums
+    and the cut-off and curve values are taken over a matrix of the topics' gains (zeros after
+    a topic's last result leave its running sums as they are); what each topic sums over its
+    own length is summed topic by topic, so that every value equals :func:`xcg_topic`'s."""
+    cutoffs, ranks = list(cutoffs), list(curve_ranks)
+    kmax = max(cutoffs + ranks) if (cutoffs or ranks) else 0
+    lengths = [len(g) for g in xgs]
+    width = max([kmax, *lengths]) if xgs else kmax
+    gains = np.zeros((len(xgs), width))
+    for row, g in zip(gains, xgs):
+        row[:len(g)] = g
+    xcg = np.cumsum(gains, axis=1)
+    cols: dict[str, np.ndarray] = {}
+    if kmax:
+        nxcg = xcg[:, :kmax] / np.vstack([ideal.ci for ideal in ideals]) if xgs else np.zeros((0, kmax))
+        manxcg = np.cumsum(nxcg, axis=1) / np.arange(1, kmax + 1)
+        cols |= {f"nxCG[{k}]": nxcg[:, k - 1] for k in cutoffs}
+        cols |= {f"MAnxCG[{k}]": manxcg[:, k - 1] for k in cutoffs}
+    n = np.asarray([ideal.n for ideal in ideals], dtype=np.int64)
+    # Q's terms: isrel(i) cbg(i) / (cig(i) + i), rank by rank
+    cbg = np.cumsum(np.where(gains > 0, gains + 1.0, 0.0), axis=1)
+    at_rank = np.arange(1, width + 1)
+    terms = (gains > 0) * cbg / (np.vstack([ideal.held(width) for ideal in ideals]) + at_rank) if xgs \
+        else np.zeros((0, width))
+    full = np.asarray(lengths) == width
+    q_sum = np.zeros(len(xgs))
+    q_sum[full] = terms[full].sum(axis=1)  # whole rows of a C-ordered matrix: each summed as alone
+    for t in np.flatnonzero(~full):
+        q_sum[t] = terms[t, :lengths[t]].sum()
+    maep, imaep, r = np.zeros(len(xgs)), np.zeros(len(xgs)), np.zeros(len(xgs))
+    curve = np.zeros((len(xgs), len(GR_LEVELS)))
+    printed = np.zeros((len(xgs), 2))
+    for t, (ideal, length) in enumerate(zip(ideals, lengths)):
+        xci, row = ideal.xci, xcg[t, :length]
+        nat = np.flatnonzero(gains[t, :length] > 0)
+        g = np.minimum(row[nat], xci[-1])
+        ep = np.interp(g, ideal.at_gain, ideal.at_rank) / (nat + 1)
+        maep[t] = ep.sum() / ideal.n
+        if len(nat):
+            gr = g / xci[-1]
+            at = np.interp(GR_LEVELS, gr, ep, left=ep[0], right=ep[-1])
+            at[GR_LEVELS > gr[-1] + GR_TOLERANCE] = 0.0
+            curve[t] = at
+        imaep[t] = curve[t].mean()
+        cbg_r = cbg[t, min(ideal.n, length) - 1] if length else 0.0
+        r[t] = cbg_r / (xci[ideal.n - 1] + ideal.n)
+        if printed_scale is not None:
+            printed[t] = list(printed_q_r(xgs[t] * printed_scale, ideal.xi * printed_scale).values())
+    cols |= {"MAep": maep, "iMAep": imaep, "Q": q_sum / n if len(xgs) else q_sum, "R": r}
+    if printed_scale is not None:
+        cols |= {"Q[printed]": printed[:, 0], "R[printed]": printed[:, 1]}
+    cols |= dict(zip(EP_NAMES, curve.T))
+    if ranks:
+        cols |= dict(zip(_curve_names(tuple(ranks)), nxcg[:, np.asarray(ranks) - 1].T))
+    names = list(cols)
+    values = np.column_stack([cols[m] for m in names]) if names else np.zeros((len(xgs), 0))
+    return names, values
+
+
 @functools.lru_cache(maxsize=8)
 def _curve_names(ranks: tuple[int, ...]) -> list[str]:
     return [f"nxCG@[{k}]" for k in ranks]
@@ -230,15 +293,13 @@ def score_xcg(run, ctx: ScoringContext) -> pd.DataFrame:
         gains = run_gains(results, rb, overlap, alpha, run.source, assessed_gains(ctx, quant, rb), codes,
                           assessed_documents(ctx, quant, rb) if overlap else None)
         by_topic = {t: gains[idx] for t, idx in topic_rows(codes).items()}
-        # each topic's measures in one row (every topic has the same measures, in the same order)
+        if not topics:
+            continue
         kmax = max(cutoffs + list(ranks)) if (cutoffs or len(ranks)) else 0
         ideals = ctx.memo(f"ideal curves {quant} {overlap} {kmax}", lambda: {})  # made as topics are met
-        per = [xcg_topic(by_topic.get(t, np.zeros(0)), ideal_by_topic[t], cutoffs, ranks, scale,
-                         ideals.get(t) or ideals.setdefault(t, IdealCurve(ideal_by_topic[t], kmax))) for t in topics]
-        if not per:
-            continue
-        names = list(per[0])
-        values = np.asarray([list(v.values()) for v in per], dtype=np.float64)
+        names, values = xcg_topics([by_topic.get(t, np.zeros(0)) for t in topics],
+                                   [ideals.get(t) or ideals.setdefault(t, IdealCurve(ideal_by_topic[t], kmax))
+                                    for t in topics], cutoffs, ranks, scale)
         shown = [j for j, m in enumerate(names) if keep_curves or not (m.startswith("ep[") or m.startswith("nxCG@["))]
         means = catalogue.mean_rows("xcg", quant, dict(zip(names, values.T)), [*names, "num_q"])
         blocks.append((topics, quant, [names[j] for j in shown], values[:, shown], means))
