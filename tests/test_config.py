@@ -692,3 +692,26 @@ def test_the_checks_after_the_schema_name_the_file_and_line_of_their_key(tmp_pat
     over = write(tmp_path / "over.yaml", "# the real qrels\nassessments: {path: nowhere.fol}\n")
     code, out, err = cli("check-config", "--configfile", cfg, "--configfile", over)
     assert code == 2 and f"  {over}:line 2: config assessments.path 'nowhere.fol': no assessment file found" in err
+
+
+def test_a_repeated_cut_off_or_a_is_refused_by_its_key(tmp_path):
+    """Two values of cutoffs, cutoff_ks or bepd_a that the measures would name alike (a repeated
+    cut-off, A = 1 and 1.0, or 0.5 and 0.5000001, both EPRUM[0.5]) are refused by the scoring
+    options, the CLI and the workflow config, the config at its key's line; other lists pass."""
+    from inexflow.model.options import Options
+
+    for opts in ({"cutoffs": (5, 10, 5)}, {"cutoff_ks": (10, 20, 10)}, {"bepd_a": (1, 1.0)}, {"bepd_a": (0.5, 0.5000001)}):
+        with pytest.raises(UsageError, match="each value once|name apart"):
+            Options.from_dict(opts)
+    assert Options.from_dict({"cutoffs": (5, 10), "bepd_a": (0.5, 0.51)}).bepd_a == (0.5, 0.51)
+    code, _, err = cli("score", "--task", "best-in-context", "--family", "bepd", "--cutoffs", "5,5", "q", "r")
+    assert code == 2 and "option cutoffs: (5, 5) is not allowed (expected each value once: 5 is given twice)" in err
+    q = write(tmp_path / "q.fol", "1 Q0 d1 10 100 1 0:10\n")
+    write(tmp_path / "r1.run", "1 Q0 d1 1 1.0 r1 0 10\n")
+    base = (f"campaign: x\nassessments: {{path: {q}}}\nruns:\n  - path: '{tmp_path}/r1.run'\n    task: focused\n"
+            "tasks:\n  focused:\n    families: [passage]\n    main_measure: MAiP\n")
+    for key, value, said in (("bepd_a", "[0.5, 0.5000001]", "0.5 and 0.5000001 are both 0.5"),
+                             ("cutoffs", "[5, 10, 5]", "has non-unique elements")):
+        c = write(tmp_path / f"{key}.yaml", base + f"{key}: {value}\n")
+        code, _, err = cli("check-config", "--configfile", c)
+        assert code == 2 and f"{c}:line 10: config" in err and said in err, err

@@ -168,7 +168,7 @@ def test_topic_rows_as_the_groupby(seed):
     assert list(got) == list(want) and all(np.array_equal(got[t], want[t]) for t in want)
 
 
-@pytest.mark.parametrize("a_values", [(0.01, 1.0, 100.0), (1.0, 1.0)])
+@pytest.mark.parametrize("a_values", [(0.01, 1.0, 100.0), (2.0, 0.5)])
 def test_bepd_per_topic_as_the_one_topic_functions(campaign, a_values):
     """BEPD/EPRUM of every topic and A at once (rows of one matrix) gives the bits of the one-topic,
     one-A functions applied to each topic's results, looked up by their strings."""

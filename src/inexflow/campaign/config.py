@@ -26,12 +26,14 @@ from inexflow.campaign.analyses import resolve_analyses
 from inexflow.campaign.deploy import workflow_dir
 from inexflow.campaign.tasks import (
     DEFAULT_POOL_TARGET,
+    OPTION_KEYS,
     Campaign,
     assessment_sets,
     check_task_name,
     evaluation_tasks,
     runs_of,
     select_runs,
+    task_options,
     tasks_key,
 )
 from inexflow.errors import (  # noqa: F401  (ConfigError: also imported from here)
@@ -409,6 +411,15 @@ def validate_config(config: dict, problems: Problems | None = None) -> tuple[dic
             aset["files"] = assessment_files(aset["path"], planned, key)
             if not plan:  # the scale is sniffed from the first file, once it exists
                 check_quantisations(aset, list(dict.fromkeys(q for t in users for q in t["quantisations"])), key)
+    for name, t in tasks.items():  # what the scoring options refuse and the schema cannot say
+        try:
+            task_options(config, name, tasks)
+        except UsageError as e:
+            m = re.match(r"option (\w+): (.*)", str(e))
+            key = m and (f"{t['key']}.{m.group(1)}" if t.get(m.group(1)) is not None and m.group(1) in OPTION_KEYS
+                         else m.group(1))
+            with p.check():  # located at the key's line; a top-level key's problem said once, not once per task
+                raise ConfigError(f"config {key}: {m.group(2)}" if m else f"config {t['key']}: {e}")
     if all(f in FAMILIES for t in tasks.values() for f in t["families"]):
         check_measure_keys(config, tasks, p)
     if problems is None:

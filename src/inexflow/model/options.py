@@ -107,12 +107,21 @@ def _number(low, high=math.inf, low_open=True):
     return check
 
 
-def _each(check, empty_ok=False):
+def _each(check, empty_ok=False, named=None):
+    """A list of values each passing ``check``; with ``named`` (value -> the name the measures
+    give it), no two values of one name: a repeated cut-off or A would make two measures of one
+    name."""
     def each(name, v):
         if isinstance(v, str) or not isinstance(v, tuple) or (not v and not empty_ok):
             _bad(name, v, "a list" + ("" if empty_ok else " of at least one value"))
         for x in v:
             check(name, x)
+        seen = {}
+        for i, x in enumerate(v if named is not None else ()):
+            first = v[seen.setdefault(named(x), i)]
+            if seen[named(x)] != i:
+                _bad(name, v, f"each value once: {x!r} is given twice" if first == x else
+                     f"values the measures name apart: {first!r} and {x!r} are both {named(x)}")
     return each
 
 
@@ -147,9 +156,9 @@ def _topics(name, v):
 
 
 _CHECKS = {"quantisations": _each(_text), "ideal_tie": _one_of("ancestor", "descendant"),
-           "cutoffs": _each(_whole(1)), "max_list_length": _whole(1), "per_topic_curves": _flag, "qr_printed": _flag,
+           "cutoffs": _each(_whole(1), named=str), "max_list_length": _whole(1), "per_topic_curves": _flag, "qr_printed": _flag,
            "overlap": _one_of(None, "on", "off"), "alpha": _number(0, 1, low_open=False),
            "empty_topics_zero": _flag, "all_qrels_topics": _flag, "topic_subset": _topics,
-           "beta": _number(0, BETA_MAX), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0)),
-           "mean_doc_length": _optional(_number(0)), "cutoff_ks": _each(_whole(1)), "relevance_level": _whole(0),
+           "beta": _number(0, BETA_MAX), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0), named=lambda a: f"{float(a):g}"),
+           "mean_doc_length": _optional(_number(0)), "cutoff_ks": _each(_whole(1), named=str), "relevance_level": _whole(0),
            "judged_only": _flag, "max_docs_per_topic": _optional(_whole(1)), "trec_measures": _each(_text, empty_ok=True)}
