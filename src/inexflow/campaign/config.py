@@ -419,7 +419,7 @@ def validate_config(config: dict, problems: Problems | None = None) -> tuple[dic
             key = m and (f"{t['key']}.{m.group(1)}" if t.get(m.group(1)) is not None and m.group(1) in OPTION_KEYS
                          else m.group(1))
             with p.check():  # located at the key's line; a top-level key's problem said once, not once per task
-                raise ConfigError(f"config {key}: {m.group(2)}" if m else f"config {t['key']}: {e}")
+                raise ConfigError(f"config {key}: {m.group(2)}" if m else f"config {t['key']}: {e}") from None
     if all(f in FAMILIES for t in tasks.values() for f in t["families"]):
         check_measure_keys(config, tasks, p)
     if problems is None:

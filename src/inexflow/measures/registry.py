@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from inexflow.errors import UsageError, warn_input
 from inexflow.io.task_labels import DOCUMENT_TASK, SCORING_TYPES, normalise_task, unknown_task
-from inexflow.model.options import Options
+from inexflow.model.options import Options, a_label
 
 # the options every family reads (the topics it is scored on: inexflow.measures.topicset)
 TOPIC_OPTIONS = ("topic_subset", "empty_topics_zero")
@@ -214,15 +214,15 @@ def bepd_measure_names(opts: dict) -> list[str]:
     a_values = [float(a) for a in _opt(opts, "bepd_a")]
     ks = [int(k) for k in _opt(opts, "cutoffs")]
     return ["num_q"] + [n for a in a_values for n in (
-        [f"BEPD[{a:g}]", f"EPRUM[{a:g}]"] + [f"EPRUM[{a:g}]@[{k}]" for k in ks]
-        + [f"EPRUM[{a:g}]@r[{recall_level(r)}]" for r in EPRUM_RECALL_PERCENTS])]
+        [f"BEPD[{a_label(a)}]", f"EPRUM[{a_label(a)}]"] + [f"EPRUM[{a_label(a)}]@[{k}]" for k in ks]
+        + [f"EPRUM[{a_label(a)}]@r[{recall_level(r)}]" for r in EPRUM_RECALL_PERCENTS])]
 
 
 register(Family("bepd", "inexflow.measures.bepd:score_bepd", bepd_measure_names,
                 ("mean_doc_length", "bepd_a", "cutoffs", "per_topic_curves"), needs=frozenset({"index"}),
                 quantised=False, fixed_quants=("bep",),
-                headline=lambda opts: [n for a in _opt(opts, "bepd_a") for n in (f"BEPD[{float(a):g}]",
-                                                                                   f"EPRUM[{float(a):g}]")]))
+                headline=lambda opts: [n for a in _opt(opts, "bepd_a") for n in (f"BEPD[{a_label(a)}]",
+                                                                                   f"EPRUM[{a_label(a)}]")]))
 
 
 # --- cutoff: precision and set-based overlap at cut-offs (Hiemstra & Mihajlovic) -----------------

@@ -155,10 +155,15 @@ def _topics(name, v):
               else _bad(n, x, "topic ids"))(name, v)
 
 
+def a_label(a) -> str:
+    """A value of BEPD/EPRUM's A as the measure names give it (``0.5`` in ``EPRUM[0.5]``)."""
+    return f"{float(a):g}"
+
+
 _CHECKS = {"quantisations": _each(_text), "ideal_tie": _one_of("ancestor", "descendant"),
            "cutoffs": _each(_whole(1), named=str), "max_list_length": _whole(1), "per_topic_curves": _flag, "qr_printed": _flag,
            "overlap": _one_of(None, "on", "off"), "alpha": _number(0, 1, low_open=False),
            "empty_topics_zero": _flag, "all_qrels_topics": _flag, "topic_subset": _topics,
-           "beta": _number(0, BETA_MAX), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0), named=lambda a: f"{float(a):g}"),
+           "beta": _number(0, BETA_MAX), "bep_distance": _number(0), "regroup": _flag, "bepd_a": _each(_number(0), named=a_label),
            "mean_doc_length": _optional(_number(0)), "cutoff_ks": _each(_whole(1), named=str), "relevance_level": _whole(0),
            "judged_only": _flag, "max_docs_per_topic": _optional(_whole(1)), "trec_measures": _each(_text, empty_ok=True)}
