@@ -1,5 +1,5 @@
 """Stage aggregate_task: the scores of one evaluation task's runs -> one table, and the task's score curves
-(ep/gr, nxCG, iP, EPRUM) per run drawn from it as one PNG; the top 10 runs by the task's main measure when it has
+(ep/gr, nxCG, iP, EPRUM) per run drawn from it as one SVG; the top 10 runs by the task's main measure when it has
 more (Pal et al., Figure 4)."""
 from pathlib import Path
 

@@ -460,7 +460,8 @@ def test_pool_sampling_counts_the_relevant_documents_it_keeps(tmp_path):
 
 def test_quant_differences_are_ogilvie_lalmas_figure_1(tmp_path):
     """Figure 1's data by hand: the ordered pairs significant under either quantisation, with
-    their mean differences under both and who found them; the plot is a decodable PNG."""
+    their mean differences under both and who found them; the plot is an SVG with a marker per
+    pair, or a note when there is no comparison."""
     import pandas as pd
 
     from inexflow.analysis import plots
@@ -475,10 +476,17 @@ def test_quant_differences_are_ogilvie_lalmas_figure_1(tmp_path):
     assert d["diff_ref"].round(12).tolist() == [0.3, 0.3, 0.0]
     assert d["diff_other"].round(12).tolist() == [0.3, 0.2, 0.1]
     table = d.assign(measure="MAep", test="t", quant_ref="gen", quant_other="genLifted")
-    for name, df in (("two.png", table), ("one.png", table.iloc[0:0])):
-        plots.quant_differences(df, tmp_path / name)
-        png = (tmp_path / name).read_bytes()
-        assert png.startswith(b"\x89PNG") and len(png) > 5000
+    from lxml import etree
+
+    plots.quant_differences(table, tmp_path / "two.svg")
+    svg = etree.parse(str(tmp_path / "two.svg")).getroot()
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    # one circle per pair both found (the legend's adds one), a cross and a plus path for the others
+    assert len(svg.findall(".//s:circle", ns)) == 1 + 1
+    texts = [t.text for t in svg.iter("{*}text")]
+    assert "both (1)" in texts and "reference only (1)" in texts and "other only (1)" in texts
+    plots.quant_differences(table.iloc[0:0], tmp_path / "none.svg")
+    assert "no pair of quantisations to compare" in (tmp_path / "none.svg").read_text()
 
 
 def test_pal_tables_3_and_6_as_counts_by_hand():
@@ -674,13 +682,14 @@ def test_task_curves_show_every_run_then_the_top_runs(monkeypatch, tmp_path):
     scores = pd.DataFrame(rows, columns=["run", "topic", "task", "quant", "measure", "value"])
     figures = []
     monkeypatch.setattr(plots, "_save", lambda fig, path: figures.append(fig))
-    plots.task_curves(scores, "focused", tmp_path / "c.png", "MAiP", top=3)
-    axes = figures[0].axes
-    assert [len(ax.get_lines()) for ax in axes] == [5, 3]
-    assert "all 5 runs" in axes[0].get_title() and "top 3 of 5 runs by MAiP" in axes[1].get_title()
-    assert axes[0].get_legend() is None and [t.get_text() for t in axes[1].get_legend().get_texts()] == ["r1", "r3", "r0"]
-    plots.task_curves(scores, "focused", tmp_path / "c.png", "MAiP", top=10)  # every run fits: one row
-    assert [len(ax.get_lines()) for ax in figures[1].axes] == [5]
+    plots.task_curves(scores, "focused", tmp_path / "c.svg", "MAiP", top=3)
+    axes = figures[0].flat
+    assert [len(ax.series) for ax in axes] == [5, 3]
+    assert "all 5 runs" in axes[0].title and "top 3 of 5 runs by MAiP" in axes[1].title
+    assert axes[0].legend_size is None and [s.label for s in axes[1].series] == ["r1", "r3", "r0"]
+    assert list(axes[1].series[0].y) == [0.5, 0.25, 0.0]  # r1's ircl_prn.0.00, .0.50, .1.00
+    plots.task_curves(scores, "focused", tmp_path / "c.svg", "MAiP", top=10)  # every run fits: one row
+    assert [len(ax.series) for ax in figures[1].flat] == [5]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -908,10 +917,11 @@ def test_tau_curves_draw_tau_and_tau_ap_in_their_own_panels(monkeypatch, tmp_pat
                        "tau_se": [0.05, 0.02, 0.0], "tau_ap": [0.4, 0.7, 1.0], "tau_ap_se": [0.05, 0.02, 0.0]})
     figures = []
     monkeypatch.setattr(plots, "_save", lambda fig, path: figures.append(fig))
-    plots.tau_curves(df, "fraction", "% of topics", "Topic sampling", tmp_path / "t.png")
-    a, b = figures[0].axes
-    assert "(a) Kendall tau" in a.get_title() and "(b) tau_AP" in b.get_title()
-    assert list(a.get_lines()[0].get_ydata()) == [0.5, 0.8, 1.0] and list(b.get_lines()[0].get_ydata()) == [0.4, 0.7, 1.0]
+    plots.tau_curves(df, "fraction", "% of topics", "Topic sampling", tmp_path / "t.svg")
+    a, b = figures[0].flat
+    assert "(a) Kendall tau" in a.title and "(b) tau_AP" in b.title
+    assert list(a.series[0].y) == [0.5, 0.8, 1.0] and list(b.series[0].y) == [0.4, 0.7, 1.0]
+    assert list(a.series[0].x) == [20, 60, 100] and list(a.series[0].yerr) == [0.05, 0.02, 0.0]
 
 
 def test_table_3_cell_with_an_undefined_tau_below():

@@ -88,14 +88,14 @@ def test_all_pairs_and_topic_differences():
 def test_compare_cli_by_hand(tmp_path):
     q, base, new = write(tmp_path / "q.fol", QRELS), write(tmp_path / "base.run", BASE), write(tmp_path / "new.run", NEW)
     out = run_cli("compare", "--task", "focused", "--assessments", q, "-m", "MAiP", "--format", "tsv",
-                  "--plot", tmp_path / "d.png", base, new, check=0).stdout
+                  "--plot", tmp_path / "d.svg", base, new, check=0).stdout
     row = pd.read_csv(__import__("io").StringIO(out), sep="\t").iloc[0]
     # new - base per topic: -1, 0, +1: one win, one tie, one loss; mean 0; both tests p = 1
     assert (row.measure, row.run_a, row.run_b, row.topics) == ("MAiP", "new", "base", 3)
     assert (row.wins, row.ties, row.losses) == (1, 1, 1)
     assert (row.mean_a, row.mean_b, row["diff"], row.d_z) == pytest.approx((2 / 3, 2 / 3, 0, 0))
     assert (row.p_t, row.p_wilcoxon, row.p_t_by) == pytest.approx((1, 1, 1))
-    assert (tmp_path / "d.png").stat().st_size > 1000
+    assert (tmp_path / "d.svg").stat().st_size > 1000
     text = run_cli("compare", "--task", "focused", "--assessments", q, base, new, check=0).stdout
     assert "MAiP: 3 topics, baseline base" in text and "1/1/1" in text and "iP[0.10]" in text  # headline measures
 
@@ -159,6 +159,11 @@ def test_compare_cli_errors_are_one_line(tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
     r = run_cli("compare", "--task", "focused", "--assessments", q, base, base)
     assert r.returncode == 2 and "a run is given twice" in r.stderr
+    new = write(tmp_path / "new.run", NEW)
+    r = run_cli("compare", "--task", "focused", "--assessments", q, "--plot", tmp_path / "d.png", base, new)
+    assert r.returncode == 2 and r.stderr.strip() == (f"inexflow: error: --plot draws an SVG: give a file name ending "
+                                                      f"in .svg (not {tmp_path / 'd.png'})")
+    assert not (tmp_path / "d.png").exists()
 
 
 @pytest.mark.parametrize("spec, families, want", [

@@ -8,7 +8,7 @@ import yaml
 from conftest import ROOT
 
 # conda-forge names of the PyPI packages where they differ
-CONDA_NAME = {"matplotlib": "matplotlib-base", "snakemake": "snakemake-minimal"}
+CONDA_NAME = {"snakemake": "snakemake-minimal"}
 
 
 def floors(specs) -> dict[str, str]:

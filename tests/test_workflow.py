@@ -97,8 +97,8 @@ def test_outputs(campaign):
               "logo_table.tsv", "significance.tsv",
               "significance_pairs.parquet", "significance_pvalues.tsv", "test_error_rates.tsv", "significance_agreement.tsv",
               "significance_agreement_table.tsv", "quant_differences.tsv",
-              "quant_differences.png",
-              "tau_vs_pool.png", "tau_vs_topics.png", "error_rates.png", "logo_histogram.png"]:
+              "quant_differences.svg",
+              "tau_vs_pool.svg", "tau_vs_topics.svg", "error_rates.svg", "logo_histogram.svg"]:
         assert (res / "analysis" / f).is_file(), f
     samp = pd.read_csv(res / "analysis" / "pool_sampling.tsv", sep="\t")
     assert samp.loc[samp.fraction == 1.0, "tau"].round(12).eq(1.0).all()  # full judgements: same ranking
@@ -485,8 +485,8 @@ def assert_report_complete(workdir: Path, res: Path, *args):
     p = snakemake(workdir, "--report", "report.html", *args)
     assert p.returncode == 0, p.stdout + p.stderr
     html = (workdir / "report.html").read_text()
-    items = sorted(res.glob("report/tables/*.html")) + sorted(res.glob("plots/*.png")) + sorted(
-        res.glob("analysis/*.png"))
+    items = sorted(res.glob("report/tables/*.html")) + sorted(res.glob("plots/*.svg")) + sorted(
+        res.glob("analysis/*.svg"))
     assert items
     for f in items:
         assert f"filename={f.name};" in html, f.name
@@ -555,7 +555,7 @@ def test_the_inex2005_preset_is_the_ten_tasks_and_writes_tables_1_and_2(tmp_path
     diffs = pd.read_csv(an / "quant_differences.tsv", sep="\t")
     assert list(diffs.columns[:4]) == ["measure", "test", "quant_ref", "quant_other"]
     assert set(zip(diffs["quant_ref"], diffs["quant_other"])) <= {("gen", "genLifted"), ("fullyspec", "strict")}
-    assert set(diffs["test"]) == {"bootstrap"} and (an / "quant_differences.png").stat().st_size > 5000
+    assert set(diffs["test"]) == {"bootstrap"} and (an / "quant_differences.svg").stat().st_size > 5000
     sampled = pd.read_csv(an / "topic_sampling.tsv", sep="\t")
     assert sampled.loc[sampled.fraction == 1.0, "tau"].eq(1.0).all()
     # every task is scored by both doors alike (topic subsets and CAS assessment sets included)
@@ -569,7 +569,7 @@ def test_report_holds_every_table_and_plot_and_renders_them_in_chromium(campaign
     assert p.returncode == 0, p.stdout + p.stderr
     html = (campaign / "report.html").read_text()
     res = campaign / "results" / "demo"
-    plots = sorted(res.glob("plots/*.png")) + sorted(res.glob("analysis/*.png"))
+    plots = sorted(res.glob("plots/*.svg")) + sorted(res.glob("analysis/*.svg"))
     tsvs = sorted(res.glob("analysis/*.tsv")) + sorted(res.glob("summary/*.tsv"))
     assert len(plots) == 12 and len(tsvs) >= 20
     pages = {f.stem: f for f in res.glob("report/tables/*.html")}
@@ -587,22 +587,30 @@ def test_report_holds_every_table_and_plot_and_renders_them_in_chromium(campaign
     if not chromium:
         pytest.skip("no chromium (apt-get install chromium) for the browser check")
     seen = browse_report(playwright, chromium, campaign / "report.html")
-    assert seen["png"] == sorted(f.name for f in plots)
+    assert seen["img"] == sorted(f.name for f in plots)
     assert seen["html"] == rows  # every page shown, with every row of its table
 
 
-def shown_item(page, previous: str | None):
+def img_names(page) -> list[str]:
+    """The file names of the SVG images the page shows (``filename=`` in their data URIs)."""
+    srcs = [img.get_attribute("src") for img in page.locator("img[src^='data:image/svg+xml']").all()]
+    return [s.split("filename=", 1)[1].split(";", 1)[0] for s in srcs if "filename=" in s]
+
+
+def shown_item(page, previous: str | None, static=()):
     """What the report's main panel shows once it differs from ``previous``: (file name, the
-    frame of an HTML page or the <img> of a PNG). Waits up to 30 s (a busy machine)."""
+    frame of an HTML page or the <img> of an SVG figure; the report's own images, ``static``,
+    aside). Waits up to 30 s (a busy machine)."""
     for _ in range(300):
         for frame in page.frames:
             if frame.url.startswith("data:text/html") and "filename=" in frame.url:
                 name = frame.url.split("filename=", 1)[1].split(";", 1)[0]
                 if name != previous:
                     return name, frame
-        for img in page.locator("img[src^='data:image/png']").all():
-            name = img.get_attribute("src").split("filename=", 1)[1].split(";", 1)[0]
-            if name != previous:
+        for img in page.locator("img[src^='data:image/svg+xml']").all():
+            src = img.get_attribute("src")
+            name = src.split("filename=", 1)[1].split(";", 1)[0] if "filename=" in src else None
+            if name is not None and name != previous and name not in static:
                 return name, img
         page.wait_for_timeout(100)
     raise AssertionError(f"the report shows nothing new after {previous}")
@@ -611,8 +619,8 @@ def shown_item(page, previous: str | None):
 def browse_report(playwright, chromium: str, report: Path) -> dict:
     """Open the Snakemake report in headless Chromium, click through every category and
     subcategory, open every item, and check what the main panel shows: a table with rows
-    for an HTML page, a decoded image for a PNG. Returns the PNGs seen and the rows shown of each HTML table."""
-    seen = {"png": [], "html": {}}
+    for an HTML page, a decoded image for a figure. Returns the figures seen and the rows shown of each HTML table."""
+    seen = {"img": [], "html": {}}
     with playwright.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -631,22 +639,22 @@ def browse_report(playwright, chromium: str, report: Path) -> dict:
             for menu in [(category, sub) for sub in subs] or [(category,)]:  # one subcategory: no menu level
                 open_menu(*menu)
                 page.locator("tr a[iconname='eye']").first.wait_for()
-                name = None
+                name, static = None, set(img_names(page))  # the report's own (its logo)
                 for eye in page.locator("tr a[iconname='eye']").all():
                     eye.click()
                     try:
-                        name, shown = shown_item(page, name)
+                        name, shown = shown_item(page, name, static)
                     except AssertionError as e:
                         raise AssertionError(f"menu {' > '.join(menu)}: {e}") from None
-                    if name.endswith(".png"):
+                    if name.endswith(".svg"):
                         assert shown.evaluate("i => i.complete && i.naturalWidth > 0"), name
-                        seen["png"].append(name)
+                        seen["img"].append(name)
                     else:
                         shown.locator("table thead th").first.wait_for(state="attached")
                         seen["html"][name] = shown.locator("table tbody tr").count()
         browser.close()
         assert not errors, errors
-    return {"png": sorted(seen["png"]), "html": seen["html"]}
+    return {"img": sorted(seen["img"]), "html": seen["html"]}
 
 
 def start_and_kill_during_scoring(workdir: Path, whole_snakemake: bool) -> str:

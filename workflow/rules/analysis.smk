@@ -39,7 +39,7 @@ if "topic_sampling" in ANALYSES:
             table=f"{RES}/analysis/topic_sampling.tsv",
             smallest=f"{RES}/analysis/topic_sampling_smallest.tsv",
             plot=report(
-                f"{RES}/analysis/tau_vs_topics.png",
+                f"{RES}/analysis/tau_vs_topics.svg",
                 caption="../report/tau_topics.rst",
                 category="Analyses",
                 subcategory="topic sampling",
@@ -74,7 +74,7 @@ if "pool_sampling" in ANALYSES:
             smallest=f"{RES}/analysis/pool_sampling_smallest.tsv",
             sampling_table=f"{RES}/analysis/pool_sampling_table.tsv",
             plot=report(
-                f"{RES}/analysis/tau_vs_pool.png",
+                f"{RES}/analysis/tau_vs_pool.svg",
                 caption="../report/tau_pool.rst",
                 category="Analyses",
                 subcategory="pool size and depth",
@@ -149,7 +149,7 @@ if "swap_rates" in ANALYSES:
             fit=f"{RES}/analysis/swap_fit.tsv",
             paper_table=f"{RES}/analysis/swap_table.tsv",
             plot=report(
-                f"{RES}/analysis/error_rates.png",
+                f"{RES}/analysis/error_rates.svg",
                 caption="../report/error_rates.rst",
                 category="Analyses",
                 subcategory="swap rates",
@@ -186,7 +186,7 @@ if "significance" in ANALYSES:
             agreement_table=f"{RES}/analysis/significance_agreement_table.tsv",
             differences=f"{RES}/analysis/quant_differences.tsv",
             differences_plot=report(
-                f"{RES}/analysis/quant_differences.png",
+                f"{RES}/analysis/quant_differences.svg",
                 caption="../report/quant_differences.rst",
                 category="Analyses",
                 subcategory="significance",

@@ -353,7 +353,7 @@ def final_outputs():
         ]
         + summary_tables()
         + extra
-        + [f"{RES}/plots/{t}.png" for t in TASKS]
+        + [f"{RES}/plots/{t}.svg" for t in TASKS]
         + cutoff_outputs()
         + [f"{RES}/report/tables/{name}.html" for name in report_tables()]
     )
@@ -391,7 +391,7 @@ PER_RUN = (
 PER_TASK = (
     f"{RES}/summary/{{}}.tsv",
     f"{RES}/scores/by_task/{{}}.parquet",
-    f"{RES}/plots/{{}}.png",
+    f"{RES}/plots/{{}}.svg",
     f"{RES}/cutoff/{{}}_runs.tsv",
     f"{RES}/cutoff/{{}}_ranked.tsv",
     f"{RES}/report/tables/ranking_{{}}.html",
@@ -658,7 +658,7 @@ def pool_analyses_outputs():
     flag = report  # Snakemake's report() (snakefmt reads a line that starts with it as the directive)
     figures = {
         k: flag(
-            f"{RES}/analysis/{name}.png",
+            f"{RES}/analysis/{name}.svg",
             caption=f"../report/{caption}",
             category="Analyses",
             subcategory=ANALYSIS_REPORT[a][1],

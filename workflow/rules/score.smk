@@ -75,7 +75,7 @@ rule aggregate_task:
     output:
         scores=task_scores("{task}"),
         plot=report(
-            f"{RES}/plots/{{task}}.png",
+            f"{RES}/plots/{{task}}.svg",
             caption="../report/curves.rst",
             category="Scores",
             subcategory="{task}",

@@ -242,11 +242,11 @@ def run_stage(fn, smk):
 
 def end_job_process(smk) -> None:
     """End a Snakemake script job's process at once, its outputs written and closed, its log
-    flushed: the interpreter's teardown (freeing every object of the stage and of pandas,
-    pyarrow and matplotlib, module by module) changes no output and took 0.3-0.9 s of a
-    campaign-wide job (``benchmarks/README.md``, session 30). Only in the job's own process,
-    where the script is the main program and ``smk`` its ``snakemake`` object; called from
-    anywhere else (a test, a notebook) it returns."""
+    flushed: the interpreter's teardown (freeing every object of the stage and of pandas and
+    pyarrow, module by module) changes no output and took 0.3-0.9 s of a campaign-wide job
+    (``benchmarks/README.md``, session 30). Only in the job's own process, where the script
+    is the main program and ``smk`` its ``snakemake`` object; called from anywhere else (a
+    test, a notebook) it returns."""
     if getattr(sys.modules.get("__main__"), "snakemake", None) is not smk:
         return
     logging.shutdown()

@@ -196,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n"
                               "  inexflow compare --task focused --assessments qrels.fol BASELINE.run NEW.run\n"
                               "  inexflow compare --task focused --assessments qrels.fol -m MAiP --all-pairs --plot "
-                              "diff.png A.run B.run C.run\n"
+                              "diff.svg A.run B.run C.run\n"
                               "  inexflow compare --task focused --assessments qrels.fol --format tsv A.run B.run > "
                               "compare.tsv")
     add_scoring_options(k, d, "the families' headline measures, -m official")
@@ -205,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--format", choices=["table", "tsv"], default="table",
                    help="table: aligned tables for reading, one per measure (default); tsv: one row per measure and "
                         "pair with every value at full precision (pandas.read_csv(..., sep='\\t'))")
-    k.add_argument("--plot", metavar="FILE", help="also draw the per-topic differences, sorted, as a PNG")
+    k.add_argument("--plot", metavar="FILE", help="also draw the per-topic differences, sorted, as an SVG (FILE ends in .svg)")
     k.add_argument("--bootstrap", type=_at_most(10**6), default=COMPARE_BOOTSTRAP, metavar="N",
                    help=f"bootstrap resamples (default {COMPARE_BOOTSTRAP})")
     k.add_argument("--seed", type=_natural, default=0, help="seed of the bootstrap resamples (default 0)")
@@ -426,6 +426,8 @@ def cmd_compare(args) -> int:
 
     if len(args.runs) < 2:
         raise UsageError("compare needs at least two runs (the first is the baseline)")
+    if args.plot and not str(args.plot).lower().endswith(".svg"):
+        raise UsageError(f"--plot draws an SVG: give a file name ending in .svg (not {args.plot})")
     session, measures = scoring_session(args, [OFFICIAL])
     if not args.measures:  # the default set: the measures with a value per topic to compare (not num_q, gm_map)
         from inexflow.measures.catalogue import is_count
