@@ -2,7 +2,7 @@
 
 - ``runs/RUN.parquet``: the parsed run, element extents resolved through the collection's index
   shards (reading only the documents the run returns);
-- ``firstpos/RUN.arrow``: the first position of each document per topic (all pooling needs);
+- ``firstpos/RUN.parquet``: the first position of each document per topic (all pooling needs);
 - ``scores/by_run/RUN.parquet``: its scores for every evaluation task it belongs to and every
   measure family of that task (column ``task``: the evaluation task), scored through the same
   :class:`~inexflow.measures.session.Session` as ``inexflow score`` and :func:`inexflow.evaluate`;
@@ -21,7 +21,7 @@ from inexflow.measures.session import Session, scoring_context
 from inexflow.model.assessments import Assessments
 from inexflow.model.collection_index import iter_document_tables
 from inexflow.model.options import Options
-from inexflow.model.pool import write_first_positions
+from inexflow.model.pool import first_positions
 from inexflow.model.run_checks import outside_topic_set, run_warnings, to_log
 from inexflow.model.runs import read_run, resolve_extents
 
@@ -60,7 +60,8 @@ def main(smk, log):
     run_key = (smk.params.content or [None])[0]  # each table records it (campaign.stage.check_run_keys)
     run.save(smk.output.run, parsed_from, run_key)
     # the first position of every document per topic: all that pooling needs from a run
-    write_first_positions(run.results, smk.output.docs, {"participant": run.participant, "run_key": run_key})
+    write_parquet(first_positions(run.results), smk.output.docs, {"participant": run.participant,
+                                                                  "run_key": run_key})
 
     # the topics the run answers outside the campaign's topic set (the config's topics file), once per run
     topic_set = read_parquet(smk.input.topics[0], columns=["topic"])["topic"] if smk.input.get("topics") else None

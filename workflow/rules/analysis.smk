@@ -6,7 +6,7 @@ if not POOL_ANALYSES:
 
     rule build_pool:
         input:
-            runs=[f"{RES}/firstpos/{r}.arrow" for r in POOL_RUNS],
+            runs=[f"{RES}/firstpos/{r}.parquet" for r in POOL_RUNS],
         output:
             **POOL_OUTPUTS,
             pages=table_pages("pool_depths"),
@@ -108,11 +108,11 @@ if POOL_ANALYSES:
         input:
             **ANALYSIS_TABLES,
             judged=[f"{RES}/judged/{r}.parquet" for r in ANALYSIS_RUNS],
-            firstpos=[f"{RES}/firstpos/{r}.arrow" for r in ANALYSIS_RUNS],
+            firstpos=[f"{RES}/firstpos/{r}.parquet" for r in ANALYSIS_RUNS],
             # the other pooled runs' (each input once: Snakemake hashes every small input
             # again for each output, docs/snakemake-upstream.md)
             pooled=[
-                f"{RES}/firstpos/{r}.arrow"
+                f"{RES}/firstpos/{r}.parquet"
                 for r in POOL_RUNS
                 if r not in ANALYSIS_RUNS
             ],

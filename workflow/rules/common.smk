@@ -382,7 +382,7 @@ def finished_message():
 # describes a run the campaign no longer has
 PER_RUN = (
     f"{RES}/runs/{{}}.parquet",
-    f"{RES}/firstpos/{{}}.arrow",
+    f"{RES}/firstpos/{{}}.parquet",
     f"{RES}/scores/by_run/{{}}.parquet",
     f"{RES}/judged/{{}}.parquet",
     f"{LOGS}/evaluate_run/{{}}.log",

@@ -28,7 +28,7 @@ rule evaluate_run:
         unpack(evaluate_run_inputs),
     output:
         run=f"{RES}/runs/{{run}}.parquet",
-        docs=f"{RES}/firstpos/{{run}}.arrow",
+        docs=f"{RES}/firstpos/{{run}}.parquet",
         scores=run_scores("{run}"),
     log:
         f"{LOGS}/evaluate_run/{{run}}.log",
@@ -60,7 +60,7 @@ rule evaluate_run:
 use rule evaluate_run as evaluate_analysed_run with:
     output:
         run=f"{RES}/runs/{{run}}.parquet",
-        docs=f"{RES}/firstpos/{{run}}.arrow",
+        docs=f"{RES}/firstpos/{{run}}.parquet",
         scores=run_scores("{run}"),
         judged=f"{RES}/judged/{{run}}.parquet",
     wildcard_constraints:

@@ -17,7 +17,7 @@ from inexflow.model.pool import LazyTables, pool_from_first_positions
 
 def write_pool(firstpos, target: int | None, depth: int | None, output, log,
                hand_over: LazyTables | None = None) -> pd.DataFrame:
-    """Pool the runs whose first-positions tables are ``firstpos`` (``firstpos/RUN.arrow``,
+    """Pool the runs whose first-positions tables are ``firstpos`` (``firstpos/RUN.parquet``,
     read one at a time) to ``target`` documents per topic or to ``depth``; write the pool
     (topic, doc, entry) to ``output.pool`` and the depth per topic to ``output.depths``, and
     return the pool. What is read of a table that the tables ``hand_over`` also hold is

@@ -108,12 +108,12 @@ def check_run_keys(smk) -> None:
     keys = getattr(getattr(smk, "params", None), "run_keys", None)
     if not keys:
         return
-    from inexflow.io.tables import CachedTableError, check_identity, read_table_metadata  # pandas: see made_from
+    from inexflow.io.tables import CachedTableError, check_identity, read_parquet_metadata  # pandas: see made_from
 
     for p in map(str, smk.input):
         path = Path(p)
-        if path.suffix in (".parquet", ".arrow") and path.parent.name in RUN_TABLES and keys.get(path.stem):
-            meta = read_table_metadata(p)
+        if path.suffix == ".parquet" and path.parent.name in RUN_TABLES and keys.get(path.stem):
+            meta = read_parquet_metadata(p)
             for name in ("run", "name"):  # another run's table is named as such, not as a stale one
                 if name in meta:
                     check_identity(p, meta, **{name: path.stem})
@@ -123,12 +123,12 @@ def check_run_keys(smk) -> None:
 
 
 def recorded_run_keys(paths) -> dict:
-    """{run: content key} that the per-run tables ``paths`` (``firstpos/RUN.arrow``,
+    """{run: content key} that the per-run tables ``paths`` (``firstpos/RUN.parquet``,
     ``scores/by_run/RUN.parquet``) record: what a table made from them was made from, recorded as
     its ``run_keys`` (checked by :func:`check_table_runs`)."""
-    from inexflow.io.tables import read_table_metadata  # pandas: see made_from
+    from inexflow.io.tables import read_parquet_metadata  # pandas: see made_from
 
-    return {Path(p).stem: read_table_metadata(p).get("run_key") for p in map(str, paths)}
+    return {Path(p).stem: read_parquet_metadata(p).get("run_key") for p in map(str, paths)}
 
 
 # what a cached table records of the campaign's input files it was made from, directly or through
@@ -160,9 +160,9 @@ def merged_keys(paths, fields=tuple(SOURCES)) -> dict:
     """{field: {source: key}} of the :data:`SOURCES` ``fields`` that the tables ``paths``
     record, each merged over them: what a table made from them records (a field none of them
     records is left out)."""
-    from inexflow.io.tables import read_table_metadata  # pandas: see made_from
+    from inexflow.io.tables import read_parquet_metadata  # pandas: see made_from
 
-    metas = [read_table_metadata(p) for p in map(str, paths)]
+    metas = [read_parquet_metadata(p) for p in map(str, paths)]
     return {f: {s: k for m in metas for s, k in (m.get(f) or {}).items()}
             for f in fields if any(f in m for m in metas)}
 
@@ -180,14 +180,14 @@ def check_table_runs(smk) -> None:
     expected = getattr(getattr(smk, "params", None), "table_runs", None)
     if not expected:
         return
-    from inexflow.io.tables import CachedTableError, read_table_metadata  # pandas: see made_from
+    from inexflow.io.tables import CachedTableError, read_parquet_metadata  # pandas: see made_from
 
     for path, fields in expected.items():
         meta = None
         for field, keys in fields.items():
             if keys is None:
                 continue
-            meta = read_table_metadata(path) if meta is None else meta
+            meta = read_parquet_metadata(path) if meta is None else meta
             have = meta.get(field)
             name, file, plural = SOURCES[field]
             if have is None:

@@ -115,20 +115,16 @@ def read_parquet(path, columns=None, categories=None) -> pd.DataFrame:
 
 
 def read_codes(path, coded, plain=()) -> dict:
-    """Columns of a cached table (Parquet, or Arrow from :func:`write_arrow`: a ``.arrow``
-    file) as NumPy arrays, read by pyarrow without building a pandas table (about 2.5x faster
-    from Parquet for the many small first-positions tables the pool stages read, and Arrow
-    about 7x faster again): each string column of ``coded`` as (codes, names), from the
-    file's dictionaries, with only the names some row uses; each column of ``plain`` as an
-    array."""
+    """Columns of a cached table as NumPy arrays, read by pyarrow without building a pandas
+    table (about 2.5x faster for the many small first-positions tables the pool stages
+    read): each string column of ``coded`` as (codes, names), from the file's dictionary
+    pages, with only the names some row uses; each column of ``plain`` as an array."""
     import pyarrow.parquet as pq
 
     out = {}
     with cached_table(path):
-        if str(path).endswith(".arrow"):
-            t = pa.ipc.open_file(pa.memory_map(str(path))).read_all().select([*coded, *plain]).unify_dictionaries()
-        else:  # the file read directly: pq.read_table goes through pyarrow.dataset (0.05 s to import, more per file)
-            t = pq.ParquetFile(path, read_dictionary=list(coded)).read(columns=[*coded, *plain]).unify_dictionaries()
+        # the file read directly: pq.read_table goes through pyarrow.dataset (0.05 s to import, more per file)
+        t = pq.ParquetFile(path, read_dictionary=list(coded)).read(columns=[*coded, *plain]).unify_dictionaries()
         for c in coded:
             col = t.column(c).combine_chunks()
             if col.null_count:
@@ -154,11 +150,6 @@ def read_parquet_metadata(path) -> dict:
         meta = pq.read_schema(path).metadata or {}
         raw = meta.get(b"inexflow")
         return json.loads(raw) if raw else {}
-
-
-def read_table_metadata(path) -> dict:
-    """The metadata of a cached table, Parquet or Arrow (a ``.arrow`` file)."""
-    return read_arrow_metadata(path) if str(path).endswith(".arrow") else read_parquet_metadata(path)
 
 
 def checksum(path) -> str:

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from inexflow.errors import UsageError
-from inexflow.io.tables import read_arrow, read_codes, read_parquet, write_arrow
+from inexflow.io.tables import read_codes, read_parquet
 from inexflow.io.topic_order import topic_sort_key
 
 
@@ -39,21 +39,6 @@ def first_positions(results: pd.DataFrame) -> pd.DataFrame:
     out = r[first].copy()
     out["pos"] = pos[first]
     return out
-
-
-def write_first_positions(results: pd.DataFrame, path, metadata: dict) -> None:
-    """:func:`first_positions` of a run's ``results`` written as the workflow caches them
-    (``firstpos/RUN.arrow``): an uncompressed Arrow file with its topic and doc columns
-    dictionary-encoded, which every pool stage maps into memory and reads without decoding
-    (:func:`~inexflow.io.tables.read_codes`; 80 runs of 1500 results x 107 topics in 0.03 s
-    against 0.24 s from Parquet)."""
-    import pyarrow as pa
-
-    fp = first_positions(results)
-    table = pa.table({"topic": pa.array(fp["topic"].astype(str)).dictionary_encode(),
-                      "doc": pa.array(fp["doc"].astype(str)).dictionary_encode(),
-                      "pos": pa.array(fp["pos"].to_numpy(np.int64))})
-    write_arrow(table, path, metadata)
 
 
 def entry_depths(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -103,7 +88,7 @@ def entries_from_first_positions(firstpos, articles: bool = False) -> pd.DataFra
 def regenerated_entries(firstpos) -> pd.DataFrame:
     """Pal et al.'s pool regenerated from some runs (the analysed ones): the entry depths in
     articles (:func:`entries_from_first_positions`) of their first-positions tables
-    ``firstpos`` (a :class:`LazyTables` of ``firstpos/RUN.arrow`` files, read one at a time,
+    ``firstpos`` (a :class:`LazyTables` of ``firstpos/RUN.parquet`` files, read one at a time,
     or paths of such files)."""
     if not isinstance(firstpos, Mapping):
         firstpos = LazyTables({Path(p).stem: p for p in firstpos})
@@ -111,9 +96,9 @@ def regenerated_entries(firstpos) -> pd.DataFrame:
 
 
 class LazyTables(Mapping):
-    """name -> cached table, read from its Arrow or Parquet file (or by ``reader(path, name)``) each
+    """name -> cached table, read from its parquet file (or by ``reader(path, name)``) each
     time it is asked for, and not kept: stages pass the runs' tables this way so that at most
-    one is in memory. Read from its file, the ``topic`` and ``doc`` columns of a first-positions
+    one is in memory. Read from parquet, the ``topic`` and ``doc`` columns of a first-positions
     table come as categoricals (:func:`~inexflow.io.tables.read_parquet`), which the pooling
     functions here factorise at no cost. With ``keep_keys``, the integer arrays the pooling
     functions make of the tables (one pair code and one position per row, the distinct pairs)
@@ -134,8 +119,6 @@ class LazyTables(Mapping):
     def __getitem__(self, name):
         if self.reader is not None:
             return self.reader(self.paths[name], name)
-        if str(self.paths[name]).endswith(".arrow"):  # dictionary columns come as categoricals
-            return read_arrow(self.paths[name]).to_pandas()
         return read_parquet(self.paths[name], categories=("topic", "doc"))
 
     def __iter__(self):
