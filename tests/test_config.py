@@ -332,7 +332,7 @@ def test_check_config_accepts_the_presets_and_fills_defaults(tmp_path, monkeypat
                                                  pool_target=5))
     monkeypatch.chdir(tmp_path)
     config, campaign = load_config([ROOT / "config" / "campaigns" / "inex2006.yaml"], default=ROOT / "config" / "config.yaml")
-    assert config["campaign"] == "inex2006-demo" and config["beta"] == 0.25  # a schema default
+    assert config["campaign"] == "inex2006" and config["beta"] == 0.25  # a schema default
     assert {r["type"] for r in campaign.runs.values()} >= {"thorough", "focused"}
     # the 2006 Relevant in Context task takes the runs labelled RelevantInContext too
     assert [r["eval_tasks"] for r in campaign.runs.values() if r["label"] == "RelevantInContext"] == [["AllInContext"]]
