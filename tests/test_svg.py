@@ -109,3 +109,15 @@ def test_same_figure_same_bytes_and_unknown_markers_fail(tmp_path):
         draw(tmp_path, lambda ax: ax.line([0, 1], [0, 1], marker="*"))
     with pytest.raises(TypeError, match="no setting"):
         Figure().axes[0][0].set(colour="red")
+
+
+def test_a_note_takes_the_panel_its_lines_one_below_the_other(tmp_path):
+    fig = Figure(1, 1, width=1000, height=400)
+    fig.axes[0][0].set(note="first line\nsecond line")
+    fig.save(tmp_path / "n.svg")
+    texts = list(etree.parse(str(tmp_path / "n.svg")).getroot().iter("{*}text"))
+    assert [t.text for t in texts] == ["first line", "second line"]
+    assert {float(t.get("x")) for t in texts} == {500.0}
+    y1, y2 = (float(t.get("y")) for t in texts)
+    assert y2 - y1 >= 12 * 1.2 and (y1 + y2) / 2 == pytest.approx(200, abs=1)
+

@@ -59,11 +59,10 @@ def quant_differences(df: pd.DataFrame, path):
     from inexflow.analysis.significance import AGREEMENT
 
     keys = list(dict.fromkeys(zip(df["measure"], df["quant_ref"], df["quant_other"])))
-    fig = Figure(max(len(keys), 1), 2, width=1000, height=400 * max(len(keys), 1))
+    fig = Figure(max(len(keys), 1), 2 if keys else 1, width=1000, height=400 * max(len(keys), 1))
     if not keys:
         fig.axes[0][0].set(note="no pair of quantisations to compare\n(analysis.significance.quants has one, or "
                                 "analysis.significance.differences is empty)")
-        fig.axes[0][1].set(visible=False)
     for k, (row, (m, qr, qo)) in enumerate(zip(fig.axes, keys)):
         scatter, density = chr(ord("a") + 2 * k), chr(ord("b") + 2 * k)
         g = df[(df["measure"] == m) & (df["quant_ref"] == qr) & (df["quant_other"] == qo)]

@@ -349,9 +349,12 @@ def axes_ticks(ax: Axes, xlim, ylim) -> tuple[list[tuple[float, str]], list[tupl
 
 
 def _draw_axes(ax: Axes, k: int, x0: float, y0: float, cw: float, ch: float) -> list[str]:
-    if ax.note:
-        return [_text(x0 + cw / 2, y0 + ch / 2 + 5 * i, line, ax.label_size, anchor="middle")
-                for i, line in enumerate(ax.note.splitlines())]
+    if ax.note:  # its lines centred in the panel, one below the other
+        lines = ax.note.splitlines()
+        step = ax.label_size * 1.4
+        first = y0 + ch / 2 - step * (len(lines) - 1) / 2
+        return [_text(x0 + cw / 2, first + step * i, line, ax.label_size, anchor="middle")
+                for i, line in enumerate(lines)]
     xlim, ylim = ax.limits()
     xt, yt = axes_ticks(ax, xlim, ylim)
     ls = ax.label_size
