@@ -976,3 +976,25 @@ def test_topic_sampling_takes_the_configs_decimal_fraction():
     mat = pd.DataFrame(np.random.default_rng(0).random((4, 100)), index=list("abcd"))
     out = topic_sampling({"m": mat}, [0.07, 0.55], samples=1, seed=0)
     assert dict(zip(out["fraction"], out["topics"])) == {0.07: 7, 0.55: 55}
+
+
+def test_pair_lookups_equal_their_definitions():
+    """pairs_in and pair_positions (integer keys over one shared numbering) against the pairs
+    compared as Python tuples, on columns with repeated pairs, names shared between topics and
+    documents, Arrow-backed pandas columns and plain object arrays."""
+    from inexflow.analysis.pairs import pair_positions, pairs_in
+
+    rng = np.random.default_rng(11)
+    names = ["1", "2", "10", "d1", "d2", "x"]
+    topics = rng.choice(names[:3], 300)
+    docs = rng.choice(names, 300)
+    at_t, at_d = rng.choice(names, 120), rng.choice(names, 120)
+    wanted = set(zip(rng.choice(names, 40), rng.choice(names, 40)))
+    for t, d in ((pd.Series(topics), pd.Series(docs)), (topics.astype(object), docs.astype(object))):
+        assert pairs_in(t, d, wanted).tolist() == [(a, b) in wanted for a, b in zip(topics, docs)]
+        cols = (np.array([a for a, _ in wanted], object), np.array([b for _, b in wanted], object))
+        assert pairs_in(t, d, cols).tolist() == [(a, b) in wanted for a, b in zip(topics, docs)]
+        last = {p: i for i, p in enumerate(zip(topics, docs))}
+        assert pair_positions(t, d, at_t, at_d).tolist() == [last.get(p, -1) for p in zip(at_t, at_d)]
+    assert pairs_in(topics, docs, set()).tolist() == [False] * 300
+    assert pair_positions([], [], at_t, at_d).tolist() == [-1] * 120

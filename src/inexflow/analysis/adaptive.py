@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.analysis.pairs import contained, judged_pairs, pair_index, pairs_in
+from inexflow.analysis.pairs import judged_pairs, pairs_in
 from inexflow.analysis.rankcorr import tau_ap, tau_b
 
 
@@ -78,8 +78,7 @@ def adaptive_depths(entry: pd.DataFrame, relevant: set, judged: set, step: int, 
 def _adaptive_depths(order: pd.DataFrame, relevant, judged, step: int, min_rate: float, max_judged: int | None):
     """:func:`adaptive_depths` of the entries in :func:`_judging_order`."""
     topic, doc, e = order["topic"].to_numpy(object), order["doc"].to_numpy(object), order["entry"].to_numpy(np.int64)
-    pairs = pair_index(topic, doc)
-    rel, judged_flag = contained(pairs, relevant).astype(np.int64), contained(pairs, judged)
+    rel, judged_flag = pairs_in(topic, doc, relevant).astype(np.int64), pairs_in(topic, doc, judged)
     rows = []
     for t, a, b in _topic_spans(topic):
         depth, n, why = _stop(e[a:b], rel[a:b], step, min_rate, max_judged)
@@ -97,8 +96,8 @@ def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original:
     adaptive pool takes, and tau and tau_AP between the rankings by the full and by the
     adaptive judgements."""
     relevant = judged_runs.relevant_pairs()
-    in_pool = pd.MultiIndex.from_arrays([np.repeat(np.asarray(list(original), object), [len(d) for d in original.values()]),
-                                         np.asarray([d for docs in original.values() for d in docs], object)])
+    in_pool = (np.repeat(np.asarray(list(original), object), [len(d) for d in original.values()]),
+               np.asarray([d for docs in original.values() for d in docs], object))
     order = _judging_order(entry)
     topics = _adaptive_depths(order, relevant, in_pool, step, min_rate, max_judged)
     topics["fixed_judged"] = topics["topic"].map({t: len(d) for t, d in original.items()}).fillna(0).astype(np.int64)
@@ -111,7 +110,7 @@ def adaptive_pool_analysis(judged_runs, measures, entry: pd.DataFrame, original:
     kept = np.zeros(len(order), bool)
     for t, a, _ in _topic_spans(topic):
         kept[a:a + n_judged[t]] = True
-    adaptive = pd.MultiIndex.from_arrays([topic[kept], order["doc"].to_numpy(object)[kept]])
+    adaptive = (topic[kept], order["doc"].to_numpy(object)[kept])
     kept_judged = np.split(pairs_in(rel_topic, rel_doc, adaptive), np.cumsum(sizes)[:-1])
     masks = dict(zip(judged_runs.rel_docs, kept_judged))
     full = judged_runs.score(judged_runs.full_masks(), measures)

@@ -132,6 +132,13 @@ def _count_cell(count: int, total: int) -> str:
     return f"{count:,}" if round(pct, 1) == 0 else f"{count:,} ({pct:.1f}%)".replace(".0%)", "%)")
 
 
+def _counts(df: pd.DataFrame, columns: list[str]) -> dict:
+    """{(value of each of ``columns``): the number of rows of ``df`` with them}."""
+    if not len(df):
+        return {}
+    return {k: int(n) for k, n in df.groupby(columns, sort=False).size().items()}
+
+
 def paper_tables(per_run: pd.DataFrame, per_query: pd.DataFrame, measures) -> pd.DataFrame:
     """Pal et al., Tables 8-10 in their shape: one row per (table, row label), one column per
     measure. Table 8 (``overall``): runs per bin of relative change of their mean score;
@@ -139,19 +146,20 @@ def paper_tables(per_run: pd.DataFrame, per_query: pd.DataFrame, measures) -> pd
     change is significant (YES) or not (NO) by the two-sided paired t-test. Cells are counts
     with their share of the column's total in percent. ``per_run`` and ``per_query`` are the
     outputs of :func:`leave_one_group_out`."""
-    n_runs = {m: int((per_run["measure"] == m).sum()) for m in measures}
+    runs_by = _counts(per_run, ["measure", "change_bin"])
+    sig_by = _counts(per_run, ["measure", "significant"])
+    per_measure = per_run["measure"].value_counts().to_dict() if len(per_run) else {}
+    n_runs = {m: int(per_measure.get(m, 0)) for m in measures}
+    queries_by = per_query.groupby(["measure", "bin"])["count"].sum().to_dict() if len(per_query) else {}
+    q_total = per_query.groupby("measure")["count"].sum().to_dict() if len(per_query) else {}
     rows = []
     for b in BINS:
         rows.append({"table": f"overall (out of {max(n_runs.values(), default=0)} systems)", "row": b} | {
-            m: _count_cell(int(((per_run["measure"] == m) & (per_run["change_bin"] == b)).sum()), n_runs[m])
-            for m in measures})
-    q_total = per_query.groupby("measure")["count"].sum() if len(per_query) else pd.Series(dtype=int)
+            m: _count_cell(runs_by.get((m, b), 0), n_runs[m]) for m in measures})
     for b in BINS:
         rows.append({"table": "per query", "row": b} | {
-            m: _count_cell(int(per_query.loc[(per_query["measure"] == m) & (per_query["bin"] == b), "count"].sum()),
-                           int(q_total.get(m, 0))) for m in measures})
+            m: _count_cell(int(queries_by.get((m, b), 0)), int(q_total.get(m, 0))) for m in measures})
     for label, flag in (("YES", True), ("NO", False)):
         rows.append({"table": "significant (p < 0.05)", "row": label} | {
-            m: _count_cell(int(((per_run["measure"] == m) & (per_run["significant"] == flag)).sum()), n_runs[m])
-            for m in measures})
+            m: _count_cell(sig_by.get((m, flag), 0), n_runs[m]) for m in measures})
     return pd.DataFrame(rows, columns=["table", "row", *measures])

@@ -1,6 +1,9 @@
-"""(topic, document) pairs looked up among other pairs by pandas' hash tables, not a Python
-call per pair: the pool analyses match the pools' tens of thousands of pairs against the
-judged ones (:mod:`.stability`, :mod:`.adaptive`)."""
+"""(topic, document) pairs looked up among other pairs as integer keys, not a Python call per
+pair: the pool analyses match the pools' tens of thousands of pairs against the judged ones
+(:mod:`.stability`, :mod:`.adaptive`). Each side's topics and documents are numbered by
+``pd.factorize`` (a hash table in C) and the distinct names by one vocabulary shared by both
+sides, so a pair is one int64 (topic number << 32 | document number) and a lookup is a sort
+and a binary search (a pandas MultiIndex of the names costs 4-6x more to build)."""
 
 from __future__ import annotations
 
@@ -8,26 +11,53 @@ import numpy as np
 import pandas as pd
 
 
-def pair_index(topics, docs) -> pd.MultiIndex:
-    """The pairs of the columns ``topics`` and ``docs`` as a MultiIndex (made once, for
-    several lookups of the same pairs)."""
-    return pd.MultiIndex.from_arrays([np.asarray(topics, object), np.asarray(docs, object)])
+class PairKeys:
+    """One numbering of topics and documents for several sets of pairs: the keys of the pairs
+    of every set made by one :class:`PairKeys` compare equal exactly where the pairs do."""
+
+    def __init__(self):
+        self._topics: dict = {}
+        self._docs: dict = {}
+
+    def __call__(self, topics, docs) -> np.ndarray:
+        """The int64 key of each pair of the columns ``topics`` and ``docs``."""
+        t = _numbers(topics, self._topics)
+        t <<= 32
+        t |= _numbers(docs, self._docs)
+        return t
 
 
-def contained(index: pd.MultiIndex, pairs) -> np.ndarray:
-    """Whether each pair of ``index`` (:func:`pair_index`) is one of ``pairs`` (a collection of
-    (topic, doc) tuples, or a MultiIndex of them)."""
-    if not len(pairs) or not len(index):
-        return np.zeros(len(index), bool)
-    return index.isin(pairs if isinstance(pairs, pd.MultiIndex) else list(pairs))
+def _numbers(values, vocab: dict) -> np.ndarray:
+    """Each of ``values`` (a column: a pandas Series is factorised as it is stored, Arrow strings
+    by Arrow) numbered by ``vocab`` (name -> number; new names numbered as they come)."""
+    if not isinstance(values, (pd.Series, np.ndarray)):
+        values = np.asarray(values, dtype=object)
+    if not len(values):
+        return np.zeros(0, np.int64)
+    codes, names = pd.factorize(values)
+    number = np.fromiter((vocab.setdefault(n, len(vocab)) for n in names), np.int64, len(names))
+    return number[codes]
+
+
+def _columns(pairs) -> tuple[np.ndarray, np.ndarray]:
+    """``pairs`` (a collection of (topic, doc) tuples, or a pair of columns ``(topics, docs)``
+    of equal length given as a tuple of arrays) as two object columns."""
+    if isinstance(pairs, tuple) and len(pairs) == 2 and all(isinstance(c, np.ndarray) for c in pairs):
+        return pairs
+    items = list(pairs)
+    return np.asarray([t for t, _ in items], dtype=object), np.asarray([d for _, d in items], dtype=object)
 
 
 def pairs_in(topics, docs, pairs) -> np.ndarray:
-    """Whether each (topic, doc) of the columns ``topics`` and ``docs`` is one of ``pairs``
-    (:func:`contained`)."""
+    """Whether each (topic, doc) of the columns ``topics`` and ``docs`` is one of ``pairs`` (a
+    collection of (topic, doc) tuples, or a tuple of two columns ``(topics, docs)``)."""
     if not len(pairs) or not len(topics):
         return np.zeros(len(topics), bool)
-    return contained(pair_index(topics, docs), pairs)
+    other_topics, other_docs = _columns(pairs)
+    if not len(other_topics):
+        return np.zeros(len(topics), bool)
+    keys = PairKeys()
+    return np.isin(keys(topics, docs), keys(other_topics, other_docs))
 
 
 def pair_positions(topics, docs, at_topics, at_docs) -> np.ndarray:
@@ -38,13 +68,13 @@ def pair_positions(topics, docs, at_topics, at_docs) -> np.ndarray:
         return np.zeros(0, np.int64)
     if not len(topics):
         return np.full(len(at_topics), -1, np.int64)
-    idx = pair_index(topics, docs)
-    rows = np.arange(len(idx))
-    if not idx.is_unique:
-        last = ~idx.duplicated(keep="last")
-        idx, rows = idx[last], rows[last]
-    at = idx.get_indexer(pair_index(at_topics, at_docs))
-    return np.where(at >= 0, rows[np.maximum(at, 0)], -1).astype(np.int64)
+    keys = PairKeys()
+    have, want = keys(topics, docs), keys(at_topics, at_docs)
+    order = np.argsort(have, kind="stable")  # equal keys keep their rows' order: the last is the last row
+    ranked = have[order]
+    pos = np.searchsorted(ranked, want, side="right") - 1
+    found = (pos >= 0) & (ranked[np.maximum(pos, 0)] == want)
+    return np.where(found, order[np.maximum(pos, 0)], -1).astype(np.int64)
 
 
 def judged_pairs(judged_runs):
