@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 CORES ?= all
 
-.PHONY: run test lint demo clean
+.PHONY: run test test-slow lint demo clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ run: $(BIN)/.installed
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -q -n auto
+
+# the tests marked slow (property and fuzz tests with many examples, equivalence sweeps): CI runs them too
+test-slow: $(BIN)/.installed
+	$(BIN)/python -m pytest -q -n auto -m slow
 
 # ruff (config in pyproject.toml), the import contracts (lint-imports: the layers import downward
 # only and no package's modules import each other in a cycle; [tool.importlinter] in pyproject.toml),

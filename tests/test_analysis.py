@@ -807,6 +807,7 @@ def test_paired_t_pvalue_equals_scipy_ttest_rel():
             assert paired_t_pvalue(a, b) == pytest.approx(ttest_rel(a, b).pvalue, rel=1e-12, abs=1e-300)
 
 
+@pytest.mark.slow
 def test_wilcoxon_greater_equals_scipy_wilcoxon():
     """The enumerated permutation test (few topics, zeros or ties) and the other paths give
     scipy's wilcoxon p-values exactly: batches with zeros, tied magnitudes, and neither."""

@@ -2,6 +2,7 @@
 every shard's rows equal the per-document index, only changed shards change key, hashing is
 cached, and runs resolve through the shards as through the collection."""
 import os
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -27,15 +28,25 @@ def shard_rows(cache, shard):
     return ci.read_arrow(shard.path(cache)).select(list(ci.INDEX_COLUMNS)).to_pandas().astype(ci.INDEX_COLUMNS)
 
 
-@pytest.fixture
-def collection(tmp_path, monkeypatch):
-    monkeypatch.setattr(sp, "DOCS_PER_SHARD", 4)  # several shards from a few documents
-    simulate(tmp_path / "demo", SimulationConfig(seed=3, n_docs=12, n_topics=2, n_groups=2, results_per_topic=10,
-                                                  pool_target=5))
-    coll = tmp_path / "demo" / "collection"
+@pytest.fixture(scope="module")
+def simulated_collection(tmp_path_factory):
+    """The demo collection of a small simulated campaign with odd documents added, made once per module."""
+    base = tmp_path_factory.mktemp("demo")
+    simulate(base / "demo", SimulationConfig(seed=3, n_docs=12, n_topics=2, n_groups=2, results_per_topic=10,
+                                             pool_target=5))
+    coll = base / "demo" / "collection"
     for i, text in enumerate(ODD):
         write(coll / "odd" / f"x{i}.xml", text)
     return coll
+
+
+@pytest.fixture
+def collection(simulated_collection, tmp_path, monkeypatch):
+    """A copy of :func:`simulated_collection` (and its campaign's runs beside it) of the test's own, in
+    several shards of 4 documents."""
+    monkeypatch.setattr(sp, "DOCS_PER_SHARD", 4)  # several shards from a few documents
+    shutil.copytree(simulated_collection.parent / "runs", tmp_path / "demo" / "runs")
+    return Path(shutil.copytree(simulated_collection, tmp_path / "demo" / "collection"))
 
 
 def build_all(coll, cache):
@@ -207,6 +218,7 @@ def test_a_shard_whose_documents_changed_after_planning_is_refused(collection, t
     assert not s.path(cache).exists()
 
 
+@pytest.mark.slow
 def test_runs_resolve_through_the_shards_as_through_the_collection(collection, tmp_path):
     cache = tmp_path / "cache"
     files = [s.path(cache) for s in build_all(collection, cache)]
@@ -222,6 +234,7 @@ def test_runs_resolve_through_the_shards_as_through_the_collection(collection, t
         ci.read_documents(files, ["nope"], collection)
 
 
+@pytest.mark.slow
 def test_runs_of_the_2005_structure_resolve_through_the_shards(tmp_path, monkeypatch):
     """The 2005-structure campaign (IEEE-like documents in nested folders, element runs): its
     runs resolve through the shards, one shard at a time, as through the collection."""

@@ -41,6 +41,7 @@ def test_the_committed_gzip_files_score_as_the_official_tool(shared_data):
     assert 'file="' + str(REAL / "runs" / "bert-focused.run.gz") in packed.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["bz2", "xz"])
 def test_bzip2_and_xz_are_recognised_by_content_not_name(shared_data, tmp_path, kind):
     # compressed data under a plain name, and plain data under a compressed name
@@ -94,6 +95,7 @@ def test_trec_document_runs_on_the_fast_path(tmp_path):
     ("gz", lambda b: b[:-8] + bytes(8), "corrupt gzip archive"),  # a wrong checksum
     ("bz2", lambda b: b[:10] + b"not bzip2 data at all" + b[31:], "corrupt bzip2 archive"),
 ])
+@pytest.mark.slow
 def test_a_damaged_archive_is_one_error_naming_the_file(shared_data, tmp_path, kind, damage, problem):
     good = COMPRESS[kind]((shared_data / "runs" / "bert-focused.run").read_bytes())
     bad = tmp_path / f"run.{kind}"

@@ -56,6 +56,7 @@ def walked_gains(results, rb, alpha):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_focused_gains_walk_only_assessed_documents(seed):
     rng = np.random.default_rng(100 + seed)
@@ -77,6 +78,7 @@ def campaign(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task,families", [("thorough", ["xcg", "cutoff", "precall"]), ("focused", ["xcg"]),
                                            ("fetch-browse", ["fetchbrowse"]), ("relevant-in-context", ["hixeval"]),
                                            ("best-in-context", ["bepd"])])

@@ -99,6 +99,7 @@ def score(kind, path, tmp_path):
     return code, out.getvalue() + err.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(VALID))
 def test_mutations_never_crash_or_leak(tmp_path, kind, caplog):
     secret = write(tmp_path / "secret.txt", MARKER + "\n")

@@ -102,6 +102,7 @@ def test_both_forms_are_generated(tmp_path, monkeypatch):
 WRITTEN_OUT = coll._written_out
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seeds=st.lists(st.integers(0, 10**9), min_size=1, max_size=6))
 def test_generated_documents_index_as_defined(tmp_path, seeds):

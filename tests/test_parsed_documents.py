@@ -39,6 +39,7 @@ def plainly(run, collection):
     return [extent[d, x] if x else (0, root[d]) for d, x in zip(run.results["doc"], run.results["xpath"])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed,structure", [(1, "demo"), (2, "inex2005"), (3, "demo")])
 @pytest.mark.parametrize("max_rows", [0, 50, 10**9])
 def test_runs_resolve_through_parsed_documents_as_through_the_index(tmp_path, monkeypatch, seed, structure, max_rows):

@@ -143,6 +143,7 @@ def test_overlap_is_an_error_in_focused_but_not_in_thorough(tmp_path):
     assert v[("iP[0.00]", "1")] == 1.0 and v[("AiP", "1")] == pytest.approx((51 * 1.0 + 10 * 60 / 140) / 101)
 
 
+@pytest.mark.slow
 def test_overlap_check_equals_the_pairwise_definition():
     # the tool's rule, pair by pair: results i, j of one article overlap iff s_i < e_j and s_j < e_i
     # (empty passages included: one strictly inside another overlaps, one at its edge does not)

@@ -105,6 +105,7 @@ def said(p) -> list[str]:
     return [line for line in p.stderr.splitlines() if line.startswith("inexflow:")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS)
 @pytest.mark.parametrize("seed,numbers,flags", [
     (0, True, []), (1, True, ["-q"]), (2, False, ["-q", "-c"]), (3, True, ["-q", "--format", "tsv"]),
@@ -127,6 +128,7 @@ def test_the_passage_path_prints_what_the_general_path_prints(tmp_path, monkeypa
     assert "1 topic not in the assessments is ignored" in fast.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS)
 def test_runs_the_passage_path_leaves_get_what_the_general_path_says(tmp_path, monkeypatch, task):
     qrels, runs = fol_case(11)

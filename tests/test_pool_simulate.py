@@ -25,6 +25,7 @@ def test_pool_depth_by_hand():
     assert set(pool["doc"]) == {"a", "b"}
 
 
+@pytest.mark.slow
 def test_simulator_is_deterministic_and_complete(tmp_path):
     cfg = SimulationConfig(seed=7, n_docs=40, n_topics=3, n_groups=2, results_per_topic=20, pool_target=10)
     s1 = simulate(tmp_path / "a", cfg)
@@ -64,6 +65,7 @@ def test_simulator_is_deterministic_and_complete(tmp_path):
     assert set(zip(fol.documents.topic, fol.documents.doc)) <= set(zip(a05.documents.topic, a05.documents.doc))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("histogram", [True, False])
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])
 def test_leave_group_out_entries_equal_pools_built_without_the_group(seed, histogram, monkeypatch):
@@ -96,6 +98,7 @@ def test_leave_group_out_entries_equal_pools_built_without_the_group(seed, histo
             assert [bool(i >= 0 and loo.pooled(g, **kw)[i]) for i in ix] == [("t", d) in held for d in rel]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("structure", ["demo", "inex2005", "wikipedia"])
 def test_planned_files_are_the_files_simulate_writes(tmp_path, structure):
     """The workflow builds its DAG on a fresh clone from the plan: it must name exactly the
@@ -157,6 +160,7 @@ def _selection_by_definition(task, neg, k, doc, start, xpath):
     return sel
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", ["thorough", "fetch-browse", "best-in-context", "focused", "relevant-in-context"])
 def test_vectorised_selection_equals_its_definition(tmp_path, task):
     from inexflow.io.collection import index_document

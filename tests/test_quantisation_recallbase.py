@@ -73,6 +73,7 @@ def test_ideal_by_hand():
 paths = st.lists(st.lists(st.integers(1, 3), min_size=1, max_size=4), min_size=1, max_size=15)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(paths, st.lists(st.floats(0, 1), min_size=15, max_size=15), st.sampled_from(["ancestor", "descendant"]))
 def test_ideal_never_overlaps_nor_has_zero_gain(steps, gains, tie):
@@ -89,6 +90,7 @@ def test_ideal_never_overlaps_nor_has_zero_gain(steps, gains, tie):
         assert chosen, "a non-empty recall-base has at least one ideal element"
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from("ab"), st.integers(0, 50), st.integers(1, 20)), min_size=1, max_size=25))
 def test_merge_ranges_grouped_equals_character_sets(items):

@@ -60,6 +60,7 @@ def test_by_hand(tmp_path):
     assert v[("ndcg", "1")] == pytest.approx(dcg / idcg)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags", [[], ["-q"], ["-q", "-e", "--format", "tsv"], ["--format", "trec", "-q"],
                                    ["-q", "-m", "all_trec", "-c"], ["-q", "-m", "relstring.3", "-J"]])
 def test_the_document_path_prints_what_the_general_path_prints(tmp_path, monkeypatch, flags):

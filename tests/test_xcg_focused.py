@@ -116,6 +116,7 @@ def test_fetchbrowse_by_hand(tmp_path):
     assert v[("el_MAep[on]", "1")] == pytest.approx((1.0 + 1.0) / 2)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.permutations(["1", "2", "3"]), st.integers(0, 1000), st.sampled_from(["off", "on"]))
 def test_permuting_topics_changes_no_mean(tmp_path_factory, order, seed, overlap):

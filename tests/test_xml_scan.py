@@ -84,6 +84,7 @@ def random_run(rng, one_per_line: bool = False) -> str:
                                                   "\ufeff<?xml version='1.0'?>"]), nl)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(40))
 def test_scan_equals_the_tree_reader_on_random_shapes(tmp_path, caplog, seed):
     p = tmp_path / "r.xml"
@@ -187,6 +188,7 @@ def tag_scan_only(monkeypatch, data):
         return run_xml._scan(data)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(40))
 def test_the_line_reader_equals_the_tag_scan_and_the_tree(tmp_path, caplog, monkeypatch, seed):
     rng = np.random.default_rng(1000 + seed)
@@ -313,6 +315,7 @@ MUTATIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(60))
 def test_mutated_line_layouts_read_alike(tmp_path, caplog, monkeypatch, seed):
     """A run in the usual layout with one to three changes from :data:`MUTATIONS` (seeded): the

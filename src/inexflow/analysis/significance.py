@@ -19,13 +19,20 @@ import itertools
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from inexflow.errors import UsageError
 
 TESTS = ("t", "wilcoxon", "sign", "bootstrap")
 B_BLOCK = 256  # bootstrap resamples averaged at once (memory: runs x B_BLOCK x topics)
 W_BLOCK = 256  # run pairs whose 2^n Wilcoxon sign patterns are summed at once (memory: W_BLOCK x 2^13)
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported when a significance test (t, sign, Wilcoxon) runs: 0.4 s to
+    import, and nothing else in this module needs it."""
+    from scipy import stats
+
+    return stats
 
 
 def benjamini_yekutieli(pvalues, alpha: float = 0.05) -> np.ndarray:
@@ -57,7 +64,7 @@ def pvalues_for_pairs(x: np.ndarray, pairs: np.ndarray, test: str, n_boot: int =
         sd = d.std(axis=1, ddof=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             t = mean / (sd / np.sqrt(n))
-        p = stats.t.sf(t, n - 1)
+        p = _scipy_stats().t.sf(t, n - 1)
         p = np.where(sd > 0, p, np.where(mean > 0, 0.0, 1.0))
         return p
     if test == "wilcoxon":
@@ -69,7 +76,7 @@ def pvalues_for_pairs(x: np.ndarray, pairs: np.ndarray, test: str, n_boot: int =
     if test == "sign":
         pos = (d > 0).sum(axis=1)
         tot = pos + (d < 0).sum(axis=1)
-        return np.where(tot > 0, stats.binom.sf(pos - 1, np.maximum(tot, 1), 0.5), 1.0)
+        return np.where(tot > 0, _scipy_stats().binom.sf(pos - 1, np.maximum(tot, 1), 0.5), 1.0)
     if test == "bootstrap":
         means = bootstrap_means(x, n_boot, seed)
         diff = means[pairs[:, 0]] - means[pairs[:, 1]]
@@ -149,7 +156,7 @@ def _scipy_per_pair(d: np.ndarray, zero: np.ndarray, magnitude: np.ndarray) -> n
     groups, those it would treat exactly and the others (one call for all would let a zero in one
     pair move every pair to the approximation)."""
     def call(rows):
-        return stats.wilcoxon(rows, alternative="greater", zero_method="wilcox", axis=1).pvalue
+        return _scipy_stats().wilcoxon(rows, alternative="greater", zero_method="wilcox", axis=1).pvalue
 
     if d.shape[1] > 50 or np.isnan(d).any() or not len(d):
         return call(d)
