@@ -694,6 +694,34 @@ def test_the_checks_after_the_schema_name_the_file_and_line_of_their_key(tmp_pat
     assert code == 2 and f"  {over}:line 2: config assessments.path 'nowhere.fol': no assessment file found" in err
 
 
+def test_a_path_found_nowhere_names_its_line_and_the_working_folder_and_a_taskless_glob_is_said_once(
+        tmp_path, monkeypatch):
+    """A relative path that names no file is one line with the config's file and line and the
+    folder it was read from (the working folder, not the config's), also without ``tasks``
+    (whose defaults are read from the assessments); a glob of text runs without ``task`` is one
+    error for the entry, however many files it matches; a wrong ``task`` of an entry is one
+    error at its line."""
+    monkeypatch.chdir(tmp_path)
+    cfg = write(tmp_path / "conf" / "c.yaml", "campaign: x\nassessments:\n  path: data/q.fol\n"
+                                              "runs:\n  - path: 'runs/*.run'\n")
+    code, out, err = cli("check-config", "--configfile", cfg)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err == (f"inexflow: error: {cfg}:line 3: config assessments.path 'data/q.fol': no assessment file "
+                   f"found (a relative path is read from the working folder, {tmp_path}, not from the config "
+                   "file's)\n"), err
+    write(tmp_path / "data" / "q.fol", "1 Q0 d1 10 100 1 0:10\n")
+    for r in ("a", "b", "c"):
+        write(tmp_path / "runs" / f"{r}.run", f"1 Q0 d1 1 1.0 {r} 0 10\n")
+    code, out, err = cli("check-config", "--configfile", cfg)
+    assert code == 2 and err == (f"inexflow: error: {cfg}:line 5: config runs[0]: no task for runs/a.run and 2 more "
+                                 "of the files it matches: give 'task' in the entry (text runs do not name their "
+                                 "task)\n"), err
+    cfg.write_text(cfg.read_text() + "    task: focussedd\n")
+    code, out, err = cli("check-config", "--configfile", cfg)
+    assert code == 2 and err.startswith(f"inexflow: error: {cfg}:line 6: config runs[0].task: unknown task "
+                                        "'focussedd' (did you mean 'focused'?)") and err.count("\n") == 1, err
+
+
 def test_a_repeated_cut_off_or_a_is_refused_by_its_key(tmp_path):
     """Two values of cutoffs, cutoff_ks or bepd_a that the measures would name alike (a repeated
     cut-off, A = 1 and 1.0, or 0.5 and 0.5000001, both EPRUM[0.5]) are refused by the scoring
@@ -715,3 +743,23 @@ def test_a_repeated_cut_off_or_a_is_refused_by_its_key(tmp_path):
         c = write(tmp_path / f"{key}.yaml", base + f"{key}: {value}\n")
         code, _, err = cli("check-config", "--configfile", c)
         assert code == 2 and f"{c}:line 10: config" in err and said in err, err
+
+
+def test_the_workflows_planning_says_warnings_as_the_cli_does(capfd):
+    """In Snakemake's own process (the config's checks when the workflow plans the campaign) a
+    library warning is one line on stderr with the CLI's prefix, not Python's bare last-resort
+    line; a second call adds no second handler."""
+    import logging
+
+    from inexflow.campaign.stage import planning_logging
+
+    root = logging.getLogger("inexflow")
+    saved = root.handlers[:]
+    root.handlers.clear()
+    try:
+        planning_logging()
+        planning_logging()
+        root.warning("no analyses: %s", "why")
+        assert capfd.readouterr().err == "inexflow: warning: no analyses: why\n"
+    finally:
+        root.handlers[:] = saved

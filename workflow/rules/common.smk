@@ -20,7 +20,12 @@ try:
     from inexflow import __version__
     from inexflow.campaign.config import config_digest, prepare_config
     from inexflow.campaign.deploy import register_finish
-    from inexflow.campaign.stage import code_fingerprint, settings_of, task_settings
+    from inexflow.campaign.stage import (
+        code_fingerprint,
+        planning_logging,
+        settings_of,
+        task_settings,
+    )
     from inexflow.campaign.tasks import runs_of, task_options
     from inexflow.errors import InputError, UsageError, counted
     from inexflow.io.content_keys import file_keys
@@ -52,6 +57,7 @@ ENV = "../envs/inexflow.yaml"
 # the schema of this workflow, also when it is used as a module from another directory
 SCHEMA = str(workflow.source_path("../schemas/config.schema.yaml"))
 try:  # the checks `inexflow check-config` makes too; the campaign (inexflow.campaign.tasks.Campaign)
+    planning_logging()
     CAMPAIGN = prepare_config(
         config,
         workflow.config_settings.overwrite_config,

@@ -16,6 +16,7 @@ import fnmatch
 import glob
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -141,10 +142,17 @@ def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None 
         if not files:
             raise ConfigError(f"config runs[{i}]: path {entry['path']!r} matches no file" + (
                 " (for the demo campaign run 'make demo' or 'inexflow simulate --out demo' first)"
-                if Path(entry["path"]).parts[:1] == ("demo",) else ""))
+                if Path(entry["path"]).parts[:1] == ("demo",) else looked_in(entry["path"])))
+        untasked = []  # the files no task is given for: said once for the entry
         for f in files:
             with p.check():
-                _add_run(runs, i, entry, f, planned)
+                if not _add_run(runs, i, entry, f, planned):
+                    untasked.append(f)
+        if untasked:
+            more = f" and {len(untasked) - 1} more of the files it matches" if len(untasked) > 1 else ""
+            with p.check():
+                raise ConfigError(f"config runs[{i}]: no task for {untasked[0]}{more}: give 'task' in the entry "
+                                  "(text runs do not name their task)")
     if problems is None:
         p.raise_any()
     if len(p.lines) == before:
@@ -152,8 +160,9 @@ def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None 
     return runs
 
 
-def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
-    """The run of file ``f``, matched by ``runs[i]`` (``entry``), added to ``runs``."""
+def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict) -> bool:
+    """The run of file ``f``, matched by ``runs[i]`` (``entry``), added to ``runs``; False, and
+    nothing added, when neither the entry nor the file names its task."""
     name, stem = Path(f).name, run_name(f)
     if stem in runs:
         raise ConfigError(f"config runs[{i}]: run name {stem!r} of {f} is already used by "
@@ -161,11 +170,11 @@ def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
     sniff = planned[f] if planned else sniff_run(f)
     task_name = entry.get("task") or sniff.get("task_label")
     if not task_name:
-        raise ConfigError(f"config runs[{i}]: no task for {f}: give 'task' in the entry "
-                          "(text runs do not name their task)")
+        return False
     scoring_type = normalise_task(task_name)
-    if scoring_type is None:
-        raise ConfigError(f"config runs[{i}] ({f}): {unknown_task(task_name)}")
+    if scoring_type is None:  # the entry's task is wrong for all its files alike, a file's for that file
+        raise ConfigError(f"config runs[{i}].task: {unknown_task(task_name)}" if entry.get("task") else
+                          f"config runs[{i}] ({f}): {unknown_task(task_name)}")
     participant = entry.get("participant")
     if not participant and entry.get("participant_pattern"):
         try:
@@ -179,6 +188,7 @@ def _add_run(runs: dict, i: int, entry: dict, f: str, planned: dict):
         participant = m.group("participant")
     participant = participant or sniff.get("participant") or stem
     runs[stem] = {"file": f, "type": scoring_type, "label": task_name, "participant": str(participant)}
+    return True
 
 
 def assessment_files(spec: str, planned=None, key="assessments.path") -> list[str]:
@@ -194,8 +204,16 @@ def assessment_files(spec: str, planned=None, key="assessments.path") -> list[st
     else:
         files = sorted(glob.glob(spec))
     if not files:
-        raise ConfigError(f"config {key} {spec!r}: no assessment file found")
+        raise ConfigError(f"config {key} {spec!r}: no assessment file found{looked_in(spec)}")
     return files
+
+
+def looked_in(spec: str) -> str:
+    """Where a relative path of the config was looked for: the working folder (the one snakemake or
+    ``inexflow check-config`` runs in), not the config file's folder."""
+    if Path(spec).is_absolute():
+        return ""
+    return f" (a relative path is read from the working folder, {os.getcwd()}, not from the config file's)"
 
 
 def _safe_load(text):
@@ -662,7 +680,10 @@ def prepare_config(config: dict, given: dict | None = None, configfiles=(), sche
     problems = Problems(errors, locate=_key_in_message(key_lines(located), config))
     fill_defaults(config, schema_doc)
     if not config.get("tasks") and not config.get("evaluation_tasks") and not demo_plan(config):
-        config["tasks"] = default_tasks(config)  # the defaults, as the schema's are filled in
+        with problems.check():  # the defaults, as the schema's are filled in (read from the assessments)
+            config["tasks"] = default_tasks(config)
+        if not config.get("tasks"):
+            problems.raise_any()
     tasks, sets, planned = validate_config(config, problems)
     runs, analyses = {}, []
     before = len(problems.lines)

@@ -31,12 +31,26 @@ def setup_logging(logfile: str | None, rule: str = "stage"):
         fh.setFormatter(fmt)
         root.addHandler(fh)
     # warnings on stderr too; a stage's error is said there once, by run_stage, as the CLI says it
+    root.addHandler(_warnings_to_stderr(f"inexflow: warning: rule {rule}: "))
+    return root
+
+
+def planning_logging():
+    """The library's warnings while the workflow plans the campaign in Snakemake's own process
+    (the config's checks): on stderr as the CLI and the stages say them (``inexflow: warning:
+    ...``), not as Python's bare last-resort line."""
+    root = logging.getLogger("inexflow")
+    if not root.handlers:
+        root.addHandler(_warnings_to_stderr("inexflow: warning: "))
+
+
+def _warnings_to_stderr(prefix: str) -> logging.Handler:
+    """A handler that writes the warnings (not the errors) to stderr, each line led by ``prefix``."""
     err = logging.StreamHandler(sys.stderr)
     err.setLevel(logging.WARNING)
     err.addFilter(lambda record: record.levelno < logging.ERROR)
-    err.setFormatter(logging.Formatter(f"inexflow: warning: rule {rule}: " + "%(message)s"))  # (a rule name has no %)
-    root.addHandler(err)
-    return root
+    err.setFormatter(logging.Formatter(prefix.replace("%", "%%") + "%(message)s"))
+    return err
 
 
 def code_fingerprint(package_dir=None) -> str:
