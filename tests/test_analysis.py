@@ -586,6 +586,20 @@ def test_logo_tables_in_the_papers_shape_by_hand():
     # 7890 of 8001 = 98.6 %; 1 of 8001 rounds to 0.0 %: the count alone, as the paper prints it
     assert (t[("per query", "0")], t[("per query", "(20,50]")]) == ("7,890 (98.6%)", "1")
     assert (t[("significant (p < 0.05)", "YES")], t[("significant (p < 0.05)", "NO")]) == ("1 (25%)", "3 (75%)")
+    # two measures, counted apart (the overall table's caption counts the measure with the most runs), and a
+    # measure the tables do not hold: zeros
+    per_run = pd.concat([per_run, pd.DataFrame({"measure": ["iP[0.01]"] * 2, "change_bin": ["0", "(50,100]"],
+                                                "significant": [True, True]})], ignore_index=True)
+    per_query = pd.concat([per_query, pd.DataFrame({"measure": ["iP[0.01]"], "bin": ["0"], "count": [3]})],
+                          ignore_index=True)
+    t = paper_tables(per_run, per_query, ["MAiP", "iP[0.01]", "gP[5]"]).set_index(["table", "row"])
+    assert t.loc[(overall, "0")].tolist() == ["1 (25%)", "1 (50%)", "0"]
+    assert t.loc[(overall, "(50,100]")].tolist() == ["0", "1 (50%)", "0"]
+    assert t.loc[("per query", "0")].tolist() == ["7,890 (98.6%)", "3 (100%)", "0"]
+    assert t.loc[("significant (p < 0.05)", "YES")].tolist() == ["1 (25%)", "2 (100%)", "0"]
+    # no runs at all: every cell 0, the caption out of 0 systems
+    empty = paper_tables(per_run.iloc[:0], per_query.iloc[:0], ["MAiP"])
+    assert set(empty["MAiP"]) == {"0"} and empty["table"].iloc[0] == "overall (out of 0 systems)"
 
 
 def test_tau_at_60_is_tables_11_12(tmp_path):
@@ -999,3 +1013,9 @@ def test_pair_lookups_equal_their_definitions():
         assert pair_positions(t, d, at_t, at_d).tolist() == [last.get(p, -1) for p in zip(at_t, at_d)]
     assert pairs_in(topics, docs, set()).tolist() == [False] * 300
     assert pair_positions([], [], at_t, at_d).tolist() == [-1] * 120
+    # a missing name matches only a missing name, never the last name numbered
+    t, d = ["a", "a", "b", None], ["x", "y", "x", "x"]
+    assert pairs_in(t, d, {("b", "x")}).tolist() == [False, False, True, False]
+    assert pairs_in(t, d, {(None, "x")}).tolist() == [False, False, False, True]
+    assert pair_positions(t, d, ["b", None, None], ["x", "x", "y"]).tolist() == [2, 3, -1]
+    assert pairs_in([None], [None], {("b", "x")}).tolist() == [False]

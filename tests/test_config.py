@@ -46,7 +46,8 @@ def test_the_campaign_is_built_once_and_nothing_is_written_back_into_the_config(
 
 @pytest.mark.parametrize("key,value,message", [
     ("collection", "demo/nocollection", "config collection: 'demo/nocollection' not found \\(give the path of a "
-                                        "directory of XML documents"),
+                                        "directory of XML documents, or leave the key out; a relative path is read "
+                                        "from the working folder, .*, not from the config file's\\)"),
     ("collection", "demo/topics.xml", "config collection: 'demo/topics.xml' is not a directory of XML documents"),
     ("topics", "demo/topics.xmll", "config topics: 'demo/topics.xmll' not found \\(give the path of a topic file"),
     ("topics", "demo/runs", "config topics: 'demo/runs' is not a topic file"),
@@ -626,7 +627,8 @@ def test_a_config_files_errors_name_its_file_and_line_and_the_key_a_misspelling_
     nowhere = write(tmp_path / "nowhere.yaml", head + f"topics: {tmp_path}/gone.xml\n"
                                                       f"runs: [{{path: '{tmp_path}/r1.run', task: focused}}]\n")
     code, out, err = cli("check-config", "--configfile", nowhere)
-    assert code == 2 and f"config topics: '{tmp_path}/gone.xml' not found (give the path of a topic file" in err, err
+    assert code == 2 and f"{nowhere}:line 3: config topics: '{tmp_path}/gone.xml' not found (give the path of a " \
+                         "topic file, or leave the key out)" in err, err
 
 
 def test_a_topic_file_given_for_the_assessments_is_named_as_one(tmp_path):

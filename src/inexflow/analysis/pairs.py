@@ -34,9 +34,12 @@ def _numbers(values, vocab: dict) -> np.ndarray:
         values = np.asarray(values, dtype=object)
     if not len(values):
         return np.zeros(0, np.int64)
-    codes, names = pd.factorize(values)
+    codes, names = pd.factorize(values)  # a missing value (None, NaN) gets code -1
     number = np.fromiter((vocab.setdefault(n, len(vocab)) for n in names), np.int64, len(names))
-    return number[codes]
+    return np.r_[number, vocab.setdefault(_MISSING, len(vocab))][codes]  # code -1: the missing values' number
+
+
+_MISSING = object()  # the name every missing value is numbered by: missing values match each other only
 
 
 def _columns(pairs) -> tuple[np.ndarray, np.ndarray]:

@@ -142,7 +142,7 @@ def discover_runs(config: dict, tasks: dict | None = None, planned: dict | None 
         if not files:
             raise ConfigError(f"config runs[{i}]: path {entry['path']!r} matches no file" + (
                 " (for the demo campaign run 'make demo' or 'inexflow simulate --out demo' first)"
-                if Path(entry["path"]).parts[:1] == ("demo",) else looked_in(entry["path"])))
+                if Path(entry["path"]).parts[:1] == ("demo",) else _in_parentheses(looked_in(entry["path"], planned))))
         untasked = []  # the files no task is given for: said once for the entry
         for f in files:
             with p.check():
@@ -204,16 +204,22 @@ def assessment_files(spec: str, planned=None, key="assessments.path") -> list[st
     else:
         files = sorted(glob.glob(spec))
     if not files:
-        raise ConfigError(f"config {key} {spec!r}: no assessment file found{looked_in(spec)}")
+        raise ConfigError(f"config {key} {spec!r}: no assessment file found{_in_parentheses(looked_in(spec, planned))}")
     return files
 
 
-def looked_in(spec: str) -> str:
-    """Where a relative path of the config was looked for: the working folder (the one snakemake or
-    ``inexflow check-config`` runs in), not the config file's folder."""
-    if Path(spec).is_absolute():
+def looked_in(spec: str, planned=None) -> str:
+    """Where a relative path of the config that names nothing was looked for, as a clause to add to
+    its error: the working folder (the one snakemake or ``inexflow check-config`` runs in), not the
+    config file's folder; nothing for an absolute path, or when the path was matched against the
+    files a campaign still to be simulated will have (``planned``)."""
+    if Path(spec).is_absolute() or planned:
         return ""
-    return f" (a relative path is read from the working folder, {os.getcwd()}, not from the config file's)"
+    return f"a relative path is read from the working folder, {os.getcwd()}, not from the config file's"
+
+
+def _in_parentheses(clause: str) -> str:
+    return f" ({clause})" if clause else ""
 
 
 def _safe_load(text):
@@ -420,7 +426,10 @@ def validate_config(config: dict, problems: Problems | None = None) -> tuple[dic
         if path and not plan and not (Path(path).is_dir() if key == "collection" else Path(path).is_file()):
             what = "a directory of XML documents" if key == "collection" else "a topic file"
             problem = "not found" if not Path(path).exists() else f"is not {what}"
-            p.lines.append(f"config {key}: {path!r} {problem} (give the path of {what}, or leave the key out)")
+            where = looked_in(path) if problem == "not found" else ""
+            with p.check():  # named with the config's file and line, as the other checks' errors
+                raise ConfigError(f"config {key}: {path!r} {problem} (give the path of {what}, or leave the key out"
+                                  + (f"; {where})" if where else ")"))
     sets = assessment_sets(tasks, config["assessments"])
     for sid, aset in sets.items():
         users = [t for t in tasks.values() if t["aset"] == sid]
