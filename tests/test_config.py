@@ -765,3 +765,21 @@ def test_the_workflows_planning_says_warnings_as_the_cli_does(capfd):
         assert capfd.readouterr().err == "inexflow: warning: no analyses: why\n"
     finally:
         root.handlers[:] = saved
+
+
+def test_snakemake_says_the_plannings_warning_with_the_clis_prefix(tmp_path):
+    """``snakemake -n`` on a config of one run (no analyses possible): the library's warning from
+    the workflow's own process is one line with the CLI's prefix, as the user sees it."""
+    import subprocess
+    import sys
+
+    q = write(tmp_path / "q.fol", "1 Q0 d1 10 100 1 0:10\n")
+    write(tmp_path / "r1.run", "1 Q0 d1 1 1.0 r1 0 10\n")
+    cfg = write(tmp_path / "c.yaml", f"campaign: x\nassessments: {{path: {q}}}\n"
+                                     f"runs:\n  - path: '{tmp_path}/r1.run'\n    task: focused\n")
+    p = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--quiet", "-s", str(ROOT / "Snakefile"),
+                        "--configfile", str(cfg)], cwd=tmp_path, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    said = [line for line in (p.stdout + p.stderr).splitlines() if "no analyses" in line]
+    assert said == ["inexflow: warning: no analyses: they compare rankings of runs, and no evaluation task has 2 "
+                    "runs (set analysis: false to say so)"], p.stdout + p.stderr

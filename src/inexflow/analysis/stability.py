@@ -188,9 +188,9 @@ def original_pools(judged, pool: pd.DataFrame) -> tuple[dict[str, list], str]:
     if any((c <= 0).any() for c in judged.rel_chars.values()):
         log.info("original pools (the sizes Pal et al.'s pools are cut to): the documents the qrels judge")
         return {t: list(d) for t, d in judged.rel_docs.items()}, ORIGINAL_FROM[0]
-    log.warning("pool depth and leave-one-group-out: the qrels record no judged non-relevant document (as FOL "
-                "qrels do not), so each topic's original pool, whose size the regenerated pools are cut to, is the "
-                "campaign's pool (reduced_pools.tsv: original_from 'campaign pool')")
+    log.warning("pool depth and leave-one-group-out: the qrels record no judged non-relevant document (FOL qrels "
+                "list highlighted passages only), so each topic's original pool, whose size the regenerated pools are "
+                "cut to, is the campaign's pool (reduced_pools.tsv: original_from 'campaign pool')")
     out: dict[str, list] = {}
     for t, d in zip(pool["topic"].tolist(), pool["doc"].tolist()):
         out.setdefault(str(t), []).append(d)
