@@ -87,7 +87,9 @@ def leave_one_group_out(judged, entries, groups: dict[str, str], measures, sizes
         return {t: (ix >= 0) & pooled[np.maximum(ix, 0)] if len(pooled) else np.zeros(len(ix), bool)
                 for t, ix in rel_pairs.items()}
 
-    full = judged.score(masks(entries.pooled(None, target=sizes)), measures)  # the baseline: the 100% pool
+    # the baseline: the 100% pool; each measure's scores as an array (runs x topics)
+    full_topics, full = judged.score_arrays(masks(entries.pooled(None, target=sizes)), measures)
+    full_rows = {r: i for i, r in enumerate(judged.runs)}
     run_rows, query_bins = [], []
     for g in sorted(set(groups.values()) | set(entries.runs.values())):
         members = [r for r in judged.runs if groups.get(r) == g]
@@ -96,12 +98,14 @@ def leave_one_group_out(judged, entries, groups: dict[str, str], measures, sizes
             continue
         pooled = entries.pooled(g, target=sizes)  # = pool_from_entries(entries[g], ...) per topic size
         logging.getLogger("inexflow").info("leave-one-group-out: group %s (%d runs)", g, len(members))
-        new = judged.score(masks(pooled), measures, runs=members)
+        new_topics, new = judged.score_arrays(masks(pooled), measures, runs=members)
+        rows = [full_rows[r] for r in members]
         for m in measures:
-            base_m = full[m].loc[members]
-            new_m = new[m].reindex(columns=base_m.columns, fill_value=0.0)
-            for r in members:
-                b, n = base_m.loc[r].to_numpy(), new_m.loc[r].to_numpy()
+            base_m = full[m][rows]
+            # the new scores on the baseline's topics; a topic left without relevant documents scores 0
+            new_m = _on_columns(new[m], new_topics, full_topics)
+            for k, r in enumerate(members):
+                b, n = base_m[k], new_m[k]
                 d = b - n
                 if np.allclose(d, d[0]):  # no variance: identical (p 1) or a constant shift (p 0)
                     p = 1.0 if np.isclose(d[0], 0) else 0.0
@@ -121,6 +125,18 @@ def leave_one_group_out(judged, entries, groups: dict[str, str], measures, sizes
     counts = counts.sort_values(["measure", "bin"]).reset_index(drop=True)
     counts["bin"] = counts["bin"].astype(str)
     return runs, counts
+
+
+def _on_columns(values: np.ndarray, columns: list, wanted: list) -> np.ndarray:
+    """The array ``values`` (rows x ``columns``) on the columns ``wanted`` instead: a column
+    of ``wanted`` not among ``columns`` is 0 (as ``DataFrame.reindex(columns=wanted,
+    fill_value=0.0)``)."""
+    have = {c: j for j, c in enumerate(columns)}
+    out = np.zeros((len(values), len(wanted)))
+    for j, c in enumerate(wanted):
+        if c in have:
+            out[:, j] = values[:, have[c]]
+    return out
 
 
 def _count_cell(count: int, total: int) -> str:

@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from inexflow.io.tables import check_identity, check_inputs, read_parquet, read_parquet_metadata
+from inexflow.io.tables import check_identity, check_inputs, read_codes, read_parquet_metadata
 from inexflow.io.topic_order import topic_sort_key
 from inexflow.measures.catalogue import per_topic_name
+from inexflow.measures.ordering import in_evaluation_order
 from inexflow.measures.passage import passage_results
 from inexflow.measures.passage_arrays import grouped_cumsum, ip_from_running_sums
 from inexflow.measures.registry import PASSAGE_MEASURES
-from inexflow.measures.session import in_evaluation_order
 from inexflow.model.assessments import Assessments
 from inexflow.model.pool import LazyTables
 from inexflow.model.recallbase import normalised_passages, overlap_with_passages
@@ -72,7 +72,7 @@ class JudgedRuns:
         against ``assessment_tables``."""
         tables = list(assessment_tables)
         return cls.from_parts(assessments, LazyTables({Path(p).stem: p for p in paths},
-                                                      lambda p, name: load_judged(p, name, tables)))
+                                                      lambda p, name: judged_columns(p, name, tables)))
 
     @classmethod
     def from_stage_inputs(cls, inputs) -> JudgedRuns:
@@ -137,11 +137,11 @@ class JudgedRuns:
         nt = len(self.topics)
         group, running, rsizes, docidx = [], [], [], []
         for k, name in enumerate(self.runs):
-            part = parts[name]
-            group.append(k * nt + part["topic"].to_numpy(np.int64))
-            running.append(part["running"].to_numpy(np.int64))
-            rsizes.append(part["rsize"].to_numpy(np.int64))
-            docidx.append(part["doc"].to_numpy(np.int64))
+            part = parts[name]  # a judge table or its columns as arrays (judged_columns)
+            group.append(k * nt + np.asarray(part["topic"], np.int64))
+            running.append(np.asarray(part["running"], np.int64))
+            rsizes.append(np.asarray(part["rsize"], np.int64))
+            docidx.append(np.asarray(part["doc"], np.int64))
         flat = [np.concatenate(x) if x else np.zeros(0, np.int64) for x in (group, running, rsizes, docidx)]
         # results of a run's topics in the order its topics come: sorted by group, stably
         order = np.argsort(flat[0], kind="stable")
@@ -180,6 +180,12 @@ class JudgedRuns:
         with the dropped documents' highlighted characters set to 0 (tested).
         """
         runs = runs or self.runs
+        topics, values = self.score_arrays(masks, measures, runs, topics)
+        return {m: pd.DataFrame(v, index=runs, columns=topics) for m, v in values.items()}
+
+    def score_arrays(self, masks: dict[str, np.ndarray], measures=("AiP",), runs=None, topics=None):
+        """:meth:`score` as (the topics scored, {measure: array runs x topics})."""
+        runs = runs or self.runs
         topics = [t for t in (topics or self.topics) if masks.get(t) is not None and masks[t].any()]
         nt = len(self.topics)
         keep = np.zeros(self._ndocs, bool)
@@ -198,15 +204,25 @@ class JudgedRuns:
         out = {}
         for m in measures:
             lv = PASSAGE_MEASURES[m]
-            out[m] = pd.DataFrame(ip.mean(axis=2) if lv is None else ip[:, :, lv], index=runs, columns=topics)
-        return out
+            out[m] = ip.mean(axis=2) if lv is None else ip[:, :, lv]
+        return topics, out
+
+
+# the columns of a JudgedRuns.judge table
+JUDGED_COLUMNS = ("topic", "running", "rsize", "doc")
 
 
 def load_judged(path, name: str, assessment_tables) -> pd.DataFrame:
     """A run's cached :meth:`JudgedRuns.judge` table (the ``judge_run`` stage); a table of
     another run, or one made from other assessment tables than ``assessment_tables``, is a
     :class:`~inexflow.io.tables.CachedTableError` naming it."""
+    return pd.DataFrame(judged_columns(path, name, assessment_tables))
+
+
+def judged_columns(path, name: str, assessment_tables) -> dict[str, np.ndarray]:
+    """:func:`load_judged`'s columns as NumPy arrays, read without building a pandas table
+    (what :meth:`JudgedRuns.from_files` assembles)."""
     meta = read_parquet_metadata(path)
     check_identity(path, meta, name=name)
     check_inputs(path, meta, assessment_tables)
-    return read_parquet(path)
+    return read_codes(path, (), JUDGED_COLUMNS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from contextlib import contextmanager
 
 import numpy as np
@@ -143,12 +144,23 @@ def read_codes(path, coded, plain=()) -> dict:
     return out
 
 
+# the inexflow metadata of the tables read in this process, by (path, device, inode, size,
+# modification time): a stage checks and merges its inputs' metadata several times
+_METADATA: dict[tuple, bytes] = {}
+
+
 def read_parquet_metadata(path) -> dict:
+    """The inexflow metadata of a cached table (``{}`` when it records none). A table read
+    again in the same process and unchanged since (the same inode, size and modification time;
+    the tables are written by renaming a new file into place) is not opened again."""
     import pyarrow.parquet as pq
 
     with cached_table(path):
-        meta = pq.read_schema(path).metadata or {}
-        raw = meta.get(b"inexflow")
+        st = os.stat(path)
+        key = (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        raw = _METADATA.get(key)
+        if raw is None:
+            raw = _METADATA[key] = (pq.read_schema(path).metadata or {}).get(b"inexflow", b"")
         return json.loads(raw) if raw else {}
 
 

@@ -42,7 +42,7 @@ class Family:
     differs (``MAiP`` is the mean of ``AiP``; :func:`inexflow.measures.catalogue.per_topic_name`);
     ``order`` the result order it scores (``rank``: as the readers order results; ``file``: the
     order of the lines in the file, as inex_eval reads text runs; ``trec_eval``: descending
-    score, ties by descending document id; :func:`inexflow.measures.session.in_evaluation_order`);
+    score, ties by descending document id; :func:`inexflow.measures.ordering.in_evaluation_order`);
     ``aggregate`` how its means are taken over topics and ``aggregates`` the measures aggregated
     otherwise (:data:`inexflow.measures.catalogue.AGGREGATORS`; counts are summed, ``num_q``
     counts topics); ``scorer`` ``"module:function"`` of its scoring code; ``quantised``
@@ -95,8 +95,24 @@ class Family:
 
     def score_function(self):
         """The family's scoring function, its module imported on first use."""
-        module, function = self.scorer.split(":")
-        return getattr(importlib.import_module(module), function)
+        return _function(self.scorer)
+
+    def order_function(self):
+        """The function that puts a run's results in the order the family scores them
+        (:data:`ORDERS`), its module imported on first use."""
+        return _function(ORDERS[self.order])
+
+
+# ``"module:function"`` of the function that orders a run's results as a family's ``order`` says
+# (``rank``: as the readers order them, the run itself)
+ORDERS = {"rank": "inexflow.measures.ordering:as_read",
+          "file": "inexflow.measures.toolorder:in_file_order",
+          "trec_eval": "inexflow.measures.trec:trec_eval_order"}
+
+
+def _function(spec: str):
+    module, function = spec.split(":")
+    return getattr(importlib.import_module(module), function)
 
 
 FAMILIES: dict[str, Family] = {}
@@ -107,7 +123,7 @@ def register(family: Family) -> Family:
     """Add ``family`` to :data:`FAMILIES` (a name is declared once)."""
     if family.name in FAMILIES:
         raise ValueError(f"measure family {family.name!r} is declared twice")
-    if family.order not in ("rank", "file", "trec_eval"):
+    if family.order not in ORDERS:
         raise ValueError(f"family {family.name}: unknown order {family.order!r}")
     FAMILIES[family.name] = family
     MEANS.update(family.means)

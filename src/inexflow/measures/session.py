@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inexflow.errors import InputError, UsageError, brief
+from inexflow.errors import UsageError, brief
 from inexflow.io.canonical import RunTable
 from inexflow.io.task_labels import normalise_task
 from inexflow.measures.context import SCORE_COLUMNS, ScoringContext
+from inexflow.measures.ordering import in_evaluation_order, refuse_without_ranks
 from inexflow.measures.registry import families_for, get_family, needs
 from inexflow.measures.toolorder import in_file_order
-from inexflow.measures.trec import trec_eval_order
 from inexflow.model.assessments import Assessments, index_assessed
 from inexflow.model.options import Options
 from inexflow.model.recallbase import build_recallbases
@@ -87,25 +87,6 @@ class Session:
         value``."""
         tables = [t for _, t in self.score_families(run)]
         return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=SCORE_COLUMNS)
-
-
-def refuse_without_ranks(run, family: str) -> None:
-    """A run read without its ranks (a TREC run whose rank column is not integers, which trec_eval
-    ignores: :mod:`inexflow.io.run_text`) is an :class:`InputError` for a family that does not
-    order results as trec_eval does."""
-    if getattr(run, "rank_error", "") and get_family(family).order != "trec_eval":
-        where, _, problem = run.rank_error.partition(": ")
-        raise InputError(run.source, where, f"{problem}: the {family} family needs integer ranks",
-                         "integer ranks; only the trec family, which orders by score as trec_eval does, ignores them")
-
-
-def in_evaluation_order(run, family: str):
-    """``run`` with its results in the order ``family`` scores them: the one ordering rule
-    (docs/measures.md). "file" order warns once where ranks disagree with the file
-    (:func:`inexflow.measures.toolorder.in_file_order`)."""
-    order = get_family(family).order
-    refuse_without_ranks(run, family)
-    return {"file": in_file_order, "trec_eval": trec_eval_order}.get(order, lambda r: r)(run)
 
 
 def score_run(run, family: str, ctx: ScoringContext) -> pd.DataFrame:
