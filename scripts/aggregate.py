@@ -1,20 +1,26 @@
-"""Stage aggregate: the evaluation tasks' score tables -> one tidy table, the means, one ranked summary per
-evaluation task (for reading: scores at 4 decimals, counts as integers, the warnings about each run), and the
+"""Stage aggregate: the runs' score tables -> one tidy table of every evaluation task, the means, one ranked summary
+per evaluation task (for reading: scores at 4 decimals, counts as integers, the warnings about each run), and the
 table of the evaluation tasks; and the correlations between the run rankings of measures and quantisations
-(Kendall tau-b and tau_AP; INEX 2005 measures paper, Tables 1-2), from the same table in memory."""
+(Kendall tau-b and tau_AP; INEX 2005 measures paper, Tables 1-2), from the same table in memory. It reads the runs'
+own tables, not the tasks' (aggregate_task, which the analyses read), so that it starts as soon as the runs are
+scored."""
 from pathlib import Path
 
-from inexflow.analysis.aggregate import combine_scores, read_task_scores, summary_counts, task_summary, task_warnings
+from inexflow.analysis.aggregate import read_run_scores, summary_counts, task_summary
 from inexflow.analysis.correlate import averaged_table, measure_correlations, paper_matrix
-from inexflow.campaign.stage import merged_keys, run_stage
+from inexflow.campaign.stage import merged_keys, recorded_run_keys, run_stage
 from inexflow.campaign.tasks import task_table
 from inexflow.io.tables import write_parquet, write_tsv
 
 
 def main(smk, log):
-    scores = combine_scores([read_task_scores(p) for p in smk.input.scores])
-    warnings = {Path(p).stem: task_warnings(p) for p in smk.input.scores}
-    write_parquet(scores, smk.output.scores, merged_keys(smk.input.scores))
+    task_runs = {t: list(runs) for t, runs in smk.params.task_runs.items()}
+    scores, warnings = read_run_scores(smk.input.scores, task_runs)
+    by_run = {Path(p).stem: p for p in smk.input.scores}
+    # what the table was made from: every run's content key, input files and settings
+    tables = [by_run[r] for runs in task_runs.values() for r in runs]
+    write_parquet(scores, smk.output.scores, {"run_keys": recorded_run_keys(tables),
+                                              **merged_keys(tables, ["input_keys", "settings"])} if task_runs else {})
     write_tsv(scores, smk.output.scores_tsv)
     write_tsv(scores[scores["topic"] == "all"], smk.output.means)
     participants = dict(smk.params.participants)

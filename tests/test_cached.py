@@ -182,3 +182,41 @@ def test_a_table_made_under_other_settings_is_refused_naming_the_setting(tmp_pat
                                    "the config changed since"), str(e.value)
     with pytest.raises(CachedTableError, match="made without setting task G"):
         check(task_settings({"F": focused, "G": focused}) | settings_of({"ideal_tie": "first"}))
+
+
+def _run_table(path, run, tasks, rows, warnings=None):
+    df = pd.DataFrame(rows, columns=["run", "topic", "task", "quant", "measure", "value"])
+    write_parquet(df, path, {"run": run, "run_key": f"k{run}", "tasks": tasks, "warnings": warnings or {}})
+    return df
+
+
+def test_read_run_scores_is_the_runs_tables_selected_per_task_and_sorted(tmp_path):
+    """Every task's scores read from the runs' own tables equal the per-file pandas reading, each
+    run's rows of the tasks it is read for, concatenated and sorted stably by (task, run, quant);
+    the warnings are those each table records for the task."""
+    from inexflow.analysis.aggregate import read_run_scores
+
+    a = _run_table(tmp_path / "a.parquet", "a", ["T2", "T1"],
+                   [("a", "1", "T2", "gen", "m", 0.5), ("a", "1", "T1", "gen", "m", 0.25), ("a", "all", "T2", "gen", "m", 0.5),
+                    ("a", "1", "T2", "-", "n", 3.0), ("a", "2", "T2", "gen", "m", 0.1)], {"T2": ["odd"], "T1": []})
+    b = _run_table(tmp_path / "b.parquet", "b", ["T1"],
+                   [("b", "2", "T1", "strict", "m", 1.0), ("b", "1", "T1", "gen", "m", 0.0), ("b", "1", "T1", "gen", "m2", 0.3)])
+    scores, warnings = read_run_scores([tmp_path / "a.parquet", tmp_path / "b.parquet"], {"T1": ["b", "a"], "T2": ["a"]})
+    parts = [b[b["task"] == "T1"], a[a["task"] == "T1"], a[a["task"] == "T2"]]
+    expected = pd.concat(parts, ignore_index=True).sort_values(["task", "run", "quant"], kind="stable")
+    pd.testing.assert_frame_equal(scores, expected.reset_index(drop=True))
+    assert warnings == {"T1": {}, "T2": {"a": ["odd"]}}
+    # read for one task only: the other task's rows are left out
+    only, _ = read_run_scores([tmp_path / "a.parquet"], {"T1": ["a"]})
+    assert list(only["task"]) == ["T1"] and list(only["value"]) == [0.25]
+
+
+def test_read_run_scores_refuses_a_table_of_another_run_or_without_the_task(tmp_path):
+    from inexflow.analysis.aggregate import read_run_scores
+
+    _run_table(tmp_path / "a.parquet", "b", ["T1"], [("b", "1", "T1", "gen", "m", 0.5)])
+    with pytest.raises(CachedTableError, match="holds run 'b', not 'a'"):
+        read_run_scores([tmp_path / "a.parquet"], {"T1": ["a"]})
+    _run_table(tmp_path / "a.parquet", "a", ["T1"], [("a", "1", "T1", "gen", "m", 0.5)])
+    with pytest.raises(CachedTableError, match="holds no scores for task 'T2'"):
+        read_run_scores([tmp_path / "a.parquet"], {"T2": ["a"]})

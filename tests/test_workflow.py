@@ -789,7 +789,7 @@ def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(c
     shutil.copytree(campaign, wd, symlinks=True)
     res = wd / "results" / "demo"
     # in this order: a failed job's outputs are removed
-    readers = {"scores/by_task/focused.parquet": ("aggregate", "scores/all.parquet")}
+    readers = {"scores/by_task/focused.parquet": ("swap_rates", "analysis/swap_rates.tsv")}
     old = {table: (res / table).read_bytes() for table in readers}
     run_file = wd / "demo" / "runs" / "g02-focused-1.xml"
     run_file.write_bytes(run_file.read_bytes() + b"\n")
@@ -821,7 +821,7 @@ def test_a_stale_table_made_from_the_assessments_is_refused_naming_it_and_the_fi
     shutil.copytree(campaign, wd, symlinks=True)
     res = wd / "results" / "demo"
     # in this order: each stale table is deleted once refused, and made again by the next call
-    readers = {"scores/by_task/thorough.parquet": ("aggregate", "scores/all.parquet"),
+    readers = {"scores/by_task/thorough.parquet": ("significance", "analysis/significance.tsv"),
                "scores/by_run/g01-thorough-1.parquet": ("aggregate_task", "scores/by_task/thorough.parquet"),
                "recallbase/main/gen.parquet": ("evaluate_run", "scores/by_run/g01-thorough-1.parquet"),
                "collection/index.parquet": ("ideal_recallbase", "recallbase/main/gen.parquet"),
@@ -885,13 +885,13 @@ def test_a_run_removed_from_the_config_leaves_nothing_behind(tmp_path):
 
 
 def test_a_table_made_under_other_settings_is_refused_naming_the_setting(campaign, tmp_path):
-    """A task's scores record the settings they were made with (the task's scoring options, as
+    """A run's scores record the settings they were made with (its task's scoring options, as
     digests): after a changed setting, an older copy made under the old one put back
     (newer-dated than what reads it) is refused by the job that reads it, naming the table and
     the setting, not read as it is."""
     wd = tmp_path / "c"
     shutil.copytree(campaign, wd, symlinks=True)
-    table = wd / "results" / "demo" / "scores" / "by_task" / "relevant-in-context.parquet"
+    table = sorted((wd / "results" / "demo" / "scores" / "by_run").glob("*-relevant-in-context-*.parquet"))[0]
     old = table.read_bytes()
     p = snakemake(wd, "--cores", "2", "--config", "beta=1.0")  # Relevant in Context scored again under beta 1
     assert p.returncode == 0, p.stdout + p.stderr
@@ -901,5 +901,5 @@ def test_a_table_made_under_other_settings_is_refused_naming_the_setting(campaig
                   "--forcerun", "aggregate")
     out = p.stdout + p.stderr
     assert p.returncode != 0 and "Traceback" not in out, out
-    assert ("rule aggregate failed: results/demo/scores/by_task/relevant-in-context.parquet: cached table was made "
+    assert (f"rule aggregate failed: {table.relative_to(wd)}: cached table was made "
             "with another value of setting task relevant-in-context (stale: the config changed since") in out, out

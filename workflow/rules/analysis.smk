@@ -122,7 +122,7 @@ if POOL_ANALYSES:
             f"{LOGS}/pool_analyses.log",
         benchmark:
             f"{LOGS}/benchmarks/pool_analyses.tsv"
-        priority: EARLY
+        priority: REPORT_PATH
         conda:
             ENV
         params:

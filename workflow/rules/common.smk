@@ -176,6 +176,9 @@ RES = f"results/{config['campaign']}"
 # and of aggregate: each starts as soon as its inputs are there, so the analyses overlap the scoring instead of
 # waiting for all of it (the work is the same)
 EARLY = 10
+# the jobs the report waits for after the runs are scored (aggregate, pool_analyses): first among
+# the jobs ready then, before the tasks' tables and curves (aggregate_task), which it does not wait for
+REPORT_PATH = EARLY + 1
 LOGS = f"logs/{config['campaign']}"
 # the Snakemake report's landing page (`report:` in the Snakefile), written by rule report
 LANDING = f"{RES}/report/landing.rst"
@@ -202,6 +205,16 @@ def run_scores(run):
 def task_score_files(task):
     """The score tables of the runs of one evaluation task."""
     return [run_scores(run) for run in runs_of(RUNS, task)]
+
+
+def evaluated_runs():
+    """The runs of the evaluation tasks, each once, in task order."""
+    return list(dict.fromkeys(r for t in TASKS for r in runs_of(RUNS, t)))
+
+
+def evaluated_runs_scores():
+    """The score tables of the runs of the evaluation tasks (rule aggregate reads them)."""
+    return [run_scores(r) for r in evaluated_runs()]
 
 
 def run_keys(runs):

@@ -98,7 +98,7 @@ rule aggregate_task:
 
 rule aggregate:
     input:
-        scores=[task_scores(t) for t in TASKS],
+        scores=evaluated_runs_scores(),
     output:
         scores=f"{RES}/scores/all.parquet",
         scores_tsv=f"{RES}/scores/per_topic.tsv",
@@ -124,13 +124,15 @@ rule aggregate:
         f"{LOGS}/aggregate.log",
     benchmark:
         f"{LOGS}/benchmarks/aggregate.tsv"
-    # before the plots, which nothing waits for: the report waits for it
-    priority: EARLY
+    # before the tasks' tables and plots, which the report does not wait for
+    priority: REPORT_PATH
     conda:
         ENV
     params:
         code=CODE,
-        table_runs=lambda w: score_tables_runs([task_scores(t) for t in TASKS]),
+        task_runs={t: runs_of(RUNS, t) for t in TASKS},
+        run_keys=lambda w: run_keys(evaluated_runs()),
+        table_runs=lambda w: run_scores_runs(evaluated_runs()),
         pages=page_sources,
         participants={r: v["participant"] for r, v in RUNS.items()},
         main_measures={t: ETASKS[t]["main_measure"] for t in TASKS},

@@ -12,9 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from inexflow.errors import UsageError
-from inexflow.io.tables import check_identity, read_parquet, read_parquet_metadata
+from inexflow.io.tables import CachedTableError, check_identity, read_parquet, read_parquet_metadata, read_parquet_tables
 from inexflow.measures.catalogue import NO_QUANT, curve_point, is_count
 from inexflow.measures.context import SCORE_COLUMNS
 
@@ -34,10 +36,33 @@ def combine_scores(tables: list[pd.DataFrame]) -> pd.DataFrame:
     return df.sort_values(["task", "run", "quant"], kind="stable").reset_index(drop=True)
 
 
-def task_warnings(path) -> dict[str, list[str]]:
-    """{run: the warnings about it} of one evaluation task's score table
-    (:func:`inexflow.model.run_checks.run_warnings`, carried by ``aggregate_task``)."""
-    return read_parquet_metadata(path).get("warnings") or {}
+def read_run_scores(paths, task_runs: dict[str, list[str]]) -> tuple[pd.DataFrame, dict[str, dict[str, list[str]]]]:
+    """The scores of the runs of each evaluation task (``task_runs``: {task: its runs}) from the
+    runs' own score tables ``paths`` (``scores/by_run/RUN.parquet``, each holding every task its
+    run belongs to), as one table (:func:`combine_scores`), and the warnings about each run in
+    each task ({task: {run: warnings}}, :func:`inexflow.model.run_checks.run_warnings`). Each
+    table is read once and checked to be its run's and to hold the scores of each task it is
+    read for: a table copied over another, or left from another campaign, is a
+    :class:`~inexflow.io.tables.CachedTableError` naming it."""
+    by_run = {Path(p).stem: str(p) for p in paths}
+    tasks_of: dict[str, list[str]] = {}
+    for task, runs in task_runs.items():
+        for r in runs:
+            tasks_of.setdefault(r, []).append(task)
+    metas = {}
+    for run, tasks in tasks_of.items():
+        path = by_run[run]
+        meta = metas[run] = read_parquet_metadata(path)
+        check_identity(path, meta, run=run)
+        for task in tasks:
+            if task not in (meta.get("tasks") or []):
+                raise CachedTableError(path, f"cached table holds no scores for task {task!r} (the file was replaced "
+                                             "or is left from another campaign)")
+    parts = [(by_run[run], lambda t, tasks=tasks: pc.is_in(t["task"], pa.array(tasks, pa.string())))
+             for run, tasks in tasks_of.items()]
+    warnings = {task: {r: w for r in runs if (w := (metas[r].get("warnings") or {}).get(task))}
+                for task, runs in task_runs.items()}
+    return combine_scores([read_parquet_tables(parts)] if parts else []), warnings
 
 
 def task_summary(scores: pd.DataFrame, task: str, main_measure: str, participants: dict[str, str],
