@@ -226,8 +226,9 @@ def element_stages(assessments: str, collection: str, paths: list[str], family: 
     ``Session.score_families``: the element results resolved through the collection, put in the
     family's evaluation order and scored; ``format_scores``), stage by stage."""
     from inexflow.front import cli
+    from inexflow.measures.ordering import in_evaluation_order
     from inexflow.measures.output import format_scores, select_scores
-    from inexflow.measures.session import in_evaluation_order, score_run
+    from inexflow.measures.session import score_run
     from inexflow.model.runs import ParsedDocuments, read_run, resolve_extents
 
     name = family.split("-")[0]

@@ -220,3 +220,42 @@ def test_read_run_scores_refuses_a_table_of_another_run_or_without_the_task(tmp_
     _run_table(tmp_path / "a.parquet", "a", ["T1"], [("a", "1", "T1", "gen", "m", 0.5)])
     with pytest.raises(CachedTableError, match="holds no scores for task 'T2'"):
         read_run_scores([tmp_path / "a.parquet"], {"T2": ["a"]})
+
+
+def test_read_run_scores_reads_tables_of_other_schemas_as_pandas_would(tmp_path):
+    """An empty run table (its columns have no Arrow type) beside a full one, and tables whose
+    strings are stored as Arrow ``string`` (pandas 2) and ``large_string`` (pandas 3): the same
+    table as pandas reading each file and concatenating."""
+    import pyarrow as pa
+
+    from inexflow.analysis.aggregate import combine_scores, read_run_scores
+    from inexflow.io.tables import write_table
+
+    cols = ["run", "topic", "task", "quant", "measure", "value"]
+    _run_table(tmp_path / "e.parquet", "e", ["T1"], [])
+    _run_table(tmp_path / "a.parquet", "a", ["T1"], [("a", "1", "T1", "gen", "m", 0.5), ("a", "all", "T1", "gen", "m", 0.5)])
+    old = pa.Table.from_pandas(pd.DataFrame([("b", "1", "T1", "gen", "m", 0.25)], columns=cols), preserve_index=False)
+    old = old.cast(pa.schema([pa.field(c, pa.float64() if c == "value" else pa.string()) for c in cols],
+                             metadata=old.schema.metadata))
+    write_table(old, tmp_path / "b.parquet", {"run": "b", "run_key": "kb", "tasks": ["T1"], "warnings": {}})
+    for runs in (["a", "e"], ["e"], ["a", "b"]):
+        got, _ = read_run_scores([tmp_path / f"{r}.parquet" for r in runs], {"T1": runs})
+        pd.testing.assert_frame_equal(got, combine_scores([pd.read_parquet(tmp_path / f"{r}.parquet") for r in runs]))
+
+
+def test_metadata_of_a_table_rewritten_in_place_is_read_again(tmp_path):
+    """A table's metadata is read once per process, but a table copied over in place with the
+    same size and modification time (cp -p) is read again: the key includes the change time."""
+    import os
+    import shutil
+
+    from inexflow.io.tables import read_parquet_metadata
+
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    write_parquet(pd.DataFrame({"x": [1]}), a, {"run": "a"})
+    write_parquet(pd.DataFrame({"x": [1]}), b, {"run": "b"})
+    assert a.stat().st_size == b.stat().st_size
+    os.utime(b, ns=(a.stat().st_atime_ns, a.stat().st_mtime_ns))
+    assert read_parquet_metadata(a) == {"run": "a"}
+    shutil.copy2(b, a)  # in place: the same inode, size and modification time
+    assert read_parquet_metadata(a) == {"run": "b"}

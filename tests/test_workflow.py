@@ -782,15 +782,17 @@ def test_unreadable_or_replaced_cache_names_the_file(campaign, tmp_path):
 
 
 def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(campaign, tmp_path):
-    """A task's scores, all the scores and the pool's tables record the runs they were made from
-    and their content keys; an older copy put back over one of them (newer-dated than what reads
-    it) is refused by the job that reads it, naming the table and the run, never read as it is."""
+    """A task's scores record the runs they were made from and their content keys; an older copy
+    put back over them (newer-dated than what reads it) is refused by the job that reads it,
+    naming the table and the run, never read as it is."""
     wd = tmp_path / "c"
     shutil.copytree(campaign, wd, symlinks=True)
     res = wd / "results" / "demo"
     # in this order: a failed job's outputs are removed
     readers = {"scores/by_task/focused.parquet": ("swap_rates", "analysis/swap_rates.tsv")}
     old = {table: (res / table).read_bytes() for table in readers}
+    run_table = res / "scores" / "by_run" / "g02-focused-1.parquet"
+    old_run_table = run_table.read_bytes()
     run_file = wd / "demo" / "runs" / "g02-focused-1.xml"
     run_file.write_bytes(run_file.read_bytes() + b"\n")
     p = snakemake(wd, "--cores", "2")  # every table made again from the run's new contents
@@ -805,6 +807,15 @@ def test_a_stale_table_made_from_several_runs_is_refused_naming_it_and_the_run(c
         assert (f"rule {rule} failed: results/demo/{table}: cached table was made from another version of run "
                 "g02-focused-1's file (stale") in out, out
         (res / table).write_bytes(current)
+    # the run's own scores, an older copy put back: aggregate, which reads every run's scores, refuses it
+    current = run_table.read_bytes()
+    run_table.write_bytes(old_run_table)
+    p = snakemake(wd, "results/demo/scores/all.parquet", "--cores", "1", "--forcerun", "aggregate")
+    out = p.stdout + p.stderr
+    assert p.returncode != 0 and "Traceback" not in out, out
+    assert ("rule aggregate failed: results/demo/scores/by_run/g02-focused-1.parquet: cached table was made from "
+            "another version of the run file (stale") in out, out
+    run_table.write_bytes(current)
     p = snakemake(wd, "--cores", "2")  # the removed outputs made again: the same as a clean run's
     assert p.returncode == 0, p.stdout + p.stderr
     assert (res / "analysis" / "pool_depth.tsv").read_bytes() == (campaign / "results" / "demo" / "analysis" /

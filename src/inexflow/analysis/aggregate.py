@@ -58,7 +58,8 @@ def read_run_scores(paths, task_runs: dict[str, list[str]]) -> tuple[pd.DataFram
             if task not in (meta.get("tasks") or []):
                 raise CachedTableError(path, f"cached table holds no scores for task {task!r} (the file was replaced "
                                              "or is left from another campaign)")
-    parts = [(by_run[run], lambda t, tasks=tasks: pc.is_in(t["task"], pa.array(tasks, pa.string())))
+    # each table's rows of the tasks it is read for (the tasks as the table's own string type)
+    parts = [(by_run[run], lambda t, tasks=tasks: pc.is_in(t["task"], pa.array(tasks, t.schema.field("task").type)))
              for run, tasks in tasks_of.items()]
     warnings = {task: {r: w for r in runs if (w := (metas[r].get("warnings") or {}).get(task))}
                 for task, runs in task_runs.items()}

@@ -56,7 +56,7 @@ class JudgedRuns:
         self._assemble(parts)
 
     @classmethod
-    def from_parts(cls, assessments: Assessments, parts: Mapping[str, pd.DataFrame]) -> JudgedRuns:
+    def from_parts(cls, assessments: Assessments, parts: Mapping[str, pd.DataFrame | Mapping[str, np.ndarray]]) -> JudgedRuns:
         """The same as ``JudgedRuns(assessments, runs)`` from each run's :meth:`judge` table,
         cached by the ``judge_run`` stage (a :class:`~inexflow.model.pool.LazyTables` of them): the
         runs themselves are not read again."""
@@ -68,7 +68,7 @@ class JudgedRuns:
     @classmethod
     def from_files(cls, assessments: Assessments, paths, assessment_tables) -> JudgedRuns:
         """:meth:`from_parts` over the ``judge_run`` tables at ``paths`` (each named by its
-        file, ``judged/RUN.parquet``), read one at a time and checked by :func:`load_judged`
+        file, ``judged/RUN.parquet``), read one at a time and checked by :func:`judged_columns`
         against ``assessment_tables``."""
         tables = list(assessment_tables)
         return cls.from_parts(assessments, LazyTables({Path(p).stem: p for p in paths},
@@ -130,7 +130,7 @@ class JudgedRuns:
         return pd.DataFrame({"topic": tix[h], "running": cs[hit], "rsize": rsize[h],
                              "doc": self._doc_offset[tix[h]] + didx[h]})
 
-    def _assemble(self, parts: Mapping[str, pd.DataFrame]) -> None:
+    def _assemble(self, parts: Mapping[str, pd.DataFrame | Mapping[str, np.ndarray]]) -> None:
         """Every run's :meth:`judge` table, as flat arrays sorted by group (run x topic)."""
         self.runs = list(parts)
         self._rix = {r: i for i, r in enumerate(self.runs)}
