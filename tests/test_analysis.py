@@ -6,7 +6,7 @@ import pytest
 from conftest import write
 from inexflow.analysis.logo import change_bin, leave_one_group_out
 from inexflow.analysis.rankcorr import tau_ap, tau_b
-from inexflow.analysis.rejudge import JudgedRuns, load_judged
+from inexflow.analysis.rejudge import JudgedRuns, judged_columns
 from inexflow.analysis.significance import agreement, all_pairs, benjamini_yekutieli, bootstrap_pvalue
 from inexflow.analysis.stability import topic_sampling
 from inexflow.analysis.swap import fit_exponential, swap_rates
@@ -776,12 +776,12 @@ def test_a_cached_judged_run_of_another_run_or_other_assessments_is_an_error(tmp
     assert part.to_dict("list") == {"topic": [0], "running": [10], "rsize": [10], "doc": [0]}
     path = tmp_path / "r.judged.parquet"
     write_parquet(part, path, {"name": "r", "made_from": {str(q): checksum(q)}})
-    assert load_judged(path, "r", [q]).equals(part)
+    assert pd.DataFrame(judged_columns(path, "r", [q])).equals(part)
     with pytest.raises(CachedTableError, match="holds name 'r', not 'other'"):
-        load_judged(path, "other", [q])
+        judged_columns(path, "other", [q])
     write(q, "1 Q0 d1 20 100 0 0:20\n")  # the assessments changed since
     with pytest.raises(CachedTableError, match="another version of"):
-        load_judged(path, "r", [q])
+        judged_columns(path, "r", [q])
 
 
 def test_tau_b_equals_scipy_kendalltau():

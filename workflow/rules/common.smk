@@ -171,10 +171,10 @@ def shard_files(wildcards=None):
 # every campaign has its own folders: switching configs never overwrites or re-runs another's
 RES = f"results/{config['campaign']}"
 # the scheduling priority of the parsing jobs, of the analyses that need the parsed runs but
-# no scores (build_pool, evaluate_analysed_run, pool_sampling, pool_analyses), of those that
-# need one evaluation task's scores (aggregate_task, topic_sampling, swap_rates, significance)
-# and of aggregate: each starts as soon as its inputs are there, so the analyses overlap the scoring instead of
-# waiting for all of it (the work is the same)
+# no scores (build_pool, evaluate_analysed_run, pool_sampling) and of those that need one
+# evaluation task's scores (aggregate_task, topic_sampling, swap_rates, significance): each starts
+# as soon as its inputs are there, so the analyses overlap the scoring instead of waiting for all
+# of it (the work is the same)
 EARLY = 10
 # the jobs the report waits for after the runs are scored (aggregate, pool_analyses): first among
 # the jobs ready then, before the tasks' tables and curves (aggregate_task), which it does not wait for

@@ -212,16 +212,11 @@ class JudgedRuns:
 JUDGED_COLUMNS = ("topic", "running", "rsize", "doc")
 
 
-def load_judged(path, name: str, assessment_tables) -> pd.DataFrame:
-    """A run's cached :meth:`JudgedRuns.judge` table (the ``judge_run`` stage); a table of
-    another run, or one made from other assessment tables than ``assessment_tables``, is a
-    :class:`~inexflow.io.tables.CachedTableError` naming it."""
-    return pd.DataFrame(judged_columns(path, name, assessment_tables))
-
-
 def judged_columns(path, name: str, assessment_tables) -> dict[str, np.ndarray]:
-    """:func:`load_judged`'s columns as NumPy arrays, read without building a pandas table
-    (what :meth:`JudgedRuns.from_files` assembles)."""
+    """A run's cached :meth:`JudgedRuns.judge` table (the ``judge_run`` stage) as NumPy arrays,
+    read without building a pandas table (what :meth:`JudgedRuns.from_files` assembles); a table
+    of another run, or one made from other assessment tables than ``assessment_tables``, is a
+    :class:`~inexflow.io.tables.CachedTableError` naming it."""
     meta = read_parquet_metadata(path)
     check_identity(path, meta, name=name)
     check_inputs(path, meta, assessment_tables)
