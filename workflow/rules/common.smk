@@ -547,10 +547,11 @@ def report_tables():
 
 def table_pages(*names):
     """The HTML pages of the report tables ``names`` (report_tables(); a table's file names it
-    too), as report outputs of the rule that writes those tables; its stage renders them once
-    its own work is done (params ``pages=page_sources``; inexflow.campaign.stage.run_stage), so that no
-    job waits for every table of the campaign. A table that this config's report does not show
-    has no page.
+    too), as report outputs of the rule that writes those tables, or of the report job for the
+    tables of the aggregate and pool_analyses jobs (report_pages); the job's stage renders them
+    once its own work is done (params ``pages=page_sources``; inexflow.campaign.stage.run_stage),
+    so that no job waits for every table of the campaign. A table that this config's report does
+    not show has no page.
     """
     tables = report_tables()
     by_file = {v[0]: n for n, v in tables.items()}
@@ -714,16 +715,38 @@ SUMMARY_INPUTS = {
 
 def analysis_summary_outputs():
     """The analysis summary's outputs (written by the report job) when analyses run, the text restating
-    their tables and Pal et al.'s Tables 11-12 (tau at 60 % sampling), and the report pages the report
-    job renders (pool_pages)."""
-    pages = pool_pages()[1]
+    their tables and Pal et al.'s Tables 11-12 (tau at 60 % sampling)."""
     if not SUMMARY_INPUTS:
-        return {"pages": pages} if pages else {}
+        return {}
     return {
         "summary": f"{RES}/analysis/summary.txt",
         "tau_at_60": f"{RES}/analysis/tau_at_60_table.tsv",
-        "pages": table_pages("tau_at_60_table") + pages,
     }
+
+
+# the tables of the aggregate job besides the scores and the ranked summaries (rule aggregate); the
+# report job renders their report pages (report_pages)
+AGGREGATE_TABLES = {
+    "means": f"{RES}/scores/means.tsv",
+    "tasks": f"{RES}/evaluation_tasks.tsv",
+    "correlation": f"{RES}/analysis/correlation.tsv",
+    "by_measure": f"{RES}/analysis/correlation_by_measure.tsv",
+    "by_quant": f"{RES}/analysis/correlation_by_quant.tsv",
+    "table1": f"{RES}/analysis/correlation_measures_table.tsv",
+    "table2": f"{RES}/analysis/correlation_quants_table.tsv",
+}
+
+
+def report_pages():
+    """The report pages the report job renders: those of the ranked summaries and the other tables
+    of the aggregate job (AGGREGATE_TABLES, its inputs), of the pool and the tables of the analyses
+    of the pool (pool_pages), and of tau at 60 % sampling. Snakemake hashes each small input of a
+    job once per output (docs/snakemake-upstream.md): the aggregate job reads every run's scores,
+    the pool_analyses job about a hundred first-positions tables, so their pages are not theirs.
+    """
+    pages = table_pages(*summary_tables(), *AGGREGATE_TABLES.values())
+    pages += pool_pages()[1]
+    return pages + (table_pages("tau_at_60_table") if SUMMARY_INPUTS else [])
 
 
 # the analysis' assessment set; the runs it re-judges, judged where they are evaluated

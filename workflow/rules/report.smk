@@ -32,20 +32,21 @@ if CUTOFF_TASKS:
             "../../scripts/cutoff_tables.py"
 
 
-# the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page
-# and, with analyses, the summary of their tables (SUMMARY_INPUTS) and the report pages of the
-# analyses of the pool (pool_pages)
+# the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page,
+# the report pages of the aggregate job's tables and of the pool (report_pages) and, with
+# analyses, the summary of their tables (SUMMARY_INPUTS)
 rule report:
     input:
         **SUMMARY_INPUTS,
         **pool_pages()[0],
+        **AGGREGATE_TABLES,
         summaries=summary_tables(),
-        correlation=f"{RES}/analysis/correlation.tsv",
         depths=f"{RES}/pool/depths.tsv",
     output:
         **analysis_summary_outputs(),
         html=f"{RES}/report.html",
         landing=LANDING,
+        pages=report_pages(),
     log:
         f"{LOGS}/report.log",
     benchmark:

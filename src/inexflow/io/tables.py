@@ -17,6 +17,7 @@ from contextlib import contextmanager
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from inexflow.errors import InputError
 from inexflow.io.atomic import atomic_path
@@ -248,13 +249,83 @@ def readable_strings(col: pd.Series, count: bool, digits: int) -> list[str]:
     return readable_cells("o", list(col), count, digits)
 
 
+def float_strings(values: np.ndarray) -> pa.Array:
+    """``repr`` of each float of ``values``, made by Arrow's cast to string, which writes the
+    same shortest round-trip digits, and put in ``repr``'s notation: ``.0`` after a whole
+    number; ``repr`` itself for the values ``repr`` writes in scientific notation (below 1e-4
+    or from 1e16 in magnitude), where Arrow uses it (from about 1e10), and for nan and inf."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    s = pc.cast(pa.array(values), pa.string())
+    mag = np.abs(values)
+    with np.errstate(invalid="ignore"):
+        positional = (mag == 0) | ((mag >= 1e-4) & (mag < 1e16))
+    positional &= ~pc.match_substring(s, "e").to_numpy(zero_copy_only=False)
+    whole = positional & ~pc.match_substring(s, ".").to_numpy(zero_copy_only=False)
+    s = pc.if_else(pa.array(whole), pc.binary_join_element_wise(s, ".0", ""), s)
+    other = np.flatnonzero(~positional)
+    if len(other):
+        reprs = np.full(len(values), None, dtype=object)
+        reprs[other] = list(map(repr, values[other].tolist()))
+        s = pc.if_else(pa.array(~positional), pa.array(reprs, pa.string()), s)
+    return s
+
+
+def _arrow_strings(col: pd.Series) -> pa.Array | None:
+    """A column's values as :func:`_column_strings` writes them, as an Arrow array made without
+    a Python string per value; None for a column of another kind (objects of mixed types,
+    missing values in an extension array), which :func:`_column_strings` converts."""
+    if isinstance(col.dtype, np.dtype):
+        kind = col.dtype.kind
+        if kind == "f":
+            return float_strings(col.to_numpy())
+        if kind in "iu":
+            return pc.cast(pa.array(col.to_numpy()), pa.string())
+        if kind == "b":
+            return pa.array(np.where(col.to_numpy(), "True", "False"), pa.string())
+        return None
+    if isinstance(col.dtype, pd.StringDtype) and not col.hasnans:
+        return pa.array(col, pa.string())
+    return None
+
+
+def _write_tsv_arrow(df: pd.DataFrame, fh) -> bool:
+    """Write the rows of ``df`` to the binary file ``fh`` as :func:`write_tsv` does, by Arrow's
+    CSV writer from columns made by :func:`_arrow_strings` (five times faster for the
+    campaign's table of every score); False, with nothing written, when a column is of
+    another kind or a value holds a tab, newline or double quote (the Python writer then
+    writes it, byte for byte as before)."""
+    import pyarrow.csv as pcsv
+
+    if not len(df) or not df.shape[1]:
+        return False
+    arrays = []
+    for i in range(df.shape[1]):
+        a = _arrow_strings(df.iloc[:, i])
+        if a is None:
+            return False
+        arrays.append(a)
+    table = pa.table(arrays, names=[str(i) for i in range(len(arrays))])
+    sink = pa.BufferOutputStream()
+    try:
+        pcsv.write_csv(table, sink, pcsv.WriteOptions(include_header=False, delimiter="\t", quoting_style="none"))
+    except pa.ArrowInvalid:  # a value Arrow would have to quote
+        return False
+    fh.write(sink.getvalue().to_pybytes())
+    return True
+
+
 def write_tsv(df: pd.DataFrame, path, digits: int | None = None, counts=frozenset()):
     """Write ``df`` as a tab-separated table with a header, atomically and deterministically:
     floats exactly (``repr``), or for reading with ``digits`` decimals and the columns
     ``counts`` as integers (:func:`readable_strings`)."""
-    cols = [_column_strings(df.iloc[:, i]) if digits is None else
-            readable_strings(df.iloc[:, i], str(df.columns[i]) in counts, digits) for i in range(df.shape[1])]
+    header = ("\t".join(map(str, df.columns)) + "\n").encode("utf-8")
     with atomic_path(path) as tmp:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write("\t".join(map(str, df.columns)) + "\n")
-            fh.writelines("\t".join(row) + "\n" for row in (zip(*cols) if cols else [()] * len(df)))
+        with open(tmp, "wb") as fh:
+            fh.write(header)
+            if digits is None and _write_tsv_arrow(df, fh):
+                return
+            cols = [_column_strings(df.iloc[:, i]) if digits is None else
+                    readable_strings(df.iloc[:, i], str(df.columns[i]) in counts, digits)
+                    for i in range(df.shape[1])]
+            rows = zip(*cols) if cols else [()] * len(df)
+            fh.write("".join("\t".join(row) + "\n" for row in rows).encode("utf-8"))
