@@ -253,8 +253,9 @@ def test_depth_in_articles_is_the_rank_among_a_runs_distinct_documents(tmp_path,
     import inexflow.model.pool as pool_module
 
     read = []
-    real = pool_module.read_codes
-    monkeypatch.setattr(pool_module, "read_codes", lambda path, *a: read.append(path) or real(path, *a))
+    for reader in ("read_codes", "read_dictionary_table"):  # a table read one at a time, or all at once
+        real = getattr(pool_module, reader)
+        monkeypatch.setattr(pool_module, reader, lambda path, *a, real=real: read.append(path) or real(path, *a))
     kept = LazyTables(paths, keep_keys=True)
     assert pool_module.regenerated_entries(kept).equals(want)
     again = leave_group_out_entries(kept, groups, cached=True, articles=True)
@@ -403,3 +404,39 @@ def test_article_ranks_of_runs_listed_topic_by_topic_or_interleaved(seed):
     want = pd.Series(positions).groupby(topics).rank(method="first").astype(np.int64).to_numpy()
     got = article_ranks(topics, positions)
     assert got.dtype == np.int64 and np.array_equal(got, want)
+
+
+def test_the_pool_of_files_read_at_once_takes_empty_tables_unused_names_and_large_strings(tmp_path):
+    """The campaign's pool from files (their names numbered by Arrow over all of them at once)
+    equals the pool of their entries when a run is empty, a file's dictionary pages hold names
+    no row uses (written from categoricals) and a file stores its strings as large_string."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from inexflow.io.tables import write_parquet
+    from inexflow.model.pool import (
+        LazyTables,
+        entries_from_first_positions,
+        first_positions,
+        pool_from_entries,
+        pool_from_first_positions,
+    )
+
+    rng = np.random.default_rng(3)
+    runs = {f"r{i}": pd.DataFrame({"topic": rng.choice(["2", "10", "1"], 60), "doc": rng.choice(list("abcdefgh"), 60)})
+            for i in range(4)}
+    fp = {n: first_positions(r) for n, r in runs.items()}
+    fp["r4"] = fp["r0"].iloc[:0]
+    paths = {n: tmp_path / f"{n}.parquet" for n in fp}
+    for n, t in fp.items():
+        write_parquet(t, paths[n])
+    unused = fp["r1"].astype({"doc": pd.CategoricalDtype(list("abcdefghxyz"))})
+    pq.write_table(pa.Table.from_pandas(unused, preserve_index=False), paths["r1"])
+    large = pa.Table.from_pandas(fp["r2"], preserve_index=False)
+    pq.write_table(large.cast(pa.schema([pa.field("topic", pa.large_string()), pa.field("doc", pa.large_string()),
+                                         pa.field("pos", pa.int64())])), paths["r2"])
+    for kw in ({"target": 4}, {"depth": 2}):
+        got = pool_from_first_positions(LazyTables(paths), **kw)
+        want = pool_from_entries(entries_from_first_positions(fp), **kw)
+        for g, w in zip(got, want):
+            assert g.equals(w) and g.dtypes.tolist() == w.dtypes.tolist()

@@ -25,9 +25,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from inexflow.errors import UsageError
-from inexflow.io.tables import read_codes, read_parquet
+from inexflow.io.tables import read_codes, read_dictionary_table, read_parquet, table_codes
 from inexflow.io.topic_order import topic_sort_key
 
 
@@ -261,9 +262,12 @@ def pool_from_first_positions(firstpos, target: int | None = None, depth: int | 
     run by run, else the pairs are numbered by a hash table."""
     if (target is None) == (depth is None):
         raise UsageError("give exactly one of target (pool size) or depth")
-    tid: dict[str, int] = {}
-    did: dict[str, int] = {}
-    parts = list(_first_position_parts(firstpos, sorted(firstpos), tid, did))
+    if _files_unread(firstpos):
+        topic_names, doc_names, parts = _unified_first_positions(firstpos, sorted(firstpos))
+        tid, did = dict.fromkeys(topic_names), dict.fromkeys(doc_names)
+    else:
+        tid, did = {}, {}
+        parts = list(_first_position_parts(firstpos, sorted(firstpos), tid, did))
     nt, nd = len(tid), max(len(did), 1)
     rows = sum(len(p) for _, p in parts)
     if not rows:
@@ -283,6 +287,55 @@ def pool_from_first_positions(firstpos, target: int | None = None, depth: int | 
         np.minimum.at(entry, codes, _concat([p for _, p in parts]))
         tcode, dcode, entry = uniq >> 32, uniq & 0xFFFFFFFF, entry.astype(np.int64)
     return _pool_from_codes(list(tid), list(did), tcode, dcode, entry, target, depth)
+
+
+def _files_unread(firstpos) -> bool:
+    """Whether ``firstpos`` is a :class:`LazyTables` of files none of which another one has
+    handed over read: :func:`_unified_first_positions` can read them all."""
+    return isinstance(firstpos, LazyTables) and firstpos.reader is None and not firstpos.handed
+
+
+def _unified_first_positions(firstpos: LazyTables, names):
+    """The first-positions tables ``names`` of ``firstpos`` read by Arrow and their topics and
+    documents numbered over all of them at once (Arrow's ``unify_dictionaries``: no Python
+    call per document name, where :func:`_first_position_parts` maps each table's names in
+    turn): the topic names, the document names, and per table (topic numbers, doc numbers)
+    and positions, as :func:`_first_position_parts` yields them. A table the tables
+    ``firstpos.hand_over`` also hold is handed to them coded, as :func:`_coded` hands it."""
+    other = firstpos.hand_over
+    tables = []
+    for name in names:
+        t = read_dictionary_table(firstpos.paths[name], ("topic", "doc"), ("pos",))
+        if other is not None and other.reader is None and str(other.paths.get(name)) == str(firstpos.paths[name]):
+            c = table_codes(t, ("topic", "doc"), ("pos",))
+            other.handed[name] = (*c["topic"], *c["doc"], c["pos"].astype(np.int64, copy=False))
+        tables.append(t)
+    if not tables:
+        return [], [], []
+    unified = pa.concat_tables([t.cast(tables[0].schema) for t in tables]).unify_dictionaries()
+    bounds = np.cumsum([t.num_rows for t in tables])[:-1]
+    columns = {}
+    for c in ("topic", "doc"):
+        chunks = [ch for ch in unified.column(c).chunks if len(ch)]
+        if not chunks:
+            columns[c] = ([], [np.zeros(0, np.int32)] * len(tables))
+            continue
+        codes = np.concatenate([ch.indices.to_numpy(zero_copy_only=False) for ch in chunks]).astype(np.int32, copy=False)
+        names_of = chunks[0].dictionary
+        # the names some row uses, numbered in their dictionary order
+        used = np.bincount(codes, minlength=len(names_of)) > 0
+        if not used.all():
+            codes = (np.cumsum(used) - 1).astype(np.int32)[codes]
+            names_of = names_of.filter(pa.array(used))
+        columns[c] = (names_of.to_pylist(), np.split(codes, bounds))
+    parts = []
+    for k, t in enumerate(tables):
+        p = t.column("pos").to_numpy().astype(np.int64, copy=False)
+        if len(p) and p.max() > np.iinfo(np.int32).max:
+            raise UsageError(f"run {names[k]}: a result position over {np.iinfo(np.int32).max} (a list that long cannot "
+                             "be pooled)")
+        parts.append(((columns["topic"][1][k], columns["doc"][1][k]), p.astype(np.int32)))
+    return columns["topic"][0], columns["doc"][0], parts
 
 
 def _empty_pool(ent: pd.DataFrame):
