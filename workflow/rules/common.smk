@@ -658,6 +658,12 @@ POOL_FIGURES = {
     },
     "leave_one_group_out": {"logo_plot": ("logo_histogram", "logo.rst")},
 }
+# the tables of the analyses of the pool in the papers' shapes (and counts), which the report job
+# makes from the others with the figures (inexflow.analysis.pool_shapes): {analysis: tables}
+POOL_SHAPED = {
+    "pool_depth": ["pool_depth_table"],
+    "leave_one_group_out": ["logo_overall", "logo_table"],
+}
 
 
 # the campaign's pool and its depth per topic (model.pool), written by the build_pool job, or by
@@ -665,17 +671,36 @@ POOL_FIGURES = {
 POOL_OUTPUTS = {"pool": f"{RES}/pool/pool.parquet", "depths": f"{RES}/pool/depths.tsv"}
 
 
-# the tables of the analyses of the pool that run
-POOL_TABLES = [t for a in POOL_ANALYSES for t in ANALYSIS_REPORT[a][2]]
+# the tables of the analyses of the pool that run: those the pool_analyses job computes, and
+# those in the papers' shapes
+POOL_SHAPED_TABLES = [t for a in POOL_ANALYSES for t in POOL_SHAPED[a]]
+POOL_TABLES = [
+    t
+    for a in POOL_ANALYSES
+    for t in ANALYSIS_REPORT[a][2]
+    if t not in POOL_SHAPED_TABLES
+]
 
 
 def pool_analyses_outputs():
-    """The outputs of the pool_analyses job: the pool (POOL_OUTPUTS), then the tables (each named by its table) and
-    figures of each analysis in POOL_ANALYSES. The report job renders their pages (pool_pages): Snakemake hashes each
-    small input of a job once per output (docs/snakemake-upstream.md), here about a hundred first-positions tables,
-    and twelve fewer outputs take 0.1-0.2 s off every re-run.
+    """The outputs of the pool_analyses job: the pool (POOL_OUTPUTS), then the tables of each
+    analysis in POOL_ANALYSES that it computes (each named by its table). The report job makes
+    the rest from them (pool_pages): Snakemake hashes each small input of a job once per output
+    (docs/snakemake-upstream.md), here about a hundred first-positions tables, and each output
+    less is 0.02-0.03 s less of every re-run.
     """
+    return POOL_OUTPUTS | {t: f"{RES}/analysis/{t}.tsv" for t in POOL_TABLES}
+
+
+def pool_pages():
+    """What the report job makes of the analyses of the pool (pool_analyses_outputs), as its
+    inputs and outputs: it reads their tables, makes their tables in the papers' shapes and their
+    figures, and renders the report pages of both and of the pool."""
+    if not POOL_ANALYSES:
+        return {}, {}
     flag = report  # Snakemake's report() (snakefmt reads a line that starts with it as the directive)
+    tables = {f"pool_table_{t}": f"{RES}/analysis/{t}.tsv" for t in POOL_TABLES}
+    shaped = {t: f"{RES}/analysis/{t}.tsv" for t in POOL_SHAPED_TABLES}
     figures = {
         k: flag(
             f"{RES}/analysis/{name}.svg",
@@ -686,16 +711,7 @@ def pool_analyses_outputs():
         for a in POOL_ANALYSES
         for k, (name, caption) in POOL_FIGURES[a].items()
     }
-    return POOL_OUTPUTS | {t: f"{RES}/analysis/{t}.tsv" for t in POOL_TABLES} | figures
-
-
-def pool_pages():
-    """The report pages of the pool and of the analyses of the pool, rendered by the report job
-    (pool_analyses_outputs), from these inputs."""
-    if not POOL_ANALYSES:
-        return {}, []
-    tables = {f"pool_table_{t}": f"{RES}/analysis/{t}.tsv" for t in POOL_TABLES}
-    return tables, table_pages("pool_depths", *POOL_TABLES)
+    return tables, shaped | figures
 
 
 # the tables the analysis summary reads (rule report), of the analyses that run
@@ -739,13 +755,14 @@ AGGREGATE_TABLES = {
 
 def report_pages():
     """The report pages the report job renders: those of the ranked summaries and the other tables
-    of the aggregate job (AGGREGATE_TABLES, its inputs), of the pool and the tables of the analyses
-    of the pool (pool_pages), and of tau at 60 % sampling. Snakemake hashes each small input of a
+    of the aggregate job (AGGREGATE_TABLES, its inputs), of the pool and of the tables of the
+    analyses of the pool (pool_pages), and of tau at 60 % sampling. Snakemake hashes each small input of a
     job once per output (docs/snakemake-upstream.md): the aggregate job reads every run's scores,
     the pool_analyses job about a hundred first-positions tables, so their pages are not theirs.
     """
     pages = table_pages(*summary_tables(), *AGGREGATE_TABLES.values())
-    pages += pool_pages()[1]
+    if POOL_ANALYSES:
+        pages += table_pages("pool_depths", *POOL_TABLES, *POOL_SHAPED_TABLES)
     return pages + (table_pages("tau_at_60_table") if SUMMARY_INPUTS else [])
 
 

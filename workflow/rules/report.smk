@@ -33,8 +33,9 @@ if CUTOFF_TASKS:
 
 
 # the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page,
-# the report pages of the aggregate job's tables and of the pool (report_pages) and, with
-# analyses, the summary of their tables (SUMMARY_INPUTS)
+# the report pages of the aggregate job's tables and of the pool (report_pages), with analyses
+# the summary of their tables (SUMMARY_INPUTS), and with the analyses of the pool their tables in
+# the papers' shapes and their figures (pool_pages)
 rule report:
     input:
         **SUMMARY_INPUTS,
@@ -44,6 +45,7 @@ rule report:
         depths=f"{RES}/pool/depths.tsv",
     output:
         **analysis_summary_outputs(),
+        **pool_pages()[1],
         html=f"{RES}/report.html",
         landing=LANDING,
         pages=report_pages(),
@@ -57,6 +59,7 @@ rule report:
         code=CODE,
         pages=page_sources,
         measures=ANALYSIS.get("measures"),
+        analysis_task=ANALYSIS.get("task"),
         campaign=config["campaign"],
         provenance=PROVENANCE,
         headline=CAMPAIGN.correlation,
