@@ -926,13 +926,12 @@ def test_significance_counts_a_runs_missing_topics_0_and_says_so():
 
 def test_tau_curves_draw_tau_and_tau_ap_in_their_own_panels(monkeypatch, tmp_path):
     # Pal et al., Figures 1-3: (a) tau, (b) tau_AP, each with its standard error
-    from inexflow.analysis import figures as drawn
     from inexflow.analysis import plots
 
     df = pd.DataFrame({"measure": ["m"] * 3, "fraction": [0.2, 0.6, 1.0], "tau": [0.5, 0.8, 1.0],
                        "tau_se": [0.05, 0.02, 0.0], "tau_ap": [0.4, 0.7, 1.0], "tau_ap_se": [0.05, 0.02, 0.0]})
     figures = []
-    monkeypatch.setattr(drawn, "_save", lambda fig, path: figures.append(fig))
+    monkeypatch.setattr(plots, "_save", lambda fig, path: figures.append(fig))
     plots.tau_curves(df, "fraction", "% of topics", "Topic sampling", tmp_path / "t.svg")
     a, b = figures[0].flat
     assert "(a) Kendall tau" in a.title and "(b) tau_AP" in b.title
@@ -1020,53 +1019,3 @@ def test_pair_lookups_equal_their_definitions():
     assert pairs_in(t, d, {(None, "x")}).tolist() == [False, False, False, True]
     assert pair_positions(t, d, ["b", None, None], ["x", "x", "y"]).tolist() == [2, 3, -1]
     assert pairs_in([None], [None], {("b", "x")}).tolist() == [False]
-
-
-@pytest.mark.parametrize("case", ["full", "edges"])
-def test_pool_shapes_without_pandas_write_the_pandas_bytes(tmp_path, case):
-    """The report stage's tables in the paper's shape and figures of the pool analyses, made from
-    their TSVs without pandas (inexflow.analysis.pool_shapes), are byte for byte those the pandas
-    functions make of the tables in memory: a missing tau, topics like 001, every change in bin 0,
-    an empty leave-one-group-out."""
-    from inexflow.analysis.logo import BINS, paper_tables
-    from inexflow.analysis.plots import logo_histogram, relevant_vs_depth, tau_curves
-    from inexflow.analysis.pool_shapes import depth_shapes, logo_shapes
-    from inexflow.analysis.stability import paper_shape
-    from inexflow.io.tables import write_tsv
-
-    rng = np.random.default_rng(11)
-    measures = ["MAiP", "iP[0.01]"]
-    dep = pd.DataFrame([(m, float(x), int(100 + x), float(rng.random()), float(rng.random()), 10, 5)
-                        for x in (100, 5, 50) for m in measures],
-                       columns=["measure", "percent", "reldocs", "tau", "tau_ap", "topics", "systems"])
-    curve = pd.DataFrame({"topic": ["001"] * 3 + ["2009002"] * 2, "depth": [1, 2, 3, 1, 2],
-                          "relevant_found": [1, 1, 2, 0, 3]})
-    if case == "full":
-        per_run = pd.DataFrame([(f"g{k % 3}", f"r{k}", m, float(rng.random()), float(rng.random()),
-                                 rng.choice(BINS), float(rng.random()), bool(rng.random() < 0.3))
-                                for k in range(7) for m in measures],
-                               columns=["group", "run", "measure", "baseline", "new", "change_bin", "t_p", "significant"])
-        per_query = pd.DataFrame([(m, b, int(rng.integers(1, 9))) for m in measures for b in rng.choice(BINS, 4, False)],
-                                 columns=["measure", "bin", "count"])
-    else:
-        dep.loc[1, "tau"] = np.nan
-        per_run = pd.DataFrame([("g1", "r1", "MAiP", 0.5, 0.5, "0", np.nan, False)],
-                               columns=["group", "run", "measure", "baseline", "new", "change_bin", "t_p", "significant"])
-        per_query = pd.DataFrame(columns=["measure", "bin", "count"])
-    tsv = {}
-    for name, df in (("dep", dep), ("curve", curve), ("runs", per_run), ("query", per_query)):
-        tsv[name] = tmp_path / f"{name}.tsv"
-        write_tsv(df, tsv[name])
-    new, old = tmp_path / "new", tmp_path / "old"
-    new.mkdir(), old.mkdir()
-    depth_shapes(tsv["dep"], tsv["curve"], new / "table.tsv", new / "depth.svg", new / "curve.svg", "focused")
-    logo_shapes(tsv["runs"], tsv["query"], new / "overall.tsv", new / "logo.tsv", new / "logo.svg", measures)
-    write_tsv(paper_shape(dep, "percent"), old / "table.tsv")
-    tau_curves(dep, "percent", "X% pool (% of the original pool's documents)", "Pool depth (focused)", old / "depth.svg")
-    relevant_vs_depth(curve, old / "curve.svg")
-    # the pool_analyses stage's counts per bin, as it wrote them from the table in memory
-    write_tsv(per_run.groupby(["measure", "change_bin"]).size().rename("count").reset_index(), old / "overall.tsv")
-    write_tsv(paper_tables(per_run, per_query, measures), old / "logo.tsv")
-    logo_histogram(per_query, BINS, old / "logo.svg")
-    for f in ("table.tsv", "depth.svg", "curve.svg", "overall.tsv", "logo.tsv", "logo.svg"):
-        assert (new / f).read_bytes() == (old / f).read_bytes(), f

@@ -547,11 +547,10 @@ def report_tables():
 
 def table_pages(*names):
     """The HTML pages of the report tables ``names`` (report_tables(); a table's file names it
-    too), as report outputs of the rule that writes those tables, or of the report job for the
-    tables of the aggregate and pool_analyses jobs (report_pages); the job's stage renders them
-    once its own work is done (params ``pages=page_sources``; inexflow.campaign.stage.run_stage),
-    so that no job waits for every table of the campaign. A table that this config's report does
-    not show has no page.
+    too), as report outputs of the rule that writes those tables; its stage renders them once
+    its own work is done (params ``pages=page_sources``; inexflow.campaign.stage.run_stage), so that no
+    job waits for every table of the campaign. A table that this config's report does not show
+    has no page.
     """
     tables = report_tables()
     by_file = {v[0]: n for n, v in tables.items()}
@@ -658,12 +657,6 @@ POOL_FIGURES = {
     },
     "leave_one_group_out": {"logo_plot": ("logo_histogram", "logo.rst")},
 }
-# the tables of the analyses of the pool in the papers' shapes (and counts), which the report job
-# makes from the others with the figures (inexflow.analysis.pool_shapes): {analysis: tables}
-POOL_SHAPED = {
-    "pool_depth": ["pool_depth_table"],
-    "leave_one_group_out": ["logo_overall", "logo_table"],
-}
 
 
 # the campaign's pool and its depth per topic (model.pool), written by the build_pool job, or by
@@ -671,36 +664,17 @@ POOL_SHAPED = {
 POOL_OUTPUTS = {"pool": f"{RES}/pool/pool.parquet", "depths": f"{RES}/pool/depths.tsv"}
 
 
-# the tables of the analyses of the pool that run: those the pool_analyses job computes, and
-# those in the papers' shapes
-POOL_SHAPED_TABLES = [t for a in POOL_ANALYSES for t in POOL_SHAPED[a]]
-POOL_TABLES = [
-    t
-    for a in POOL_ANALYSES
-    for t in ANALYSIS_REPORT[a][2]
-    if t not in POOL_SHAPED_TABLES
-]
+# the tables of the analyses of the pool that run
+POOL_TABLES = [t for a in POOL_ANALYSES for t in ANALYSIS_REPORT[a][2]]
 
 
 def pool_analyses_outputs():
-    """The outputs of the pool_analyses job: the pool (POOL_OUTPUTS), then the tables of each
-    analysis in POOL_ANALYSES that it computes (each named by its table). The report job makes
-    the rest from them (pool_pages): Snakemake hashes each small input of a job once per output
-    (docs/snakemake-upstream.md), here about a hundred first-positions tables, and each output
-    less is 0.02-0.03 s less of every re-run.
+    """The outputs of the pool_analyses job: the pool (POOL_OUTPUTS), then the tables (each named by its table) and
+    figures of each analysis in POOL_ANALYSES. The report job renders their pages (pool_pages): Snakemake hashes each
+    small input of a job once per output (docs/snakemake-upstream.md), here about a hundred first-positions tables,
+    and twelve fewer outputs take 0.1-0.2 s off every re-run.
     """
-    return POOL_OUTPUTS | {t: f"{RES}/analysis/{t}.tsv" for t in POOL_TABLES}
-
-
-def pool_pages():
-    """What the report job makes of the analyses of the pool (pool_analyses_outputs), as its
-    inputs and outputs: it reads their tables, makes their tables in the papers' shapes and their
-    figures, and renders the report pages of both and of the pool."""
-    if not POOL_ANALYSES:
-        return {}, {}
     flag = report  # Snakemake's report() (snakefmt reads a line that starts with it as the directive)
-    tables = {f"pool_table_{t}": f"{RES}/analysis/{t}.tsv" for t in POOL_TABLES}
-    shaped = {t: f"{RES}/analysis/{t}.tsv" for t in POOL_SHAPED_TABLES}
     figures = {
         k: flag(
             f"{RES}/analysis/{name}.svg",
@@ -711,7 +685,16 @@ def pool_pages():
         for a in POOL_ANALYSES
         for k, (name, caption) in POOL_FIGURES[a].items()
     }
-    return tables, shaped | figures
+    return POOL_OUTPUTS | {t: f"{RES}/analysis/{t}.tsv" for t in POOL_TABLES} | figures
+
+
+def pool_pages():
+    """The report pages of the pool and of the analyses of the pool, rendered by the report job
+    (pool_analyses_outputs), from these inputs."""
+    if not POOL_ANALYSES:
+        return {}, []
+    tables = {f"pool_table_{t}": f"{RES}/analysis/{t}.tsv" for t in POOL_TABLES}
+    return tables, table_pages("pool_depths", *POOL_TABLES)
 
 
 # the tables the analysis summary reads (rule report), of the analyses that run
@@ -731,39 +714,16 @@ SUMMARY_INPUTS = {
 
 def analysis_summary_outputs():
     """The analysis summary's outputs (written by the report job) when analyses run, the text restating
-    their tables and Pal et al.'s Tables 11-12 (tau at 60 % sampling)."""
+    their tables and Pal et al.'s Tables 11-12 (tau at 60 % sampling), and the report pages the report
+    job renders (pool_pages)."""
+    pages = pool_pages()[1]
     if not SUMMARY_INPUTS:
-        return {}
+        return {"pages": pages} if pages else {}
     return {
         "summary": f"{RES}/analysis/summary.txt",
         "tau_at_60": f"{RES}/analysis/tau_at_60_table.tsv",
+        "pages": table_pages("tau_at_60_table") + pages,
     }
-
-
-# the tables of the aggregate job besides the scores and the ranked summaries (rule aggregate); the
-# report job renders their report pages (report_pages)
-AGGREGATE_TABLES = {
-    "means": f"{RES}/scores/means.tsv",
-    "tasks": f"{RES}/evaluation_tasks.tsv",
-    "correlation": f"{RES}/analysis/correlation.tsv",
-    "by_measure": f"{RES}/analysis/correlation_by_measure.tsv",
-    "by_quant": f"{RES}/analysis/correlation_by_quant.tsv",
-    "table1": f"{RES}/analysis/correlation_measures_table.tsv",
-    "table2": f"{RES}/analysis/correlation_quants_table.tsv",
-}
-
-
-def report_pages():
-    """The report pages the report job renders: those of the ranked summaries and the other tables
-    of the aggregate job (AGGREGATE_TABLES, its inputs), of the pool and of the tables of the
-    analyses of the pool (pool_pages), and of tau at 60 % sampling. Snakemake hashes each small input of a
-    job once per output (docs/snakemake-upstream.md): the aggregate job reads every run's scores,
-    the pool_analyses job about a hundred first-positions tables, so their pages are not theirs.
-    """
-    pages = table_pages(*summary_tables(), *AGGREGATE_TABLES.values())
-    if POOL_ANALYSES:
-        pages += table_pages("pool_depths", *POOL_TABLES, *POOL_SHAPED_TABLES)
-    return pages + (table_pages("tau_at_60_table") if SUMMARY_INPUTS else [])
 
 
 # the analysis' assessment set; the runs it re-judges, judged where they are evaluated

@@ -32,23 +32,20 @@ if CUTOFF_TASKS:
             "../../scripts/cutoff_tables.py"
 
 
-# the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page,
-# the report pages of the aggregate job's tables and of the pool (report_pages), with analyses
-# the summary of their tables (SUMMARY_INPUTS), and with the analyses of the pool their tables in
-# the papers' shapes and their figures (pool_pages)
+# the campaign's written summaries in one job: the HTML page, the Snakemake report's landing page
+# and, with analyses, the summary of their tables (SUMMARY_INPUTS) and the report pages of the
+# analyses of the pool (pool_pages)
 rule report:
     input:
         **SUMMARY_INPUTS,
         **pool_pages()[0],
-        **AGGREGATE_TABLES,
         summaries=summary_tables(),
+        correlation=f"{RES}/analysis/correlation.tsv",
         depths=f"{RES}/pool/depths.tsv",
     output:
         **analysis_summary_outputs(),
-        **pool_pages()[1],
         html=f"{RES}/report.html",
         landing=LANDING,
-        pages=report_pages(),
     log:
         f"{LOGS}/report.log",
     benchmark:
@@ -59,7 +56,6 @@ rule report:
         code=CODE,
         pages=page_sources,
         measures=ANALYSIS.get("measures"),
-        analysis_task=ANALYSIS.get("task"),
         campaign=config["campaign"],
         provenance=PROVENANCE,
         headline=CAMPAIGN.correlation,

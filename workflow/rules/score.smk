@@ -100,10 +100,26 @@ rule aggregate:
     input:
         scores=evaluated_runs_scores(),
     output:
-        **AGGREGATE_TABLES,
         scores=f"{RES}/scores/all.parquet",
         scores_tsv=f"{RES}/scores/per_topic.tsv",
+        means=f"{RES}/scores/means.tsv",
         summaries=summary_tables(),
+        tasks=f"{RES}/evaluation_tasks.tsv",
+        correlation=f"{RES}/analysis/correlation.tsv",
+        by_measure=f"{RES}/analysis/correlation_by_measure.tsv",
+        by_quant=f"{RES}/analysis/correlation_by_quant.tsv",
+        table1=f"{RES}/analysis/correlation_measures_table.tsv",
+        table2=f"{RES}/analysis/correlation_quants_table.tsv",
+        pages=table_pages(
+            *summary_tables(),
+            "evaluation_tasks",
+            "means",
+            "correlation",
+            "correlation_by_measure",
+            "correlation_by_quant",
+            "correlation_measures_table",
+            "correlation_quants_table",
+        ),
     log:
         f"{LOGS}/aggregate.log",
     benchmark:
@@ -117,6 +133,7 @@ rule aggregate:
         task_runs={t: runs_of(RUNS, t) for t in TASKS},
         run_keys=lambda w: run_keys(evaluated_runs()),
         table_runs=lambda w: run_scores_runs(evaluated_runs()),
+        pages=page_sources,
         participants={r: v["participant"] for r, v in RUNS.items()},
         main_measures={t: ETASKS[t]["main_measure"] for t in TASKS},
         eval_tasks=ETASKS,

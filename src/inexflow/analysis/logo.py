@@ -24,7 +24,7 @@ import logging
 import numpy as np
 import pandas as pd
 
-from inexflow.analysis.shapes import BINS, logo_table_rows
+BINS = ["(-inf,-50]", "(-50,-10]", "(-10,0)", "0", "(0,10]", "(10,20]", "(20,50]", "(50,100]"]
 
 
 def paired_t_pvalue(a: np.ndarray, b: np.ndarray) -> float:
@@ -139,6 +139,15 @@ def _on_columns(values: np.ndarray, columns: list, wanted: list) -> np.ndarray:
     return out
 
 
+def _count_cell(count: int, total: int) -> str:
+    """A count as the paper prints it: ``0``, ``7,890 (95%)``, or the count alone when its share
+    rounds to 0.0 % (Table 9's ``2``)."""
+    if not count:
+        return "0"
+    pct = 100.0 * count / total if total else 0.0
+    return f"{count:,}" if round(pct, 1) == 0 else f"{count:,} ({pct:.1f}%)".replace(".0%)", "%)")
+
+
 def _counts(df: pd.DataFrame, columns: list[str]) -> dict:
     """{(value of each of ``columns``): the number of rows of ``df`` with them}."""
     if not len(df):
@@ -147,12 +156,26 @@ def _counts(df: pd.DataFrame, columns: list[str]) -> dict:
 
 
 def paper_tables(per_run: pd.DataFrame, per_query: pd.DataFrame, measures) -> pd.DataFrame:
-    """Pal et al., Tables 8-10 in their shape (:func:`~inexflow.analysis.shapes.logo_table_rows`)
-    of the outputs of :func:`leave_one_group_out`: runs per bin of relative change of their mean
-    score, (query, run) pairs per bin, runs whose change is significant, for ``measures``."""
-    header, rows = logo_table_rows(
-        _counts(per_run, ["measure", "change_bin"]), _counts(per_run, ["measure", "significant"]),
-        per_run["measure"].value_counts().to_dict() if len(per_run) else {},
-        per_query.groupby(["measure", "bin"])["count"].sum().to_dict() if len(per_query) else {},
-        per_query.groupby("measure")["count"].sum().to_dict() if len(per_query) else {}, measures)
-    return pd.DataFrame(rows, columns=header)
+    """Pal et al., Tables 8-10 in their shape: one row per (table, row label), one column per
+    measure. Table 8 (``overall``): runs per bin of relative change of their mean score;
+    Table 9 (``per query``): (query, run) pairs per bin; Table 10 (``significant``): runs whose
+    change is significant (YES) or not (NO) by the two-sided paired t-test. Cells are counts
+    with their share of the column's total in percent. ``per_run`` and ``per_query`` are the
+    outputs of :func:`leave_one_group_out`."""
+    runs_by = _counts(per_run, ["measure", "change_bin"])
+    sig_by = _counts(per_run, ["measure", "significant"])
+    per_measure = per_run["measure"].value_counts().to_dict() if len(per_run) else {}
+    n_runs = {m: int(per_measure.get(m, 0)) for m in measures}
+    queries_by = per_query.groupby(["measure", "bin"])["count"].sum().to_dict() if len(per_query) else {}
+    q_total = per_query.groupby("measure")["count"].sum().to_dict() if len(per_query) else {}
+    rows = []
+    for b in BINS:
+        rows.append({"table": f"overall (out of {max(n_runs.values(), default=0)} systems)", "row": b} | {
+            m: _count_cell(runs_by.get((m, b), 0), n_runs[m]) for m in measures})
+    for b in BINS:
+        rows.append({"table": "per query", "row": b} | {
+            m: _count_cell(int(queries_by.get((m, b), 0)), int(q_total.get(m, 0))) for m in measures})
+    for label, flag in (("YES", True), ("NO", False)):
+        rows.append({"table": "significant (p < 0.05)", "row": label} | {
+            m: _count_cell(sig_by.get((m, flag), 0), n_runs[m]) for m in measures})
+    return pd.DataFrame(rows, columns=["table", "row", *measures])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from inexflow.analysis.figures import draw_logo_histogram, draw_relevant_vs_depth, draw_tau_curves
 from inexflow.io.svg import Figure
 from inexflow.measures.catalogue import CURVES, NO_QUANT, curve_point, curve_title
 
@@ -15,21 +14,39 @@ def _save(fig: Figure, path):
 
 
 def tau_curves(df: pd.DataFrame, level: str, xlabel: str, title: str, path):
-    """Kendall tau and tau_AP per measure against the level (a table per measure and level, with
-    ``tau_se`` and ``tau_ap_se`` where there are samples): :func:`~inexflow.analysis.figures.draw_tau_curves`."""
-    series = []
-    for m, g in df.groupby("measure", sort=False):
-        g = g.sort_values(level)
-        stats = {stat: (g[stat], g[f"{stat}_se"] if f"{stat}_se" in g else None) for stat in ("tau", "tau_ap")}
-        series.append((str(m), g[level] * (100 if level == "fraction" else 1), stats))
-    draw_tau_curves(series, xlabel, title, path)
+    """Kendall tau and tau_AP per measure against the level, each in its own panel with its
+    standard error where there are samples, as Pal et al.'s Figures 1-3 show them (panels (a)
+    tau and (b) tau_AP of one campaign; the paper's (c)-(d) are the next year's)."""
+    fig = Figure(1, 2, width=1100, height=400)
+    for ax, stat, name in ((fig.axes[0][0], "tau", "(a) Kendall tau"), (fig.axes[0][1], "tau_ap", "(b) tau_AP")):
+        for m, g in df.groupby("measure", sort=False):
+            g = g.sort_values(level)
+            x = g[level] * (100 if level == "fraction" else 1)
+            se = f"{stat}_se"
+            ax.line(x, g[stat], yerr=g[se] if se in g else None, marker="o", label=str(m))
+        ax.hline(0.9, dash=True)
+        ax.set(xlabel=xlabel, title=f"{title}: {name}")
+        ax.legend(11)
+    fig.axes[0][0].set(ylabel="correlation with the full ranking")
+    _save(fig, path)
 
 
 def relevant_vs_depth(curve: pd.DataFrame, path):
     """Relevant documents found in each topic's pool against the pool depth in articles (Pal et al.,
-    Figure 6): :func:`~inexflow.analysis.figures.draw_relevant_vs_depth` of the topics in order."""
-    draw_relevant_vs_depth([(t, g["depth"].to_numpy(float), g["relevant_found"].to_numpy(float))
-                            for t, g in curve.groupby("topic", sort=False)], path)
+    Figure 6); both axes are counts, with integer ticks. One step line per topic, in the
+    colour cycle's order; a legend of the topics when there are at most 12."""
+    fig = Figure(1, 1, width=600, height=400)
+    ax = fig.axes[0][0]
+    topics = curve.groupby("topic", sort=False)
+    labelled = 0 < topics.ngroups <= 12
+    for t, g in topics:
+        # each value holds until the next depth
+        ax.steps(g["depth"].to_numpy(float), g["relevant_found"].to_numpy(float), label=str(t) if labelled else None)
+    ax.set(integer_x=True, integer_y=True, xlabel="pool depth (articles)", ylabel="relevant documents in the pool",
+           title="Relevant documents found versus pool depth")
+    if labelled:
+        ax.legend(10, title="topic")
+    _save(fig, path)
 
 
 def quant_differences(df: pd.DataFrame, path):
@@ -95,11 +112,20 @@ def error_rates(df: pd.DataFrame, fits: pd.DataFrame, n_topics: int, path):
 
 
 def logo_histogram(bins: pd.DataFrame, order, path):
-    """Pal et al.'s leave-one-group-out: the query-run pairs per bin of relative score change, one
-    bar per measure in each bin (:func:`~inexflow.analysis.figures.draw_logo_histogram`)."""
+    """Pal et al.'s leave-one-group-out: the query-run pairs per bin of relative score change,
+    one bar per measure in each bin."""
+    fig = Figure(1, 1, width=700, height=400)
+    ax = fig.axes[0][0]
     measures = list(dict.fromkeys(bins["measure"]))
-    draw_logo_histogram([(str(m), bins[bins["measure"] == m].set_index("bin")["count"].reindex(order, fill_value=0)
-                          .to_numpy()) for m in measures], order, path)
+    width = 0.8 / max(len(measures), 1)
+    for k, m in enumerate(measures):
+        g = bins[bins["measure"] == m].set_index("bin")["count"].reindex(order, fill_value=0)
+        ax.bars([i + k * width for i in range(len(order))], g.to_numpy(), width=width, label=str(m))
+    ax.set(xticks=[(i + 0.4 - width / 2, str(b)) for i, b in enumerate(order)], xtick_rotation=30, integer_y=True,
+           xlabel="relative change in score, % (positive: lower without the group)", ylabel="query-run pairs",
+           title="Leave-one-group-out: per-query score changes")
+    ax.legend(10)
+    _save(fig, path)
 
 
 def top_runs(scores: pd.DataFrame, task: str, main_measure: str | None, top: int) -> list[str]:

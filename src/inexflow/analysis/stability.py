@@ -31,7 +31,6 @@ import pandas as pd
 
 from inexflow.analysis.pairs import judged_pairs, pair_positions, pairs_in
 from inexflow.analysis.rankcorr import tau_ap, tau_b
-from inexflow.analysis.shapes import level_rows
 
 
 def _standard_error(v) -> float:
@@ -161,13 +160,16 @@ def pool_sampling(judged, measures, fractions, samples: int, seed: int) -> pd.Da
 
 
 def paper_shape(summary: pd.DataFrame, level: str) -> pd.DataFrame:
-    """Pal et al.'s Tables 1-2 and 4-5 (:func:`~inexflow.analysis.shapes.level_rows`) of a
-    summary per measure and level: one row per level, labelled "X (#reldocs)" with X in
+    """Pal et al.'s Tables 1-2 and 4-5: one row per level, labelled "X (#reldocs)" with X in
     percent, then tau and tau_AP for each measure (in the summary's order)."""
-    s = summary.sort_values(level, kind="stable")
-    header, rows = level_rows(zip(s[level].tolist(), s["reldocs"].tolist(), s["measure"].tolist(), s["tau"].tolist(),
-                                  s["tau_ap"].tolist()), level)
-    return pd.DataFrame(rows, columns=header)
+    out: dict[str, dict] = {}
+    for r in summary.sort_values(level, kind="stable").itertuples(index=False):
+        x = getattr(r, level) * (100 if level == "fraction" else 1)
+        row = out.setdefault(f"{x:g} ({int(r.reldocs):,})", {})
+        row[f"{r.measure} tau"], row[f"{r.measure} tau_AP"] = r.tau, r.tau_ap
+    df = pd.DataFrame.from_dict(out, orient="index")
+    df.index.name = "Pool % (# reldocs)"
+    return df.reset_index()
 
 
 ORIGINAL_FROM = ("qrels", "campaign pool")  # where original_pools finds each topic's original pool
