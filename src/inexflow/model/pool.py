@@ -129,6 +129,13 @@ class LazyTables(Mapping):
         return len(self.paths)
 
 
+def _check_positions(name: str, positions: np.ndarray) -> None:
+    """Run ``name``'s positions fit the int32 arrays pooling keeps, or a :class:`UsageError` names it."""
+    if len(positions) and positions.max() > np.iinfo(np.int32).max:
+        raise UsageError(f"run {name}: a result position over {np.iinfo(np.int32).max} (a list that long cannot be "
+                         "pooled)")
+
+
 def _first_position_parts(firstpos, names, tid: dict, did: dict, articles: bool = False):
     """The tables ``names`` of ``firstpos`` one at a time, as (topic numbers, doc numbers,
     positions): topics and docs numbered in order of first appearance over the tables, in
@@ -138,9 +145,7 @@ def _first_position_parts(firstpos, names, tid: dict, did: dict, articles: bool 
         tc, tu, dc, du, p = _coded(firstpos, name)
         tmap = np.array([tid.setdefault(str(x), len(tid)) for x in tu], dtype=np.int32)
         dmap = np.array([did.setdefault(str(x), len(did)) for x in du], dtype=np.int32)
-        if len(p) and p.max() > np.iinfo(np.int32).max:
-            raise UsageError(f"run {name}: a result position over {np.iinfo(np.int32).max} (a list that long cannot be "
-                             "pooled)")
+        _check_positions(name, p)
         if articles:
             p = article_ranks(tc, p)
         empty = np.zeros(0, np.int32)
@@ -331,9 +336,7 @@ def _unified_first_positions(firstpos: LazyTables, names):
     parts = []
     for k, t in enumerate(tables):
         p = t.column("pos").to_numpy().astype(np.int64, copy=False)
-        if len(p) and p.max() > np.iinfo(np.int32).max:
-            raise UsageError(f"run {names[k]}: a result position over {np.iinfo(np.int32).max} (a list that long cannot "
-                             "be pooled)")
+        _check_positions(names[k], p)
         parts.append(((columns["topic"][1][k], columns["doc"][1][k]), p.astype(np.int32)))
     return columns["topic"][0], columns["doc"][0], parts
 
